@@ -1,0 +1,237 @@
+/**
+ * Runs one node inside n8n-core's real `WorkflowExecute`: parameters and expressions, credentials,
+ * `this.helpers.httpRequestWithAuthentication`, error wrapping and continueOnFail are n8n's own.
+ * Only credential storage (a plain map) and lifecycle hooks are local.
+ */
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import {
+	ICredentialsHelper,
+	NodeHelpers,
+	Workflow,
+	createRunExecutionData,
+	isExpression,
+	type ICredentialDataDecryptedObject,
+	type ICredentials,
+	type ICredentialType,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeType,
+	type INodeTypes,
+	type IRequestOptionsSimplified,
+	type IRun,
+	type IVersionedNodeType,
+	type IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+
+class MapNodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+	getByName(type: string) {
+		const nodeType = this.types[type];
+		if (!nodeType) throw new Error(`Unknown node type "${type}"`);
+		return nodeType;
+	}
+	getByNameAndVersion(type: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(type), version);
+	}
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Applies a credential type's `authenticate` block the way n8n's CredentialsHelper does. */
+export class MapCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly types: Record<string, ICredentialType>,
+		private readonly data: Record<string, ICredentialDataDecryptedObject>,
+	) {
+		super();
+	}
+	private type(name: string) {
+		const type = this.types[name];
+		if (!type) throw new Error(`Unknown credential type "${name}"`);
+		return type;
+	}
+	getParentTypes(name: string): string[] {
+		return (this.types[name]?.extends ?? []).flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
+	}
+	isCredentialUsableByNode() {
+		return true;
+	}
+	getCredentialsProperties(name: string) {
+		return this.type(name).properties;
+	}
+	async getDecrypted(_additionalData: unknown, _nodeCredentials: unknown, name: string) {
+		if (!this.data[name]) throw new Error(`No test credentials given for "${name}"`);
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(name),
+			this.data[name] as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		);
+		return { ...(withDefaults as ICredentialDataDecryptedObject), ...structuredClone(this.data[name]) };
+	}
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const { authenticate } = this.type(typeName);
+		if (typeof authenticate === 'function') {
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		}
+		if (authenticate?.type === 'generic') {
+			const resolve = (value: string) =>
+				isExpression(value)
+					? String(
+							workflow!.expression.getSimpleParameterValue(
+								node!,
+								value,
+								'internal',
+								{ $credentials: credentials },
+								undefined,
+								'',
+							) ?? '',
+						)
+					: value;
+			for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
+				const target = ((requestOptions as unknown as Record<string, Record<string, string>>)[outerKey] ??= {});
+				for (const [key, value] of Object.entries(inner as Record<string, string>)) {
+					target[resolve(key)] = resolve(value);
+				}
+			}
+		}
+		return requestOptions as IHttpRequestOptions;
+	}
+	async preAuthentication() {
+		return undefined;
+	}
+	async runPreAuthentication() {
+		return undefined;
+	}
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('getCredentials() is not used by these nodes');
+	}
+	async updateCredentials() {}
+	async updateCredentialsOauthTokenData() {}
+}
+
+const BASE = 'http://localhost:5678';
+
+/** `additionalData` with valid URLs (the engine builds $execution.resumeUrl from them). */
+export function makeAdditionalData(
+	credentialsHelper: ICredentialsHelper,
+	hooks: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executionId: 'exec-1',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${BASE}/rest`,
+		instanceBaseUrl: `${BASE}/`,
+		formBaseUrl: `${BASE}/form`,
+		formWaitingBaseUrl: `${BASE}/form-waiting`,
+		formTestBaseUrl: `${BASE}/form-test`,
+		webhookBaseUrl: `${BASE}/webhook`,
+		webhookWaitingBaseUrl: `${BASE}/webhook-waiting`,
+		webhookTestBaseUrl: `${BASE}/webhook-test`,
+		mcpBaseUrl: `${BASE}/mcp`,
+		mcpTestBaseUrl: `${BASE}/mcp-test`,
+		variables: {},
+		executeWorkflow: async () => {
+			throw new Error('executeWorkflow is not used by these nodes');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used by these nodes');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface RunNodeOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	typeVersion?: number;
+	parameters?: INodeParameters;
+	credentialTypes?: ICredentialType[];
+	/** Credential data keyed by credential type name. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	inputItems?: INodeExecutionData[];
+	continueOnFail?: boolean;
+}
+
+export interface NodeRun {
+	run: IRun;
+	/** Items of output 0 ([] when the node failed). */
+	items: INodeExecutionData[];
+	/** The node's error as the engine stored it (a plain object: assert on name, message, description). */
+	error: (Record<string, unknown> & { message?: string; description?: string | null }) | undefined;
+}
+
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const typeName = `test.${options.nodeType.description.name}`;
+	const description = NodeHelpers.getVersionedNodeType(options.nodeType, options.typeVersion).description;
+	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const node: INode = {
+		id: 'node-under-test',
+		name: 'Node',
+		type: typeName,
+		typeVersion: options.typeVersion ?? version,
+		position: [0, 0],
+		parameters: options.parameters ?? {},
+		credentials: Object.fromEntries(
+			(description.credentials ?? []).map((credential) => [
+				credential.name,
+				{ id: '1', name: `${credential.name} test` },
+			]),
+		),
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const workflow = new Workflow({
+		id: 'wf-test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new MapNodeTypes({ [typeName]: options.nodeType }),
+	});
+	const credentialsHelper = new MapCredentialsHelper(
+		Object.fromEntries((options.credentialTypes ?? []).map((type) => [type.name, type])),
+		options.credentials ?? {},
+	);
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{ node, data: { main: [options.inputItems ?? [{ json: {} }]] }, source: null },
+			],
+		},
+	});
+	const run = await new WorkflowExecute(
+		makeAdditionalData(credentialsHelper, hooks),
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
+	const task = run.data.resultData.runData[node.name]?.[0];
+	return {
+		run,
+		items: (task?.data?.main?.[0] ?? []) as INodeExecutionData[],
+		error: (task?.error ?? run.data.resultData.error) as NodeRun['error'],
+	};
+}
