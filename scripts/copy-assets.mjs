@@ -1,5 +1,5 @@
 // Copies what tsc does not emit (icons, codex files) next to the compiled nodes in dist/.
-import { cpSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = process.cwd();
@@ -9,6 +9,7 @@ const copy = (from) => {
 	cpSync(from, to);
 };
 const walk = (dir, keep) => {
+	if (!existsSync(dir)) return;
 	for (const name of readdirSync(dir)) {
 		const path = join(dir, name);
 		if (statSync(path).isDirectory()) walk(path, keep);
