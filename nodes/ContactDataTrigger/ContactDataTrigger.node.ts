@@ -1,0 +1,111 @@
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { HEADERS } from '../ContactData/shared/contract';
+import { eventItem, ignoreReason, parseDelivery } from './delivery';
+import { readDeliveryOptions, readSubscriptionSpec, triggerProperties } from './parameters';
+import { verifyDeliverySignature } from './signature';
+import { readHeldSubscription, rememberAcceptedEvent, wasEventAccepted } from './state';
+import { adoptExistingSubscription, createSubscription, deleteSubscription } from './subscription';
+
+function headerValue(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+export class ContactDataTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Contact Data Trigger',
+		name: 'contactDataTrigger',
+		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when a watched contact changes job or role, or shows intent',
+		defaults: { name: 'Contact Data Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'contactDataApi', required: true }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: 'webhook',
+			},
+		],
+		properties: triggerProperties,
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await adoptExistingSubscription.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createSubscription.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteSubscription.call(this);
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const headers = this.getHeaderData() as IDataObject;
+		const staticData = this.getWorkflowStaticData('node');
+		if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
+			await request.readRawBody();
+		}
+		const rawBody = request.rawBody as Buffer | undefined;
+		const eventId = headerValue(headers, HEADERS.webhookId);
+
+		// Nothing is read from the body until its signature is known to be the service's.
+		const verdict = verifyDeliverySignature(
+			readHeldSubscription(staticData)?.secret,
+			{
+				id: eventId,
+				timestamp: headerValue(headers, HEADERS.webhookTimestamp),
+				signature: headerValue(headers, HEADERS.webhookSignature),
+				rawBody,
+			},
+			Math.floor(Date.now() / 1000),
+		);
+		if (!verdict.valid || eventId === undefined || rawBody === undefined) {
+			this.getResponseObject()
+				.status(401)
+				.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });
+			return { noWebhookResponse: true };
+		}
+
+		const delivery = parseDelivery(rawBody, eventId);
+		if ('problem' in delivery) {
+			this.getResponseObject().status(400).json({ message: `Bad request: ${delivery.problem}` });
+			return { noWebhookResponse: true };
+		}
+
+		// A retried delivery of an event that already started the workflow.
+		if (wasEventAccepted(staticData, eventId)) {
+			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
+		}
+
+		const options = readDeliveryOptions.call(this);
+		const ignored = ignoreReason(delivery.event, readSubscriptionSpec.call(this), options);
+		if (ignored !== undefined) {
+			return { webhookResponse: { received: true, ignored, event_id: eventId } };
+		}
+
+		rememberAcceptedEvent(staticData, eventId);
+		return {
+			workflowData: [[{ json: eventItem(delivery.event, delivery.json, options.simplify) }]],
+		};
+	}
+}

@@ -1,0 +1,87 @@
+/**
+ * A verified delivery's body: parsed and checked against the contract, matched against what the
+ * user selected, and shaped into the item the workflow starts with.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { webhookEventSchema, type WebhookEvent } from '../ContactData/shared/contract';
+import type { DeliveryOptions, SubscriptionSpec } from './parameters';
+
+export type ParsedDelivery =
+	| { event: WebhookEvent; json: IDataObject }
+	| { problem: string };
+
+/** Parses the raw body (the signed bytes) as one event whose id is the signed `webhook-id`. */
+export function parseDelivery(rawBody: Buffer | string, webhookId: string): ParsedDelivery {
+	let json: unknown;
+	try {
+		json = JSON.parse(rawBody.toString());
+	} catch {
+		return { problem: 'The body is not JSON' };
+	}
+	const parsed = webhookEventSchema.safeParse(json);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		return { problem: `Not an event: ${issue.path.join('.') || 'body'}: ${issue.message}` };
+	}
+	const event = parsed.data;
+	if (event.id !== webhookId) {
+		return { problem: `The event id ${event.id} differs from the webhook-id header ${webhookId}` };
+	}
+	if (event.type === 'intent' ? !event.intent : !event.changes) {
+		return {
+			problem: `A ${event.type} event must carry "${event.type === 'intent' ? 'intent' : 'changes'}"`,
+		};
+	}
+	return { event, json: json as IDataObject };
+}
+
+/** Why a genuine event does not start the workflow, or `undefined` when it should. */
+export function ignoreReason(
+	event: WebhookEvent,
+	spec: SubscriptionSpec,
+	options: DeliveryOptions,
+): string | undefined {
+	if (!spec.events.includes(event.type)) return `the event type ${event.type} is not selected`;
+	if (spec.listIds !== null && !spec.listIds.includes(event.list_id)) {
+		return `the saved list ${event.list_id} is not watched`;
+	}
+	if (event.intent && event.intent.score < options.minIntentScore) {
+		return `the intent score ${event.intent.score} is below the minimum ${options.minIntentScore}`;
+	}
+	return undefined;
+}
+
+/** The event as the workflow's item: as delivered, or flattened to the fields people map. */
+export function eventItem(event: WebhookEvent, json: IDataObject, simplify: boolean): IDataObject {
+	if (!simplify) return json;
+	const { contact } = event;
+	const item: IDataObject = {
+		event_id: event.id,
+		event_type: event.type,
+		occurred_at: event.created_at,
+		list_id: event.list_id,
+		contact_id: contact.id,
+		first_name: contact.first_name,
+		last_name: contact.last_name,
+		title: contact.title,
+		seniority: contact.seniority,
+		company_name: contact.company.name,
+		company_domain: contact.company.domain,
+		country: contact.location.country,
+		email: typeof contact.email === 'string' ? contact.email : null,
+		linkedin_url: typeof contact.linkedin_url === 'string' ? contact.linkedin_url : null,
+		unlocked: contact.unlocked,
+	};
+	if (event.changes) {
+		item.previous_title = event.changes.previous.title;
+		item.previous_company = event.changes.previous.company.name;
+		item.current_title = event.changes.current.title;
+		item.current_company = event.changes.current.company.name;
+	}
+	if (event.intent) {
+		item.intent_topic = event.intent.topic;
+		item.intent_score = event.intent.score;
+	}
+	return item;
+}

@@ -1,0 +1,201 @@
+/**
+ * The trigger's parameters and how they are read: which events, which saved lists, and the
+ * delivery options. Reading checks the input before anything is sent to the service.
+ */
+import {
+	NodeOperationError,
+	type IHookFunctions,
+	type INode,
+	type INodeProperties,
+	type IWebhookFunctions,
+} from 'n8n-workflow';
+
+import { EVENT_TYPES, ID_PREFIXES, LIMITS, type EventType } from '../ContactData/shared/contract';
+
+/** The saved-list search method of the action node, reused by name in the trigger's `methods`. */
+export const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
+
+const LIST_ID_PATTERN = `^${ID_PREFIXES.list}[^\\s/]+$`;
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['job_change'],
+		description: 'The changes that start the workflow',
+		options: [
+			{
+				name: 'Intent',
+				value: 'intent',
+				description: 'A contact’s company shows buying intent for a topic, with a score from 0 to 100',
+			},
+			{
+				name: 'Job Change',
+				value: 'job_change',
+				description: 'A contact moved to another company',
+			},
+			{
+				name: 'Role Change',
+				value: 'role_change',
+				description: 'A contact’s title changed at the same company',
+			},
+		],
+	},
+	{
+		displayName: 'Saved Lists to Watch',
+		name: 'lists',
+		type: 'fixedCollection',
+		placeholder: 'Add Saved List',
+		default: {},
+		typeOptions: { multipleValues: true },
+		description: 'Only events for members of these saved lists start the workflow. Leave empty to watch every saved list of the account.',
+		options: [
+			{
+				displayName: 'Saved List',
+				name: 'list',
+				values: [
+					{
+						displayName: 'Saved List',
+						name: 'savedList',
+						type: 'resourceLocator',
+						default: { mode: 'list', value: '' },
+						required: true,
+						modes: [
+							{
+								displayName: 'From List',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: SAVED_LIST_SEARCH_METHOD, searchable: true },
+							},
+							{
+								displayName: 'By ID',
+								name: 'id',
+								type: 'string',
+								placeholder: 'ls_…',
+								validation: [
+									{
+										type: 'regex',
+										properties: {
+											regex: LIST_ID_PATTERN,
+											errorMessage: 'A saved list ID starts with ls_',
+										},
+									},
+								],
+							},
+						],
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Minimum Intent Score',
+				name: 'minIntentScore',
+				type: 'number',
+				default: 0,
+				typeOptions: { minValue: LIMITS.intentScoreMin, maxValue: LIMITS.intentScoreMax },
+				displayOptions: { show: { '/events': ['intent'] } },
+				description:
+					'Intent events scoring below this (0–100) are acknowledged but do not start the workflow',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return a simplified version of the response instead of the raw data',
+			},
+		],
+	},
+];
+
+/** What the subscription is for; compared with the service's subscriptions to adopt one. */
+export interface SubscriptionSpec {
+	/** In the contract's order, without repeats. */
+	events: EventType[];
+	/** Sorted, without repeats; `null` means every saved list. */
+	listIds: string[] | null;
+}
+
+export interface DeliveryOptions {
+	simplify: boolean;
+	minIntentScore: number;
+}
+
+type TriggerContext = IHookFunctions | IWebhookFunctions;
+
+/** Events as chosen, or as an expression gave them (an array, or a comma-separated string). */
+export function toEventTypes(node: INode, value: unknown): EventType[] {
+	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((entry) => String(entry).trim())
+		.filter((entry) => entry !== '');
+	const unknown = given.filter((entry) => !(EVENT_TYPES as readonly string[]).includes(entry));
+	if (unknown.length > 0) {
+		throw new NodeOperationError(node, `Unknown event "${unknown[0]}" in "Events"`, {
+			description: `Events must be among: ${EVENT_TYPES.join(', ')}`,
+		});
+	}
+	if (given.length === 0) {
+		throw new NodeOperationError(node, 'Choose at least one event in "Events"', {
+			description: 'The trigger subscribes only to the events chosen there.',
+		});
+	}
+	return EVENT_TYPES.filter((type) => given.includes(type));
+}
+
+/** Saved-list ids from the "Saved Lists to Watch" entries; `null` when none is chosen. */
+export function toListIds(node: INode, entries: unknown): string[] | null {
+	const ids = (Array.isArray(entries) ? entries : []).map((entry, index) => {
+		const locator = (entry as { savedList?: unknown } | null)?.savedList;
+		const raw = typeof locator === 'object' && locator !== null ? (locator as { value?: unknown }).value : locator;
+		const id = String(raw ?? '').trim();
+		if (!new RegExp(LIST_ID_PATTERN).test(id)) {
+			throw new NodeOperationError(
+				node,
+				`Saved list ${index + 1} in "Saved Lists to Watch" is ${id ? `"${id}", not a saved list ID` : 'empty'}`,
+				{ description: 'Pick a saved list, or enter its ID (it starts with ls_). Remove the entry to watch every list.' },
+			);
+		}
+		return id;
+	});
+	return ids.length > 0 ? [...new Set(ids)].sort() : null;
+}
+
+export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {
+	const node = this.getNode();
+	return {
+		events: toEventTypes(node, this.getNodeParameter('events', [])),
+		listIds: toListIds(node, this.getNodeParameter('lists.list', [])),
+	};
+}
+
+export function readDeliveryOptions(this: TriggerContext): DeliveryOptions {
+	const options = this.getNodeParameter('options', {}) as { simplify?: unknown; minIntentScore?: unknown };
+	const minIntentScore = Number(options.minIntentScore ?? 0);
+	return {
+		simplify: options.simplify === true,
+		minIntentScore: Number.isFinite(minIntentScore) ? minIntentScore : 0,
+	};
+}
+
+/** Whether a subscription (as the service lists it) is for exactly this spec. */
+export function matchesSpec(
+	subscription: { events: readonly string[]; list_ids: readonly string[] | null },
+	spec: SubscriptionSpec,
+): boolean {
+	const sameSet = (a: readonly string[], b: readonly string[]) =>
+		new Set(a).size === new Set(b).size && a.every((value) => b.includes(value));
+	const listIds = subscription.list_ids && subscription.list_ids.length > 0 ? subscription.list_ids : null;
+	if (!sameSet(subscription.events, spec.events)) return false;
+	if (listIds === null || spec.listIds === null) return listIds === spec.listIds;
+	return sameSet(listIds, spec.listIds);
+}

@@ -1,0 +1,146 @@
+/**
+ * The trigger's subscription at the service, kept in step with the workflow's activation:
+ * adopt the one this node already holds, create one, delete it. Every call goes through the
+ * shared transport (auth, pacing, retries, error mapping).
+ */
+import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+
+import { isAllowedBaseUrl } from '../ContactData/shared/baseUrl';
+import {
+	PATHS,
+	webhookSchema,
+	webhooksPageSchema,
+	type CreateWebhookRequest,
+	type Webhook,
+} from '../ContactData/shared/contract';
+import type { z } from 'zod';
+import { apiRequest } from '../ContactData/shared/transport';
+import { matchesSpec, readSubscriptionSpec } from './parameters';
+import {
+	forgetSubscription,
+	holdSubscription,
+	readHeldSubscription,
+	readHeldSubscriptionId,
+} from './state';
+
+type WebhooksPage = z.infer<typeof webhooksPageSchema>;
+
+function webhookUrlOf(context: IHookFunctions): string {
+	const url = context.getNodeWebhookUrl('default');
+	if (!url) {
+		throw new NodeOperationError(context.getNode(), 'n8n gave this trigger no webhook URL');
+	}
+	return url;
+}
+
+/** Deletes a subscription; one that is already gone counts as deleted. */
+async function deleteRemote(context: IHookFunctions, subscriptionId: string): Promise<'deleted' | 'gone'> {
+	const failure = await apiRequest
+		.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) })
+		.then(
+			() => undefined,
+			(error: unknown) => error,
+		);
+	if (failure === undefined) return 'deleted';
+	if (failure instanceof NodeApiError && failure.httpCode === '404') return 'gone';
+	// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
+	throw failure instanceof NodeApiError || failure instanceof NodeOperationError
+		? failure
+		: new NodeOperationError(context.getNode(), failure as Error);
+}
+
+async function subscriptionsAt(context: IHookFunctions, url: string): Promise<Webhook[]> {
+	const { body } = await (apiRequest<WebhooksPage>).call(context, {
+		method: 'GET',
+		path: PATHS.webhooks,
+		schema: webhooksPageSchema,
+	});
+	return body.webhooks.filter((webhook) => webhook.url === url);
+}
+
+/**
+ * `checkExists`: true when the service still has the subscription this node holds (its id and
+ * secret are in the static data) for this webhook URL with the chosen events and lists; then it
+ * is adopted and nothing is created, so a restart never duplicates it.
+ *
+ * Every other subscription to this URL is deleted: one whose secret this node does not hold (the
+ * static data was lost) cannot be verified, so each of its deliveries would be refused anyway, and
+ * one for other events or lists would deliver what the user no longer asked for. Nothing is lost:
+ * `create` follows at once and, from then on, delivers every new event.
+ */
+export async function adoptExistingSubscription(this: IHookFunctions): Promise<boolean> {
+	const spec = readSubscriptionSpec.call(this);
+	const url = webhookUrlOf(this);
+	const staticData = this.getWorkflowStaticData('node');
+	const held = readHeldSubscription(staticData);
+
+	let adopted = false;
+	for (const subscription of await subscriptionsAt(this, url)) {
+		if (!adopted && held?.id === subscription.id && matchesSpec(subscription, spec)) {
+			adopted = true;
+			continue;
+		}
+		await deleteRemote(this, subscription.id);
+		this.logger.info(
+			`Contact Data Trigger: removed subscription ${subscription.id} for ${url}: ${
+				held?.id === subscription.id
+					? 'it was for other events or saved lists'
+					: 'its signing secret is not held by this workflow, so its deliveries could not be verified'
+			}. A new subscription replaces it; no event is lost.`,
+		);
+	}
+	if (!adopted) forgetSubscription(staticData);
+	return adopted;
+}
+
+/** `create`: subscribes this webhook URL and keeps the subscription's id and secret. */
+export async function createSubscription(this: IHookFunctions): Promise<boolean> {
+	const spec = readSubscriptionSpec.call(this);
+	const url = webhookUrlOf(this);
+	if (!isAllowedBaseUrl(url)) {
+		throw new NodeOperationError(this.getNode(), `The service cannot deliver events to ${url}`, {
+			description:
+				'It delivers only to https:// addresses (plain http:// only to this machine, for the local sandbox). Set n8n’s WEBHOOK_URL to a public https:// address, for example through a tunnel.',
+		});
+	}
+	const body: CreateWebhookRequest = { url, events: spec.events, list_ids: spec.listIds };
+	const { body: created } = await (apiRequest<Webhook>).call(this, {
+		method: 'POST',
+		path: PATHS.webhooks,
+		body,
+		schema: webhookSchema,
+	});
+	if (!created.secret) {
+		// Without the secret no delivery could be verified: remove it rather than keep a useless one.
+		await deleteRemote(this, created.id);
+		throw new NodeOperationError(
+			this.getNode(),
+			'The service created the subscription without a signing secret',
+			{ description: 'It was deleted again. Try activating the workflow once more.' },
+		);
+	}
+	holdSubscription(this.getWorkflowStaticData('node'), { id: created.id, secret: created.secret, url });
+	return true;
+}
+
+/**
+ * `delete`: removes the subscription this node holds and forgets it. One already gone (404) counts
+ * as deleted; any other failure is raised, so n8n reports it and the static data keeps the id.
+ * When the static data holds no subscription (it was lost), every subscription to this webhook
+ * URL is removed instead, so none keeps delivering to a workflow that no longer listens.
+ */
+export async function deleteSubscription(this: IHookFunctions): Promise<boolean> {
+	const staticData = this.getWorkflowStaticData('node');
+	const heldId = readHeldSubscriptionId(staticData);
+	const ids =
+		heldId !== undefined
+			? [heldId]
+			: (await subscriptionsAt(this, webhookUrlOf(this))).map((subscription) => subscription.id);
+	for (const id of ids) {
+		if ((await deleteRemote(this, id)) === 'gone') {
+			this.logger.info(`Contact Data Trigger: subscription ${id} was already gone at the service.`);
+		}
+	}
+	forgetSubscription(staticData);
+	return true;
+}
