@@ -402,3 +402,48 @@ export function apiError(
 		},
 	);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Signed export URLs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Opens a signed export URL as a stream. The URL carries its own signature, so it is fetched with
+ * n8n's plain `httpRequest`, without the Authorization header: the key is not sent along.
+ */
+export async function openSignedUrl(
+	this: ApiContext,
+	url: string,
+	itemIndex?: number,
+): Promise<ApiResponse<AsyncIterable<Buffer>>> {
+	for (let attempt = 1; ; attempt++) {
+		let response: ApiResponse<AsyncIterable<Buffer>>;
+		try {
+			response = (await this.helpers.httpRequest({
+				method: 'GET',
+				url,
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+			})) as ApiResponse<AsyncIterable<Buffer>>;
+		} catch (error) {
+			const code = errorCodeOf(error);
+			if (code !== undefined && CONNECTION_ERROR_CODES.has(code) && attempt < MAX_TRANSIENT_ATTEMPTS) {
+				await sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+				continue;
+			}
+			throw new NodeApiError(this.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
+				message: withItem(`The export download failed${code ? ` (${code})` : ''}`, itemIndex),
+				itemIndex,
+			});
+		}
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) return response;
+		const body = await readJsonStream(response.body);
+		if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode) && attempt < MAX_TRANSIENT_ATTEMPTS) {
+			await sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+			continue;
+		}
+		throw apiError(this, statusCode, body, itemIndex);
+	}
+}

@@ -1,0 +1,70 @@
+import {
+	NodeConnectionTypes,
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { searchSavedLists } from './listSearch/searchSavedLists';
+import { contactDescription, contactOperations } from './resources/contact';
+import { creditsDescription, creditsOperations } from './resources/credits';
+import { savedListDescription, savedListOperations } from './resources/savedList';
+import { CREDENTIAL_NAME } from './shared/transport';
+import type { OperationExecute } from './shared/items';
+
+const operations: Record<string, Record<string, OperationExecute>> = {
+	contact: contactOperations,
+	savedList: savedListOperations,
+	credits: creditsOperations,
+};
+
+export class ContactData implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Contact Data',
+		name: 'contactData',
+		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Search, unlock and enrich B2B contacts, manage and export saved lists, and check credits',
+		defaults: { name: 'Contact Data' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Credit', value: 'credits' },
+					{ name: 'Saved List', value: 'savedList' },
+				],
+				default: 'contact',
+			},
+			...contactDescription,
+			...savedListDescription,
+			...creditsDescription,
+		],
+	};
+
+	methods = {
+		listSearch: { searchSavedLists },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resource = this.getNodeParameter('resource', 0) as string;
+		const operation = this.getNodeParameter('operation', 0) as string;
+		const run = operations[resource]?.[operation];
+		if (!run) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		}
+		return [await run.call(this, this.getInputData())];
+	}
+}

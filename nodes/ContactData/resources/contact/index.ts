@@ -1,0 +1,46 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationExecute } from '../../shared/items';
+import * as enrich from './enrich';
+import * as search from './search';
+import * as unlock from './unlock';
+
+export const contactOperations: Record<string, OperationExecute> = {
+	search: search.execute,
+	unlock: unlock.execute,
+	enrich: enrich.execute,
+};
+
+export const contactDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['contact'] } },
+		options: [
+			{
+				name: 'Enrich',
+				value: 'enrich',
+				action: 'Enrich a contact',
+				description: 'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
+			},
+			{
+				name: 'Search',
+				value: 'search',
+				action: 'Search contacts',
+				description: 'Find contacts by title, seniority, company and 270+ more filters (free)',
+			},
+			{
+				name: 'Unlock',
+				value: 'unlock',
+				action: 'Unlock contacts',
+				description: 'Get the email and more for contacts from a search (charges credits)',
+			},
+		],
+		default: 'search',
+	},
+	...search.description,
+	...unlock.description,
+	...enrich.description,
+];

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/contract';
+import { forEachItem } from '../../shared/items';
+import { apiRequest } from '../../shared/transport';
+import { checkBody } from '../../shared/values';
+
+const showFor = { show: { resource: ['credits'], operation: ['fileRefundClaim'] } };
+
+const REASON_NAMES: Record<(typeof REFUND_REASONS)[number], string> = {
+	bounced_email: 'Bounced Email',
+	wrong_phone: 'Wrong Phone',
+	wrong_title: 'Wrong Title',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Contact ID',
+		name: 'contactId',
+		type: 'string',
+		default: '={{ $json.id }}',
+		required: true,
+		displayOptions: showFor,
+		description: 'The unlocked contact (ct_…) whose data was wrong',
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'options',
+		default: 'bounced_email',
+		displayOptions: showFor,
+		options: REFUND_REASONS.map((value) => ({ name: REASON_NAMES[value], value })),
+	},
+	{
+		displayName: 'Note',
+		name: 'note',
+		type: 'string',
+		default: '',
+		typeOptions: { rows: 2 },
+		displayOptions: showFor,
+		description: 'Optional details for the service (at most 2,000 characters)',
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const note = String(this.getNodeParameter('note', itemIndex, '') ?? '').trim();
+		const body = checkBody(
+			this,
+			refundRequestSchema,
+			{
+				contact_id: String(this.getNodeParameter('contactId', itemIndex, '') ?? '').trim(),
+				reason: this.getNodeParameter('reason', itemIndex),
+				...(note ? { note } : {}),
+			},
+			itemIndex,
+			{ contact_id: 'Contact ID', reason: 'Reason', note: 'Note' },
+		);
+		const { body: refund } = await apiRequest.call(this, {
+			method: 'POST',
+			path: PATHS.creditsRefund,
+			body,
+			// Not sent again after a lost answer: a second claim would be refused as a duplicate.
+			safeToRetry: false,
+			itemIndex,
+			schema: refundSchema,
+		});
+		return refund as IDataObject;
+	});
+}

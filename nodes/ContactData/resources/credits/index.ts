@@ -1,0 +1,37 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationExecute } from '../../shared/items';
+import * as fileRefundClaim from './fileRefundClaim';
+import * as getBalance from './getBalance';
+
+export const creditsOperations: Record<string, OperationExecute> = {
+	getBalance: getBalance.execute,
+	fileRefundClaim: fileRefundClaim.execute,
+};
+
+export const creditsDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['credits'] } },
+		options: [
+			{
+				name: 'File Refund Claim',
+				value: 'fileRefundClaim',
+				action: 'File a refund claim',
+				description: 'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
+			},
+			{
+				name: 'Get Balance',
+				value: 'getBalance',
+				action: 'Get the credit balance',
+				description: 'Balance, tier, recent usage and refunds',
+			},
+		],
+		default: 'getBalance',
+	},
+	...getBalance.description,
+	...fileRefundClaim.description,
+];

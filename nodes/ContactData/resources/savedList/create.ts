@@ -1,0 +1,109 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/contract';
+import { FILTER_PARAMETER_NAMES, filterProperties, readFilters } from '../../shared/filters';
+import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items';
+import { apiRequest } from '../../shared/transport';
+import { checkBody, unique } from '../../shared/values';
+import { contactIdsParameter, groupIdsByKey, sendMembers } from './members';
+
+const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
+const showForFilters = { show: { ...showFor.show, createFrom: ['filters'] } };
+const showForIds = { show: { ...showFor.show, createFrom: ['contactIds'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: showFor,
+		description: 'The name of the new saved list (1–200 characters)',
+	},
+	{
+		displayName: 'Create From',
+		name: 'createFrom',
+		type: 'options',
+		default: 'filters',
+		displayOptions: showFor,
+		options: [
+			{
+				name: 'Search Filters',
+				value: 'filters',
+				description:
+					'A saved search: its members are every match, beyond the 10,000 a search can page through. One list per input item.',
+			},
+			{
+				name: 'Contact IDs',
+				value: 'contactIds',
+				description:
+					'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
+			},
+		],
+	},
+	...filterProperties(showForFilters),
+	contactIdsParameter(showForIds, 'The contacts to put in the list.'),
+];
+
+const BODY_PARAMETERS = {
+	name: 'Name',
+	contact_ids: 'Contact IDs',
+	...FILTER_PARAMETER_NAMES,
+};
+
+async function createList(
+	context: IExecuteFunctions,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const checked = checkBody(context, createListRequestSchema, body, itemIndex, BODY_PARAMETERS);
+	const { body: list } = await apiRequest.call(context, {
+		method: 'POST',
+		path: PATHS.lists,
+		body: checked as IDataObject,
+		// Not sent again after a lost answer: it could create the list twice.
+		safeToRetry: false,
+		itemIndex,
+		schema: savedListSchema,
+	});
+	return list as IDataObject;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const createFrom = this.getNodeParameter('createFrom', 0, 'filters') as string;
+	if (createFrom === 'filters') {
+		return await forEachItem(this, items, async (itemIndex) => {
+			const name = this.getNodeParameter('name', itemIndex, '') as string;
+			return await createList(this, { name, filters: readFilters(this, itemIndex) }, itemIndex);
+		});
+	}
+
+	const output: INodeExecutionData[] = [];
+	const groups = groupIdsByKey(
+		this,
+		items,
+		(itemIndex) => String(this.getNodeParameter('name', itemIndex, '') ?? ''),
+		output,
+	);
+	for (const [name, group] of groups) {
+		const firstItem = group.itemIndexes[0];
+		const ids = unique(group.ids);
+		try {
+			const first = ids.slice(0, LIMITS.listCreateIdsMax);
+			let list = await createList(this, { name, filters: null, contact_ids: first }, firstItem);
+			if (ids.length > first.length) {
+				const rest = await sendMembers(this, String(list.id), ids.slice(first.length), 'add', firstItem);
+				list = { ...list, contact_count: rest.contact_count };
+			}
+			output.push({ json: list, pairedItem: pairedWith(group.itemIndexes) });
+		} catch (error) {
+			if (!this.continueOnFail()) throw asNodeError(this, error, firstItem);
+			output.push(errorItem(error, pairedWith(group.itemIndexes), { name }));
+		}
+	}
+	return output;
+}

@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../shared/contract';
+import { savedListLocator } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/items';
+import { apiRequest } from '../../shared/transport';
+
+const showFor = { show: { resource: ['savedList'], operation: ['delete'] } };
+
+export const description: INodeProperties[] = [savedListLocator(showFor)];
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const listId = this.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
+		await apiRequest.call(this, {
+			method: 'DELETE',
+			path: PATHS.list(listId),
+			// Not sent again: after a lost answer a second DELETE would report the list as unknown.
+			safeToRetry: false,
+			itemIndex,
+		});
+		return { id: listId, deleted: true };
+	});
+}

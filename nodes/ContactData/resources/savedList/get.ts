@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { PATHS, savedListSchema } from '../../shared/contract';
+import { savedListLocator } from '../../shared/descriptions';
+import { forEachItem } from '../../shared/items';
+import { apiRequest } from '../../shared/transport';
+
+const showFor = { show: { resource: ['savedList'], operation: ['get'] } };
+
+export const description: INodeProperties[] = [savedListLocator(showFor)];
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (itemIndex) => {
+		const listId = this.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
+		const { body } = await apiRequest.call(this, {
+			method: 'GET',
+			path: PATHS.list(listId),
+			itemIndex,
+			schema: savedListSchema,
+		});
+		return body as IDataObject;
+	});
+}

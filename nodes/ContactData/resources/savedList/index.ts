@@ -1,0 +1,79 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationExecute } from '../../shared/items';
+import * as addContacts from './addContacts';
+import * as create from './create';
+import * as deleteList from './delete';
+import * as exportList from './export';
+import * as get from './get';
+import * as getMany from './getMany';
+import * as removeContacts from './removeContacts';
+
+export const savedListOperations: Record<string, OperationExecute> = {
+	getMany: getMany.execute,
+	get: get.execute,
+	create: create.execute,
+	addContacts: addContacts.execute,
+	removeContacts: removeContacts.execute,
+	delete: deleteList.execute,
+	export: exportList.execute,
+};
+
+export const savedListDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['savedList'] } },
+		options: [
+			{
+				name: 'Add Contacts',
+				value: 'addContacts',
+				action: 'Add contacts to a saved list',
+				description: 'Add the contacts of all input items to a saved list',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a saved list',
+				description: 'Save search filters or contact IDs as a list',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a saved list',
+			},
+			{
+				name: 'Export',
+				value: 'export',
+				action: 'Export a saved list',
+				description: 'Download a saved list as CSV or JSON, any size',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a saved list',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many saved lists',
+			},
+			{
+				name: 'Remove Contacts',
+				value: 'removeContacts',
+				action: 'Remove contacts from a saved list',
+				description: 'Remove the contacts of all input items from a saved list',
+			},
+		],
+		default: 'getMany',
+	},
+	...getMany.description,
+	...get.description,
+	...create.description,
+	...addContacts.description,
+	...removeContacts.description,
+	...deleteList.description,
+	...exportList.description,
+];

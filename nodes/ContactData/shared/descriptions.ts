@@ -1,0 +1,99 @@
+/** Parameters that several operations share. */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+import { CREDIT_COST, ID_PREFIXES } from './contract';
+
+export function savedListLocator(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Saved List',
+		name: 'listId',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		displayOptions,
+		description: 'The saved list to use',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a saved list…',
+				typeOptions: { searchListMethod: 'searchSavedLists', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `${ID_PREFIXES.list}…`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: `^${ID_PREFIXES.list}\\S+$`,
+							errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+export function levelParameter(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Level',
+		name: 'level',
+		type: 'options',
+		default: 'basic',
+		displayOptions,
+		options: [
+			{
+				name: 'Basic',
+				value: 'basic',
+				description: `Email, email status and LinkedIn URL (${CREDIT_COST.basic} credit per new contact)`,
+			},
+			{
+				name: 'Premium',
+				value: 'premium',
+				description: `Basic plus phone, mobile phone and work history (${CREDIT_COST.premium} credits per new contact)`,
+			},
+		],
+		description: 'How much of each record to unlock. A contact you already hold at this level or higher costs nothing.',
+	};
+}
+
+export function maxCreditsParameter(displayOptions: IDisplayOptions): INodeProperties {
+	return {
+		displayName: 'Max Credits',
+		name: 'maxCredits',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 100,
+		required: true,
+		displayOptions,
+		description:
+			'The most credits this node may spend in one run. Before each call the node counts what it could cost at most; when that would go over this budget it stops before sending, so the budget is never exceeded.',
+	};
+}
+
+export function returnAllAndLimit(displayOptions: IDisplayOptions): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			displayOptions,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			displayOptions: { ...displayOptions, show: { ...displayOptions.show, returnAll: [false] } },
+			description: 'Max number of results to return',
+		},
+	];
+}

@@ -1,0 +1,79 @@
+/**
+ * Input items in, output items out: continueOnFail, pairedItem and item-indexed errors, the same
+ * way for every operation.
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type IPairedItemData,
+} from 'n8n-workflow';
+
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+) => Promise<INodeExecutionData[]>;
+
+/** An n8n error for `error`, carrying the item index (a thrown NodeError keeps its own). */
+export function asNodeError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (itemIndex !== undefined && error.context.itemIndex === undefined) {
+			error.context.itemIndex = itemIndex;
+		}
+		return error;
+	}
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** The item continueOnFail puts in place of a failed one. */
+export function errorItem(
+	error: unknown,
+	pairedItem: IPairedItemData | IPairedItemData[],
+	extra: IDataObject = {},
+): INodeExecutionData {
+	const json: IDataObject = { ...extra, error: error instanceof Error ? error.message : String(error) };
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.description) json.description = error.description;
+		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	}
+	return { json, pairedItem };
+}
+
+export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
+	return itemIndexes.map((item) => ({ item }));
+}
+
+/**
+ * Runs `perItem` for each input item in order. Its JSON results become output items paired with
+ * that item; a failure becomes an error item under continueOnFail, otherwise it stops the node.
+ */
+export async function forEachItem(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	perItem: (itemIndex: number) => Promise<IDataObject | IDataObject[] | INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const result = await perItem(itemIndex);
+			for (const entry of Array.isArray(result) ? result : [result]) {
+				const item = isExecutionData(entry) ? entry : { json: entry };
+				output.push({ ...item, pairedItem: { item: itemIndex } });
+			}
+		} catch (error) {
+			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndex);
+			output.push(errorItem(error, { item: itemIndex }));
+		}
+	}
+	return output;
+}
+
+function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INodeExecutionData {
+	return typeof entry.json === 'object' && entry.json !== null && !Array.isArray(entry.json);
+}
