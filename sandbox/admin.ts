@@ -1,0 +1,127 @@
+/**
+ * Admin routes under `/_sandbox/` (no key; loopback callers only): reset, balances, settings,
+ * fault rules, events, the delivery log and request statistics.
+ */
+import { z } from 'zod';
+import { EVENT_TYPES } from '../nodes/ContactData/shared/contract';
+import { makeEvents } from './events';
+import { faultRulesSchema } from './faults';
+import { asObject, notFound, parseWith, type Answer } from './http';
+import type { RequestContext, Route } from './router';
+import type { SandboxState } from './state';
+
+const balanceSchema = z.object({ key: z.string().min(1), balance: z.number().int().min(0) });
+
+const settingsSchema = z
+	.object({
+		time_scale: z.number().positive().max(100_000).optional(),
+		rate_limits: z.boolean().optional(),
+		webhook_retry_delays_ms: z.array(z.number().int().min(0).max(3_600_000)).max(20).optional(),
+		clock_offset_s: z.number().finite().optional(),
+	})
+	.strict();
+
+const eventsSchema = z.object({
+	type: z.enum(EVENT_TYPES),
+	list_id: z.string().min(1),
+	count: z.number().int().min(1).max(10_000).default(1),
+	key: z.string().optional(),
+});
+
+function settingsBody(state: SandboxState): Record<string, unknown> {
+	return {
+		time_scale: state.settings.timeScale,
+		rate_limits: state.settings.rateLimits,
+		webhook_retry_delays_ms: state.settings.webhookRetryDelaysMs,
+		clock_offset_s: state.clock.offsetMs / 1000,
+		contacts: state.ds.size,
+		seed: state.seed,
+	};
+}
+
+function accountOf(state: SandboxState, key: string) {
+	const account = state.accounts.get(key);
+	if (!account) throw notFound(`no sandbox account has the key ${key}`, { key });
+	return account;
+}
+
+async function reset(ctx: RequestContext): Promise<Answer> {
+	ctx.state.reset();
+	return { status: 200, body: { ok: true } };
+}
+
+async function setBalance(ctx: RequestContext): Promise<Answer> {
+	const request = parseWith(balanceSchema, asObject(await ctx.body()));
+	const account = accountOf(ctx.state, request.key);
+	account.ledger.balance = request.balance;
+	return { status: 200, body: { key: account.key, balance: account.ledger.balance } };
+}
+
+async function getSettings(ctx: RequestContext): Promise<Answer> {
+	return { status: 200, body: settingsBody(ctx.state) };
+}
+
+async function setSettings(ctx: RequestContext): Promise<Answer> {
+	const { state } = ctx;
+	const request = parseWith(settingsSchema, asObject(await ctx.body()));
+	if (request.time_scale !== undefined) state.settings.timeScale = request.time_scale;
+	if (request.rate_limits !== undefined) state.settings.rateLimits = request.rate_limits;
+	if (request.webhook_retry_delays_ms !== undefined) state.settings.webhookRetryDelaysMs = request.webhook_retry_delays_ms;
+	if (request.clock_offset_s !== undefined) state.clock.offsetMs = request.clock_offset_s * 1000;
+	return { status: 200, body: settingsBody(state) };
+}
+
+async function setFaults(ctx: RequestContext): Promise<Answer> {
+	const request = parseWith(faultRulesSchema, asObject(await ctx.body()));
+	ctx.state.faults.set(request.rules);
+	return { status: 200, body: { rules: ctx.state.faults.list() } };
+}
+
+async function getFaults(ctx: RequestContext): Promise<Answer> {
+	return { status: 200, body: { rules: ctx.state.faults.list() } };
+}
+
+async function clearFaults(ctx: RequestContext): Promise<Answer> {
+	ctx.state.faults.clear();
+	return { status: 200, body: { rules: [] } };
+}
+
+async function emitEvents(ctx: RequestContext): Promise<Answer> {
+	const { state } = ctx;
+	const request = parseWith(eventsSchema, asObject(await ctx.body()));
+	const account = accountOf(state, request.key ?? 'sk_sandbox_growth');
+	const list = account.lists.get(request.list_id);
+	if (!list) throw notFound(`no saved list has the id ${request.list_id}`, { id: request.list_id });
+	return { status: 200, body: { events: makeEvents(state, account, list, request.type, request.count) } };
+}
+
+async function deliveries(ctx: RequestContext): Promise<Answer> {
+	return { status: 200, body: { deliveries: ctx.state.deliverer.deliveries() } };
+}
+
+async function stats(ctx: RequestContext): Promise<Answer> {
+	const { state } = ctx;
+	const keys: Record<string, unknown> = {};
+	for (const account of state.accounts.values()) {
+		keys[account.key] = {
+			requests: account.requests,
+			http_429: account.http429,
+			credits_charged: account.ledger.charged,
+			balance: account.ledger.balance,
+		};
+	}
+	return { status: 200, body: { keys, requests_total: state.requestsTotal } };
+}
+
+export const ADMIN_ROUTES: Route[] = [
+	{ method: 'POST', template: '/_sandbox/reset', handler: reset },
+	{ method: 'POST', template: '/_sandbox/balance', handler: setBalance },
+	{ method: 'GET', template: '/_sandbox/settings', handler: getSettings },
+	{ method: 'POST', template: '/_sandbox/settings', handler: setSettings },
+	{ method: 'GET', template: '/_sandbox/faults', handler: getFaults },
+	{ method: 'POST', template: '/_sandbox/faults', handler: setFaults },
+	{ method: 'DELETE', template: '/_sandbox/faults', handler: clearFaults },
+	{ method: 'POST', template: '/_sandbox/events', handler: emitEvents },
+	{ method: 'GET', template: '/_sandbox/deliveries', handler: deliveries },
+	{ method: 'GET', template: '/_sandbox/stats', handler: stats },
+];

@@ -1,0 +1,195 @@
+/**
+ * List exports: CSV (RFC 4180) or JSON, written a chunk at a time with backpressure so memory
+ * stays constant whatever the list's size; and signed download URLs for bulk exports.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/contract';
+import type { Dataset } from './data';
+import type { ListStore, SavedList } from './lists';
+import { contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type RecordLevel } from './records';
+
+/** Members materialized per written chunk. */
+const CHUNK_MEMBERS = 2_000;
+
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV cell per RFC 4180: arrays of strings joined with ";", other objects as JSON text. */
+export function csvCell(value: unknown): string {
+	if (value === null || value === undefined) return '';
+	if (typeof value === 'string') return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return csvCell(value.join(';'));
+	return csvCell(JSON.stringify(value));
+}
+
+/** `Content-Disposition` naming the file after the list (a UTF-8 form too when the name needs it). */
+export function contentDisposition(listName: string, format: ExportFormat): string {
+	const filename = `${listName}.${format}`;
+	const plain = /^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename);
+	if (plain) return `attachment; filename="${filename}"`;
+	const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+	return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+	csv: 'text/csv; charset=utf-8',
+	json: 'application/json; charset=utf-8',
+};
+
+export interface ExportSource {
+	ds: Dataset;
+	lists: ListStore;
+	list: SavedList;
+	holding: (index: number) => Holding | undefined;
+	/** Contacts the account holds (to find the highest level among members). */
+	holdings: () => Iterable<number>;
+}
+
+const LEVEL_RANK: Record<RecordLevel, number> = { preview: 0, basic: 1, premium: 2 };
+
+/** CSV's default columns: every field at the highest level any member is held at. */
+function defaultCsvFields(source: ExportSource): string[] {
+	let level: RecordLevel = 'preview';
+	for (const index of source.holdings()) {
+		const held = levelOf(source.holding(index));
+		if (LEVEL_RANK[held] > LEVEL_RANK[level] && source.lists.isMember(source.ds, source.list, index)) level = held;
+		if (level === 'premium') break;
+	}
+	return fieldPathsAt(level);
+}
+
+/** Sets a dotted path in a nested object. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+	const parts = path.split('.');
+	let node = target;
+	for (const part of parts.slice(0, -1)) {
+		if (typeof node[part] !== 'object' || node[part] === null) node[part] = {};
+		node = node[part] as Record<string, unknown>;
+	}
+	node[parts[parts.length - 1]] = value;
+}
+
+/** Renders members, chunk by chunk, as text. */
+function* renderChunks(source: ExportSource, format: ExportFormat, fields: string[] | undefined): Generator<string> {
+	const { ds, lists, list } = source;
+	if (format === 'csv') {
+		const paths = fields ?? defaultCsvFields(source);
+		const readers = paths.map(fieldReader);
+		yield `${paths.map(csvCell).join(',')}\r\n`;
+		for (let position = 0; position < ds.size; ) {
+			const members: number[] = [];
+			position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
+			if (members.length === 0) continue;
+			let text = '';
+			for (const index of members) {
+				const holding = source.holding(index);
+				let line = '';
+				for (let r = 0; r < readers.length; r++) {
+					if (r > 0) line += ',';
+					line += csvCell(readers[r](ds, index, holding));
+				}
+				text += `${line}\r\n`;
+			}
+			yield text;
+		}
+		return;
+	}
+	const readers = fields?.map((path) => ({ path, read: fieldReader(path) }));
+	yield '{"contacts":[';
+	let first = true;
+	for (let position = 0; position < ds.size; ) {
+		const members: number[] = [];
+		position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
+		if (members.length === 0) continue;
+		const parts: string[] = [];
+		for (const index of members) {
+			const holding = source.holding(index);
+			let record: Record<string, unknown>;
+			if (readers) {
+				record = {};
+				for (const { path, read } of readers) setPath(record, path, read(ds, index, holding));
+			} else {
+				record = contactRecord(ds, index, holding);
+			}
+			parts.push(JSON.stringify(record));
+		}
+		yield (first ? '' : ',') + parts.join(',');
+		first = false;
+	}
+	yield ']}';
+}
+
+/** Streams an export as the body of a 200 answer, honouring backpressure. */
+export async function streamExport(
+	res: ServerResponse,
+	source: ExportSource,
+	format: ExportFormat,
+	fields: string[] | undefined,
+): Promise<void> {
+	res.writeHead(200, {
+		'content-type': CONTENT_TYPES[format],
+		'content-disposition': contentDisposition(source.list.name, format),
+	});
+	let closed = false;
+	res.once('close', () => {
+		closed = true;
+	});
+	for (const chunk of renderChunks(source, format, fields)) {
+		if (closed) return;
+		if (!res.write(chunk)) {
+			await Promise.race([once(res, 'drain'), once(res, 'close')]);
+		}
+	}
+	if (!closed) res.end();
+}
+
+// --- signed download URLs ----------------------------------------------------------------------
+
+export interface ExportJob {
+	id: string;
+	accountKey: string;
+	listId: string;
+	format: ExportFormat;
+	fields: string[] | undefined;
+	expiresAt: number;
+}
+
+export type UrlCheck = { ok: true; job: ExportJob } | { ok: false; reason: 'bad_signature' | 'expired' | 'not_found' };
+
+export class ExportUrls {
+	private readonly secret = randomBytes(32);
+	private readonly jobs = new Map<string, ExportJob>();
+
+	private sign(id: string, expires: string): string {
+		return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('hex');
+	}
+
+	/** Registers an export and returns the path and query of its signed URL. */
+	create(job: Omit<ExportJob, 'id' | 'expiresAt'>, now: number): { job: ExportJob; pathAndQuery: string } {
+		const id = `ex_${randomBytes(12).toString('hex')}`;
+		const expiresAt = now + LIMITS.exportUrlTtlMs;
+		const full: ExportJob = { ...job, id, expiresAt };
+		this.jobs.set(id, full);
+		const expires = String(Math.floor(expiresAt / 1000));
+		return { job: full, pathAndQuery: `/v1/exports/${id}?expires=${expires}&signature=${this.sign(id, expires)}` };
+	}
+
+	/** Checks a download: the signature first (a tampered URL), then the expiry, then the export. */
+	check(id: string, expires: string | null, signature: string | null, now: number): UrlCheck {
+		if (!expires || !signature || !/^\d+$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) {
+			return { ok: false, reason: 'bad_signature' };
+		}
+		const expected = Buffer.from(this.sign(id, expires), 'hex');
+		if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { ok: false, reason: 'bad_signature' };
+		if (Number(expires) * 1000 <= now) return { ok: false, reason: 'expired' };
+		const job = this.jobs.get(id);
+		if (!job) return { ok: false, reason: 'not_found' };
+		return { ok: true, job };
+	}
+
+	clear(): void {
+		this.jobs.clear();
+	}
+}

@@ -1,0 +1,160 @@
+/** `POST /v1/search`, `POST /v1/unlock` and `POST /v1/enrich`. */
+import {
+	HEADERS,
+	LIMITS,
+	PATHS,
+	enrichRequestSchema,
+	knownSearchFiltersSchema,
+	searchRequestSchema,
+	unlockRequestSchema,
+	type UnlockLevel,
+} from '../../nodes/ContactData/shared/contract';
+import type { Account } from '../accounts';
+import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
+import { canonicalJson, decodeToken, encodeToken } from '../json';
+import { contactRecord, previewRecord } from '../records';
+import type { RequestContext, Route } from '../router';
+import { MAX_KEYWORD_WORDS, compileFilters, filtersDigest, keywordWords, scan } from '../search';
+import type { SandboxState } from '../state';
+
+const sandboxSearchSchema = searchRequestSchema.extend({ filters: knownSearchFiltersSchema.default({}) });
+
+interface SearchCursor {
+	/** Digest of the filters the cursor belongs to. */
+	h: string;
+	/** Results returned before this page. */
+	o: number;
+	/** Data set position to continue scanning from. */
+	p: number;
+}
+
+function readCursor(token: string, digest: string): SearchCursor {
+	const value = decodeToken(token) as Partial<SearchCursor> | undefined;
+	if (
+		!value ||
+		typeof value !== 'object' ||
+		typeof value.h !== 'string' ||
+		!Number.isInteger(value.o) ||
+		!Number.isInteger(value.p) ||
+		(value.o as number) < 0 ||
+		(value.p as number) < 0
+	) {
+		throw invalidRequest('cursor', 'is not a cursor from this search');
+	}
+	if (value.h !== digest) throw invalidRequest('cursor', 'belongs to a search with other filters');
+	return value as SearchCursor;
+}
+
+async function search(ctx: RequestContext): Promise<Answer> {
+	const { state, account } = ctx;
+	const request = parseWith(sandboxSearchSchema, asObject(await ctx.body()));
+	if (request.filters.keywords !== undefined && keywordWords(request.filters.keywords).length > MAX_KEYWORD_WORDS) {
+		throw invalidRequest('filters.keywords', `must have at most ${MAX_KEYWORD_WORDS} distinct words`);
+	}
+	const compiled = compileFilters(state.ds, request.filters);
+	const digest = filtersDigest(compiled);
+	const cursor = request.cursor ? readCursor(request.cursor, digest) : { h: digest, o: 0, p: 0 };
+	const limit = request.limit ?? LIMITS.searchLimitDefault;
+	const total = state.counter.count(compiled);
+	const reachable = Math.min(total, LIMITS.searchPagingCap);
+	const pageSize = Math.max(0, Math.min(limit, reachable - cursor.o));
+	const indexes: number[] = [];
+	const { next } = pageSize > 0 ? scan(state.ds, compiled, cursor.p, pageSize, indexes, false) : { next: cursor.p };
+	const returned = cursor.o + indexes.length;
+	const more = indexes.length === pageSize && returned < reachable;
+	return {
+		status: 200,
+		body: {
+			results: indexes.map((index) => previewRecord(state.ds, index, account.ledger.holding(index) !== undefined)),
+			total,
+			next_cursor: more ? encodeToken({ h: digest, o: returned, p: next }) : null,
+			truncated: !more && total > LIMITS.searchPagingCap && returned >= LIMITS.searchPagingCap,
+		},
+	};
+}
+
+/** 402 when the balance does not cover a cost; nothing is charged. */
+function requireCredits(account: Account, required: number): void {
+	if (required > account.ledger.balance) {
+		throw apiError('insufficient_credits', `this call needs ${required} credits; the balance is ${account.ledger.balance}`, {
+			required,
+			balance: account.ledger.balance,
+		});
+	}
+}
+
+function unlockContacts(state: SandboxState, account: Account, ids: string[], level: UnlockLevel): Answer {
+	const indexes = ids.map((id) => state.ds.indexOf(id));
+	const found = ids.flatMap((id, n) => (indexes[n] >= 0 ? [{ id, index: indexes[n] }] : []));
+	requireCredits(
+		account,
+		found.reduce((sum, { index }) => sum + account.ledger.costOf(index, level), 0),
+	);
+	const charged = account.ledger.unlock(found, level, 'unlock', state.clock.iso());
+	return {
+		status: 200,
+		body: {
+			contacts: ids.map((id, n) =>
+				indexes[n] >= 0
+					? contactRecord(state.ds, indexes[n], account.ledger.holding(indexes[n]))
+					: { id, error: { code: 'not_found', message: `no contact has the id ${id}` } },
+			),
+			credits_charged: charged,
+			credits_remaining: account.ledger.balance,
+		},
+	};
+}
+
+async function unlock(ctx: RequestContext): Promise<Answer> {
+	const { state, account } = ctx;
+	const idempotencyKey = ctx.req.headers[HEADERS.idempotencyKey];
+	if (Array.isArray(idempotencyKey)) throw invalidRequest('Idempotency-Key', 'must be sent once');
+	if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > LIMITS.idempotencyKeyMaxLength)) {
+		throw invalidRequest('Idempotency-Key', `must be 1-${LIMITS.idempotencyKeyMaxLength} characters`);
+	}
+	const body = asObject(await ctx.body());
+	if (Array.isArray(body.ids) && body.ids.length > LIMITS.idsPerUnlock) {
+		throw apiError('too_many_ids', `at most ${LIMITS.idsPerUnlock} ids per unlock`, {
+			field: 'ids',
+			max: LIMITS.idsPerUnlock,
+			count: body.ids.length,
+		});
+	}
+	const request = parseWith(unlockRequestSchema, body);
+	if (idempotencyKey === undefined) return unlockContacts(state, account, request.ids, request.level);
+
+	const canonical = canonicalJson(body);
+	const now = state.clock.now();
+	const previous = account.idempotency.lookup(PATHS.unlock, idempotencyKey, canonical, now);
+	if (previous.kind === 'replay') return { status: previous.status, body: previous.response };
+	if (previous.kind === 'conflict') {
+		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });
+	}
+	const answer = unlockContacts(state, account, request.ids, request.level);
+	account.idempotency.remember(PATHS.unlock, idempotencyKey, canonical, answer.status, answer.body, now);
+	return answer;
+}
+
+async function enrich(ctx: RequestContext): Promise<Answer> {
+	const { state, account } = ctx;
+	const request = parseWith(enrichRequestSchema, asObject(await ctx.body()));
+	let index = request.email ? state.ds.indexOfEmail(request.email) : -1;
+	if (index < 0 && request.linkedin_url) index = state.ds.indexOfLinkedinUrl(request.linkedin_url);
+	if (index < 0) throw notFound('no contact matches this email or LinkedIn URL');
+	requireCredits(account, account.ledger.costOf(index, request.level));
+	const charged = account.ledger.unlock([{ index, id: state.ds.idOf(index) }], request.level, 'enrich', state.clock.iso());
+	return {
+		status: 200,
+		body: {
+			contact: contactRecord(state.ds, index, account.ledger.holding(index)),
+			credits_charged: charged,
+			credits_remaining: account.ledger.balance,
+		},
+	};
+}
+
+export const contactRoutes: Route[] = [
+	{ method: 'POST', template: PATHS.search, handler: search },
+	{ method: 'POST', template: PATHS.unlock, handler: unlock },
+	{ method: 'POST', template: PATHS.enrich, handler: enrich },
+];

@@ -1,0 +1,67 @@
+/** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
+import { LIMITS, exportRequestSchema } from '../../nodes/ContactData/shared/contract';
+import type { Account } from '../accounts';
+import { streamExport, type ExportSource } from '../exports';
+import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
+import { isFieldPath } from '../records';
+import type { RequestContext, Route, StreamedAnswer } from '../router';
+import type { SandboxState } from '../state';
+import type { SavedList } from '../lists';
+import { listOf } from './lists';
+
+function sourceOf(state: SandboxState, account: Account, list: SavedList): ExportSource {
+	return {
+		ds: state.ds,
+		lists: account.lists,
+		list,
+		holding: (index) => account.ledger.holding(index),
+		holdings: () => account.ledger.heldIndexes(),
+	};
+}
+
+async function exportList(ctx: RequestContext): Promise<Answer | StreamedAnswer> {
+	const { state, account } = ctx;
+	const list = listOf(ctx);
+	const request = parseWith(exportRequestSchema, asObject(await ctx.body()));
+	const unknownField = request.fields?.find((path) => !isFieldPath(path));
+	if (unknownField !== undefined) throw invalidRequest('fields', `unknown field path "${unknownField}"`);
+	const count = account.lists.count(state.ds, list, state.counter);
+	if (count >= LIMITS.bulkExportThreshold || request.delivery === 'url') {
+		const { job, pathAndQuery } = state.exportUrls.create(
+			{ accountKey: account.key, listId: list.id, format: request.format, fields: request.fields },
+			state.clock.now(),
+		);
+		return {
+			status: 202,
+			body: {
+				url: ctx.baseUrl + pathAndQuery,
+				expires_at: new Date(job.expiresAt).toISOString(),
+				format: request.format,
+				contact_count: count,
+			},
+		};
+	}
+	const source = sourceOf(state, account, list);
+	return { stream: (res) => streamExport(res, source, request.format, request.fields) };
+}
+
+async function download(ctx: RequestContext): Promise<Answer | StreamedAnswer> {
+	const { state, query } = ctx;
+	const check = state.exportUrls.check(ctx.params.id, query.get('expires'), query.get('signature'), state.clock.now());
+	if (!check.ok && check.reason === 'not_found') throw notFound('no such export');
+	if (!check.ok) {
+		const message = check.reason === 'expired' ? 'this export URL has expired' : 'this export URL is not validly signed';
+		throw apiError('unauthorized', message, { reason: check.reason });
+	}
+	const { job } = check;
+	const account = state.accounts.get(job.accountKey);
+	const list = account?.lists.get(job.listId);
+	if (!account || !list) throw notFound('the list of this export no longer exists');
+	const source = sourceOf(state, account, list);
+	return { stream: (res) => streamExport(res, source, job.format, job.fields) };
+}
+
+export const exportRoutes: Route[] = [
+	{ method: 'POST', template: '/v1/lists/:id/export', handler: exportList },
+	{ method: 'GET', template: '/v1/exports/:id', handler: download, public: true },
+];

@@ -1,0 +1,216 @@
+/**
+ * Search over the data set. Filters are evaluated once per vocabulary entry (titles, companies,
+ * cities, names) into small masks, then one scan over the contact columns applies them all.
+ */
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { COMPANY_SIZE_PATTERN, FUNDING_STAGES } from '../nodes/ContactData/shared/contract';
+import type { knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
+import { fold, wordsOf, type Dataset } from './data';
+import { canonicalJson } from './json';
+import { INDUSTRIES, TECHNOLOGIES } from './vocab';
+
+export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
+
+/** Keyword words are tracked as bits of one 32-bit word per vocabulary entry. */
+export const MAX_KEYWORD_WORDS = 32;
+
+interface KeywordMasks {
+	first: Uint32Array;
+	last: Uint32Array;
+	title: Uint32Array;
+	company: Uint32Array;
+	city: Uint32Array;
+	all: number;
+}
+
+export interface CompiledFilters {
+	/** Canonical text of the filters (empty arrays and empty keywords dropped). */
+	readonly key: string;
+	readonly titleMask: Uint8Array | null;
+	readonly companyMask: Uint8Array | null;
+	readonly cityMask: Uint8Array | null;
+	readonly keywords: KeywordMasks | null;
+}
+
+/** The filters without the parts that are ignored (empty arrays, empty keywords). */
+export function normalizeFilters(filters: KnownFilters): KnownFilters {
+	const normalized: Record<string, unknown> = {};
+	for (const [name, value] of Object.entries(filters)) {
+		if (value === undefined) continue;
+		if (Array.isArray(value) && value.length === 0) continue;
+		if (name === 'keywords' && wordsOf(String(value)).length === 0) continue;
+		normalized[name] = value;
+	}
+	return normalized as KnownFilters;
+}
+
+/** The distinct keyword words, less those implied by a longer word that starts with them. */
+export function keywordWords(keywords: string): string[] {
+	const words = [...new Set(wordsOf(keywords))];
+	return words.filter((word) => !words.some((other) => other !== word && other.startsWith(word)));
+}
+
+function maskOf(count: number, test: (index: number) => boolean): Uint8Array {
+	const mask = new Uint8Array(count);
+	for (let i = 0; i < count; i++) mask[i] = test(i) ? 1 : 0;
+	return mask;
+}
+
+function keywordMask(vocabulary: string[][], words: string[]): Uint32Array {
+	const mask = new Uint32Array(vocabulary.length);
+	for (let v = 0; v < vocabulary.length; v++) {
+		let bits = 0;
+		const entryWords = vocabulary[v];
+		for (let w = 0; w < words.length; w++) {
+			for (const entryWord of entryWords) {
+				if (entryWord.startsWith(words[w])) {
+					bits |= 1 << w;
+					break;
+				}
+			}
+		}
+		mask[v] = bits >>> 0;
+	}
+	return mask;
+}
+
+export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilters {
+	const f = normalizeFilters(filters);
+
+	let titleMask: Uint8Array | null = null;
+	if (f.title || f.seniority || f.department) {
+		const substrings = f.title?.map(fold);
+		const seniorities = f.seniority ? new Set<string>(f.seniority) : null;
+		const departments = f.department ? new Set(f.department.map(fold)) : null;
+		titleMask = maskOf(ds.titles.length, (t) => {
+			const entry = ds.titles[t];
+			if (substrings && !substrings.some((sub) => fold(entry.title).includes(sub))) return false;
+			if (seniorities && !seniorities.has(entry.seniority)) return false;
+			if (departments && !departments.has(entry.department)) return false;
+			return true;
+		});
+	}
+
+	let companyMask: Uint8Array | null = null;
+	if (f.industry || f.tech_stack || f.company_size || f.funding_stage) {
+		const industries = f.industry ? new Set(f.industry.map(fold)) : null;
+		let techBits = 0;
+		for (const tech of f.tech_stack ?? []) {
+			const bit = TECHNOLOGIES.indexOf(fold(tech));
+			if (bit >= 0) techBits |= 1 << bit;
+		}
+		const [, min, max] = f.company_size ? (COMPANY_SIZE_PATTERN.exec(f.company_size) ?? []) : [];
+		const stages = f.funding_stage ? new Set(f.funding_stage) : null;
+		companyMask = maskOf(ds.companyCount, (c) => {
+			if (industries && !industries.has(INDUSTRIES[ds.companyIndustry[c]])) return false;
+			if (f.tech_stack && (ds.companyTech[c] & techBits) === 0) return false;
+			if (min !== undefined && (ds.companySize[c] < Number(min) || ds.companySize[c] > Number(max))) return false;
+			if (stages && !stages.has(FUNDING_STAGES[ds.companyFunding[c]])) return false;
+			return true;
+		});
+	}
+
+	let cityMask: Uint8Array | null = null;
+	if (f.country) {
+		const countries = new Set(f.country.map((code) => code.toUpperCase()));
+		cityMask = maskOf(ds.cities.length, (c) => countries.has(ds.cities[c].country));
+	}
+
+	let keywords: KeywordMasks | null = null;
+	if (f.keywords) {
+		const words = keywordWords(f.keywords).slice(0, MAX_KEYWORD_WORDS);
+		keywords = {
+			first: keywordMask(ds.firstNameWords, words),
+			last: keywordMask(ds.lastNameWords, words),
+			title: keywordMask(
+				ds.titles.map((entry) => entry.words),
+				words,
+			),
+			company: keywordMask(ds.companyWords, words),
+			city: keywordMask(
+				ds.cities.map((entry) => entry.words),
+				words,
+			),
+			all: words.length === 32 ? 0xffffffff : (1 << words.length) - 1,
+		};
+	}
+
+	return { key: canonicalJson(f), titleMask, companyMask, cityMask, keywords };
+}
+
+/** Whether one contact matches. */
+export function matchesAt(ds: Dataset, f: CompiledFilters, i: number): boolean {
+	if (f.titleMask !== null && f.titleMask[ds.title[i]] === 0) return false;
+	if (f.companyMask !== null && f.companyMask[ds.company[i]] === 0) return false;
+	if (f.cityMask !== null && f.cityMask[ds.city[i]] === 0) return false;
+	const k = f.keywords;
+	if (k !== null) {
+		const bits = k.first[ds.first[i]] | k.last[ds.last[i]] | k.title[ds.title[i]] | k.company[ds.company[i]] | k.city[ds.city[i]];
+		if (bits >>> 0 !== k.all) return false;
+	}
+	return true;
+}
+
+/**
+ * Scans contacts from `from` on: counts every match and collects up to `max` of their indexes
+ * into `out` (pass max 0 to count only). Stops early once `max` are collected and `countAll` is false.
+ */
+export function scan(
+	ds: Dataset,
+	f: CompiledFilters,
+	from: number,
+	max: number,
+	out: number[],
+	countAll: boolean,
+): { count: number; next: number } {
+	const titles = ds.title;
+	const companies = ds.company;
+	const cities = ds.city;
+	const firsts = ds.first;
+	const lasts = ds.last;
+	const tm = f.titleMask;
+	const cm = f.companyMask;
+	const ctm = f.cityMask;
+	const k = f.keywords;
+	const size = ds.size;
+	let count = 0;
+	let i = from;
+	for (; i < size; i++) {
+		if (tm !== null && tm[titles[i]] === 0) continue;
+		if (cm !== null && cm[companies[i]] === 0) continue;
+		if (ctm !== null && ctm[cities[i]] === 0) continue;
+		if (k !== null) {
+			const bits = k.first[firsts[i]] | k.last[lasts[i]] | k.title[titles[i]] | k.company[companies[i]] | k.city[cities[i]];
+			if (bits >>> 0 !== k.all) continue;
+		}
+		count++;
+		if (out.length < max) {
+			out.push(i);
+			if (out.length === max && !countAll) return { count, next: i + 1 };
+		}
+	}
+	return { count, next: i };
+}
+
+/** Counts of matches, cached per filters and data version (paging re-asks for the same total). */
+export class MatchCounter {
+	private readonly cache = new Map<string, number>();
+
+	constructor(private readonly ds: Dataset) {}
+
+	count(f: CompiledFilters): number {
+		const cacheKey = `${this.ds.version}:${f.key}`;
+		const cached = this.cache.get(cacheKey);
+		if (cached !== undefined) return cached;
+		const { count } = scan(this.ds, f, 0, 0, [], true);
+		if (this.cache.size >= 512) this.cache.delete(this.cache.keys().next().value as string);
+		this.cache.set(cacheKey, count);
+		return count;
+	}
+}
+
+/** A short digest of canonical filters, carried in cursors. */
+export function filtersDigest(f: CompiledFilters): string {
+	return createHash('sha256').update(f.key).digest('base64url').slice(0, 16);
+}

@@ -1,0 +1,63 @@
+/**
+ * Everything a running sandbox holds: the data set (kept across resets) and the state that a
+ * reset clears (accounts, faults, deliveries, export URLs, stats, events' changes to contacts).
+ */
+import { createAccounts, type Account } from './accounts';
+import { Clock } from './clock';
+import { Dataset, seededRandom } from './data';
+import { ExportUrls } from './exports';
+import { Faults } from './faults';
+import { MatchCounter } from './search';
+import { DEFAULT_RETRY_DELAYS_MS, Deliverer } from './webhooks';
+
+export interface SandboxSettings {
+	/** A minute of rate limit lasts 60 / timeScale seconds. */
+	timeScale: number;
+	/** false: no 429s (headers are still sent). */
+	rateLimits: boolean;
+	/** Delays before each retry of a failed webhook delivery. */
+	webhookRetryDelaysMs: number[];
+}
+
+export class SandboxState {
+	readonly ds: Dataset;
+	readonly counter: MatchCounter;
+	readonly clock = new Clock();
+	readonly settings: SandboxSettings;
+	accounts: Map<string, Account> = createAccounts();
+	readonly faults: Faults;
+	readonly deliverer: Deliverer;
+	readonly exportUrls = new ExportUrls();
+	requestsTotal = 0;
+	/** Randomness of sandbox events (which company, which topic). */
+	eventRandom: () => number;
+
+	constructor(contacts: number, readonly seed: number, settings: SandboxSettings) {
+		this.ds = new Dataset(contacts, seed);
+		this.counter = new MatchCounter(this.ds);
+		this.settings = { ...settings, webhookRetryDelaysMs: [...settings.webhookRetryDelaysMs] };
+		this.faults = new Faults(seed);
+		this.deliverer = new Deliverer(
+			() => this.settings.webhookRetryDelaysMs,
+			() => this.clock.now(),
+		);
+		this.eventRandom = seededRandom(seed ^ 0xe7e7);
+	}
+
+	/**
+	 * Back to the state at start; the data set stays (events' changes to contacts are undone) and so
+	 * do the settings (time scale, rate limits, retry delays), except the clock offset.
+	 */
+	reset(): void {
+		this.accounts = createAccounts();
+		this.faults.clear();
+		this.deliverer.reset();
+		this.exportUrls.clear();
+		this.requestsTotal = 0;
+		this.ds.restore();
+		this.clock.offsetMs = 0;
+		this.eventRandom = seededRandom(this.seed ^ 0xe7e7);
+	}
+}
+
+export { DEFAULT_RETRY_DELAYS_MS };

@@ -1,0 +1,179 @@
+/**
+ * Webhook subscriptions of one account, and the delivery of signed events with retries.
+ * Deliveries follow the Standard Webhooks scheme (contract.webhookSignature); a delivery without
+ * a 2xx within 10 seconds is retried with the same event id after each configured delay.
+ */
+import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'undici';
+import {
+	HEADERS,
+	ID_PREFIXES,
+	WEBHOOKS,
+	webhookSignature,
+	type EventType,
+} from '../nodes/ContactData/shared/contract';
+
+export interface Subscription {
+	id: string;
+	url: string;
+	events: EventType[];
+	list_ids: string[] | null;
+	secret: string;
+	created_at: string;
+}
+
+/** Delays before each retry: five attempts over about a minute. */
+export const DEFAULT_RETRY_DELAYS_MS = [5_000, 10_000, 15_000, 30_000];
+
+export class WebhookStore {
+	private readonly subscriptions = new Map<string, Subscription>();
+
+	create(url: string, events: EventType[], listIds: string[] | null, at: string): Subscription {
+		const subscription: Subscription = {
+			id: ID_PREFIXES.webhook + randomBytes(8).toString('hex'),
+			url,
+			events,
+			list_ids: listIds,
+			secret: WEBHOOKS.secretPrefix + randomBytes(24).toString('base64'),
+			created_at: at,
+		};
+		this.subscriptions.set(subscription.id, subscription);
+		return subscription;
+	}
+
+	delete(id: string): boolean {
+		return this.subscriptions.delete(id);
+	}
+
+	all(): Subscription[] {
+		return [...this.subscriptions.values()];
+	}
+
+	/** Subscriptions that want an event of this type about this list. */
+	matching(type: EventType, listId: string): Subscription[] {
+		return this.all().filter(
+			(subscription) =>
+				subscription.events.includes(type) && (subscription.list_ids === null || subscription.list_ids.includes(listId)),
+		);
+	}
+}
+
+/** The public form of a subscription: the secret is shown only when it is created. */
+export function publicSubscription(subscription: Subscription, withSecret: boolean): Record<string, unknown> {
+	const { secret, ...rest } = subscription;
+	return withSecret ? { ...rest, secret } : rest;
+}
+
+/** Whether a webhook URL is acceptable: https anywhere, http only to a loopback address. */
+export function isAcceptableWebhookUrl(url: string): boolean {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return false;
+	}
+	if (parsed.protocol === 'https:') return parsed.hostname.length > 0;
+	if (parsed.protocol !== 'http:') return false;
+	const host = parsed.hostname.replace(/^\[|\]$/g, '');
+	return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export interface DeliveryRecord {
+	event_id: string;
+	webhook_id: string;
+	url: string;
+	attempt: number;
+	status: number | null;
+	ok: boolean;
+	at: string;
+	error?: string;
+}
+
+export class Deliverer {
+	private log: DeliveryRecord[] = [];
+	private readonly timers = new Set<NodeJS.Timeout>();
+	private readonly inFlight = new Set<AbortController>();
+	private readonly agent = new Agent({ keepAliveTimeout: 1_000, connect: { timeout: WEBHOOKS.deliveryTimeoutMs } });
+	private generation = 0;
+
+	constructor(
+		private readonly retryDelays: () => number[],
+		private readonly now: () => number,
+	) {}
+
+	deliveries(): DeliveryRecord[] {
+		return this.log;
+	}
+
+	/** Sends an event to a subscription now, retrying on failure. */
+	deliver(event: { id: string }, subscription: Subscription): void {
+		const body = JSON.stringify(event);
+		void this.attempt(event.id, body, subscription, 1, this.generation);
+	}
+
+	private async attempt(eventId: string, body: string, subscription: Subscription, attempt: number, generation: number): Promise<void> {
+		if (generation !== this.generation) return;
+		const timestamp = Math.floor(this.now() / 1000);
+		const controller = new AbortController();
+		const timeout = setTimeout(() => controller.abort(), WEBHOOKS.deliveryTimeoutMs);
+		this.inFlight.add(controller);
+		let status: number | null = null;
+		let error: string | undefined;
+		try {
+			const response = await request(subscription.url, {
+				method: 'POST',
+				dispatcher: this.agent,
+				signal: controller.signal,
+				headers: {
+					'content-type': 'application/json',
+					'user-agent': 'contact-data-sandbox-webhooks/1',
+					[HEADERS.webhookId]: eventId,
+					[HEADERS.webhookTimestamp]: String(timestamp),
+					[HEADERS.webhookSignature]: webhookSignature(subscription.secret, eventId, timestamp, body),
+				},
+				body,
+			});
+			status = response.statusCode;
+			await response.body.dump();
+		} catch (caught) {
+			error = caught instanceof Error ? caught.message : String(caught);
+		} finally {
+			clearTimeout(timeout);
+			this.inFlight.delete(controller);
+		}
+		if (generation !== this.generation) return;
+		const ok = status !== null && status >= 200 && status <= 299;
+		this.log.push({
+			event_id: eventId,
+			webhook_id: subscription.id,
+			url: subscription.url,
+			attempt,
+			status,
+			ok,
+			at: new Date(this.now()).toISOString(),
+			...(error ? { error } : {}),
+		});
+		const delays = this.retryDelays();
+		if (ok || attempt > delays.length) return;
+		const timer = setTimeout(() => {
+			this.timers.delete(timer);
+			void this.attempt(eventId, body, subscription, attempt + 1, generation);
+		}, delays[attempt - 1]);
+		this.timers.add(timer);
+	}
+
+	/** Cancels pending retries and in-flight deliveries, and forgets the log. */
+	reset(): void {
+		this.generation++;
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
+		for (const controller of this.inFlight) controller.abort();
+		this.inFlight.clear();
+		this.log = [];
+	}
+
+	async close(): Promise<void> {
+		this.reset();
+		await this.agent.destroy();
+	}
+}
