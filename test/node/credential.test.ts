@@ -1,0 +1,129 @@
+/**
+ * The credential: its test request (run the way n8n's credentials tester runs it, through the
+ * routing node with the test request as the only route), the https rule, and the key never showing.
+ */
+import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
+
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { runNode } from '../harness/engine';
+import { startTestSandbox } from '../helpers/sandbox';
+import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ contacts: 2_000 });
+});
+afterAll(async () => sandbox?.close());
+beforeEach(async () => sandbox.admin.reset());
+
+const credential = new ContactDataApi();
+
+/** The credentials tester's outcome: OK, or the first matching rule's message, or the error. */
+async function testCredential(apiKey: string, baseUrl: string): Promise<{ ok: boolean; message: string }> {
+	const probe: INodeType = {
+		description: {
+			displayName: 'Credential Test',
+			name: 'credentialTest',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Credential Test' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			credentials: [{ name: credential.name, required: true }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credential.test.request } },
+			],
+		},
+	};
+	const result = await runNode({
+		nodeType: probe,
+		credentialTypes: [credential],
+		credentials: { [credential.name]: { apiKey, baseUrl } },
+	});
+	if (!result.error) return { ok: true, message: 'Connection successful!' };
+	const status = Number(result.error.httpCode);
+	const rule = credential.test.rules?.find(
+		(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+	);
+	return { ok: false, message: rule ? (rule.properties as { message: string }).message : String(result.error.message) };
+}
+
+describe('credential test (GET /v1/credits/balance)', () => {
+	it('passes for a good key and calls the balance endpoint', async () => {
+		expect(await testCredential(KEYS.growth, sandbox.url)).toEqual({ ok: true, message: 'Connection successful!' });
+		expect((await keyStats(sandbox)).requests['GET /v1/credits/balance']).toBe(1);
+	});
+
+	it('passes with a trailing slash on the base URL', async () => {
+		expect((await testCredential(KEYS.growth, `${sandbox.url}/`)).ok).toBe(true);
+	});
+
+	it('fails for a revoked key with a clear message', async () => {
+		const outcome = await testCredential(KEYS.revoked, sandbox.url);
+		expect(outcome.ok).toBe(false);
+		expect(outcome.message).toMatch(/refused: it is unknown or revoked/);
+	});
+
+	it('fails for a starter key, naming the tier', async () => {
+		const outcome = await testCredential(KEYS.starter, sandbox.url);
+		expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/Growth tier/) });
+	});
+
+	it('refuses a plain http:// base URL that is not loopback, without reaching it', async () => {
+		const outcome = await testCredential(KEYS.growth, 'http://api.contactdata.example');
+		expect(outcome.ok).toBe(false);
+		expect(outcome.message).toMatch(/https-required/);
+	});
+
+	it('defaults the base URL to the local sandbox', () => {
+		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
+		expect(baseUrl?.default).toBe('http://127.0.0.1:4010');
+		expect(baseUrl?.hint).toMatch(/sandbox/);
+	});
+});
+
+describe('https rule in the node', () => {
+	it.each(['http://api.contactdata.example', 'http://10.0.0.8:4010', 'ftp://127.0.0.1'])(
+		'refuses %s before any request, with a clear message',
+		async (baseUrl) => {
+			const result = await run(sandbox, {
+				parameters: { resource: 'credits', operation: 'getBalance' },
+				baseUrl,
+			});
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toMatch(/must start with https:\/\//);
+			expect((await sandbox.admin.stats()).requests_total).toBe(0);
+		},
+	);
+
+	it('accepts a loopback http:// base URL (the sandbox)', async () => {
+		const result = await run(sandbox, {
+			parameters: { resource: 'credits', operation: 'getBalance' },
+			baseUrl: sandbox.url.replace('127.0.0.1', 'localhost'),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ tier: 'growth', balance: 1_000_000 });
+	});
+});
+
+describe('the API key stays secret', () => {
+	it('appears in no output item, error or hint, whatever the outcome', async () => {
+		const revoked = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, key: KEYS.revoked });
+		expect(revoked.error?.message).toMatch(/revoked/);
+		expect(revoked.error?.httpCode).toBe('401');
+		const lost = await run(sandbox, {
+			parameters: { resource: 'credits', operation: 'getBalance' },
+			baseUrl: 'http://127.0.0.1:9', // nothing listens: a connection error
+		});
+		expect(lost.error?.message).toMatch(/could not be reached|connection/);
+		const ok = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' } });
+		for (const [result, key] of [
+			[revoked, KEYS.revoked],
+			[lost, KEYS.growth],
+			[ok, KEYS.growth],
+		] as const) {
+			expect(everything(result)).not.toContain(key);
+		}
+	});
+});

@@ -1,0 +1,103 @@
+/**
+ * Shared set-up of the node tests: the sandbox, the Contact Data node run inside n8n's
+ * WorkflowExecute with a credential for one of the sandbox keys, and a direct API client for
+ * checking what happened at the service.
+ */
+import { request } from 'undici';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
+import { runNode, type NodeRun } from '../harness/engine';
+import { KEYS, startTestSandbox } from '../helpers/sandbox';
+
+export { KEYS };
+export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+
+export interface RunOptions {
+	parameters: INodeParameters;
+	inputItems?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	key?: string;
+	baseUrl?: string;
+}
+
+export async function run(sandbox: TestSandbox, options: RunOptions): Promise<NodeRun> {
+	return await runNode({
+		nodeType: new ContactData(),
+		parameters: options.parameters,
+		inputItems: options.inputItems,
+		continueOnFail: options.continueOnFail,
+		credentialTypes: [new ContactDataApi()],
+		credentials: {
+			contactDataApi: { apiKey: options.key ?? KEYS.growth, baseUrl: options.baseUrl ?? sandbox.url },
+		},
+	});
+}
+
+/** The node's execution hints (notices shown with the output). */
+export function hints(nodeRun: NodeRun): string[] {
+	const task = nodeRun.run.data.resultData.runData.Node?.[0];
+	return (task?.hints ?? []).map((hint) => hint.message);
+}
+
+/** Calls the sandbox's API directly (not through the node). */
+export async function api<T>(
+	sandbox: TestSandbox,
+	method: 'GET' | 'POST' | 'DELETE',
+	path: string,
+	body?: unknown,
+	key: string = KEYS.growth,
+): Promise<{ status: number; body: T }> {
+	const response = await request(`${sandbox.url}${path}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${key}`,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.body.text();
+	return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** Contact previews from a direct search (pages of 100), for use as input ids. */
+export async function contacts(
+	sandbox: TestSandbox,
+	count: number,
+	filters: Record<string, unknown> = {},
+): Promise<ContactPreview[]> {
+	const found: ContactPreview[] = [];
+	let cursor: string | null = null;
+	while (found.length < count) {
+		const { status, body } = await api<{ results: ContactPreview[]; next_cursor: string | null }>(
+			sandbox,
+			'POST',
+			PATHS.search,
+			{ filters, limit: Math.min(100, count - found.length), ...(cursor ? { cursor } : {}) },
+		);
+		if (status !== 200) throw new Error(`search: ${status}`);
+		found.push(...body.results);
+		cursor = body.next_cursor;
+		if (!cursor) break;
+	}
+	return found;
+}
+
+/** Requests per route and credits charged for a key, from /_sandbox/stats. */
+export async function keyStats(sandbox: TestSandbox, key: string = KEYS.growth) {
+	const stats = await sandbox.admin.stats();
+	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, credits_charged: 0, balance: NaN };
+}
+
+export async function balance(sandbox: TestSandbox, key: string = KEYS.growth): Promise<number> {
+	return (await api<{ balance: number }>(sandbox, 'GET', PATHS.creditsBalance, undefined, key)).body.balance;
+}
+
+/** Every string in an execution's data, to check that a secret appears nowhere. */
+export function everything(nodeRun: NodeRun): string {
+	return JSON.stringify(nodeRun.run, (_key, value: unknown) =>
+		value instanceof Error ? { message: value.message, stack: value.stack, ...value } : value,
+	);
+}
