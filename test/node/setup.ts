@@ -62,6 +62,8 @@ export async function api<T>(
 	return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
+type SearchPage = { results: ContactPreview[]; next_cursor: string | null };
+
 /** Contact previews from a direct search (pages of 100), for use as input ids. */
 export async function contacts(
 	sandbox: TestSandbox,
@@ -71,7 +73,7 @@ export async function contacts(
 	const found: ContactPreview[] = [];
 	let cursor: string | null = null;
 	while (found.length < count) {
-		const { status, body } = await api<{ results: ContactPreview[]; next_cursor: string | null }>(
+		const { status, body }: { status: number; body: SearchPage } = await api<SearchPage>(
 			sandbox,
 			'POST',
 			PATHS.search,
@@ -98,6 +100,6 @@ export async function balance(sandbox: TestSandbox, key: string = KEYS.growth): 
 /** Every string in an execution's data, to check that a secret appears nowhere. */
 export function everything(nodeRun: NodeRun): string {
 	return JSON.stringify(nodeRun.run, (_key, value: unknown) =>
-		value instanceof Error ? { message: value.message, stack: value.stack, ...value } : value,
+		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
 	);
 }
