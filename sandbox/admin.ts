@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { EVENT_TYPES } from '../nodes/ContactData/shared/contract';
+import { KEYS } from './accounts';
 import { makeEvents } from './events';
 import { faultRulesSchema } from './faults';
 import { asObject, notFound, parseWith, type Answer } from './http';
@@ -89,7 +90,7 @@ async function clearFaults(ctx: RequestContext): Promise<Answer> {
 async function emitEvents(ctx: RequestContext): Promise<Answer> {
 	const { state } = ctx;
 	const request = parseWith(eventsSchema, asObject(await ctx.body()));
-	const account = accountOf(state, request.key ?? 'sk_sandbox_growth');
+	const account = accountOf(state, request.key ?? KEYS.growth);
 	const list = account.lists.get(request.list_id);
 	if (!list) throw notFound(`no saved list has the id ${request.list_id}`, { id: request.list_id });
 	return { status: 200, body: { events: makeEvents(state, account, list, request.type, request.count) } };

@@ -351,6 +351,25 @@ export class Dataset {
 
 	// --- derived details -------------------------------------------------------------------------
 
+	hasEmail(index: number): boolean {
+		return (this.flags[index] & FLAG.hasEmail) !== 0;
+	}
+
+	hasPhone(index: number): boolean {
+		return (this.flags[index] & (FLAG.hasPhone | FLAG.hasMobile)) !== 0;
+	}
+
+	emailStatus(index: number): 'verified' | 'guessed' | null {
+		if (!this.hasEmail(index)) return null;
+		return (this.flags[index] & FLAG.emailGuessed) !== 0 ? 'guessed' : 'verified';
+	}
+
+	/** The last name as shown: in full once unlocked, else its initial ("L."). */
+	lastName(index: number, unlocked: boolean): string {
+		const name = LAST_NAMES[this.last[index]];
+		return unlocked ? name : `${name.charAt(0)}.`;
+	}
+
 	email(index: number): string | null {
 		if ((this.flags[index] & FLAG.hasEmail) === 0) return null;
 		const first = slug(FIRST_NAMES[this.first[index]]);

@@ -4,7 +4,7 @@
  * `basic` or `premium` level. Field paths (`company.name`) serve exports' field selection.
  */
 import { FUNDING_STAGES, type UnlockLevel } from '../nodes/ContactData/shared/contract';
-import { FLAG, type Dataset } from './data';
+import type { Dataset } from './data';
 import { INDUSTRIES } from './vocab';
 
 /** How an account holds a contact. */
@@ -36,11 +36,7 @@ const company = (ds: Dataset, index: number) => ds.company[index];
 export const FIELDS: FieldDefinition[] = [
 	{ path: 'id', level: 'preview', get: (ds, i) => ds.idOf(i) },
 	{ path: 'first_name', level: 'preview', get: (ds, i) => ds.firstNames[ds.first[i]] },
-	{
-		path: 'last_name',
-		level: 'preview',
-		get: (ds, i, holding) => (holding ? ds.lastNames[ds.last[i]] : `${ds.lastNames[ds.last[i]].charAt(0)}.`),
-	},
+	{ path: 'last_name', level: 'preview', get: (ds, i, holding) => ds.lastName(i, holding !== undefined) },
 	{ path: 'title', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].title },
 	{ path: 'seniority', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].seniority },
 	{ path: 'department', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].department },
@@ -57,17 +53,12 @@ export const FIELDS: FieldDefinition[] = [
 	{ path: 'location.country', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].country },
 	{ path: 'location.region', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].region },
 	{ path: 'location.city', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].city },
-	{ path: 'has_email', level: 'preview', get: (ds, i) => (ds.flags[i] & FLAG.hasEmail) !== 0 },
-	{ path: 'has_phone', level: 'preview', get: (ds, i) => (ds.flags[i] & (FLAG.hasPhone | FLAG.hasMobile)) !== 0 },
+	{ path: 'has_email', level: 'preview', get: (ds, i) => ds.hasEmail(i) },
+	{ path: 'has_phone', level: 'preview', get: (ds, i) => ds.hasPhone(i) },
 	{ path: 'unlocked', level: 'preview', get: (_ds, _i, holding) => holding !== undefined },
 	{ path: 'level', level: 'basic', get: (_ds, _i, holding) => holding?.level ?? null },
 	{ path: 'email', level: 'basic', get: (ds, i) => ds.email(i) },
-	{
-		path: 'email_status',
-		level: 'basic',
-		get: (ds, i) =>
-			(ds.flags[i] & FLAG.hasEmail) === 0 ? null : (ds.flags[i] & FLAG.emailGuessed) !== 0 ? 'guessed' : 'verified',
-	},
+	{ path: 'email_status', level: 'basic', get: (ds, i) => ds.emailStatus(i) },
 	{ path: 'linkedin_url', level: 'basic', get: (ds, i) => ds.linkedinUrl(i) },
 	{ path: 'unlocked_at', level: 'basic', get: (_ds, _i, holding) => holding?.at ?? null },
 	{ path: 'phone', level: 'premium', get: (ds, i) => ds.phone(i) },
@@ -110,11 +101,10 @@ export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Re
 	const c = ds.company[index];
 	const title = ds.titles[ds.title[index]];
 	const city = ds.cities[ds.city[index]];
-	const flags = ds.flags[index];
 	return {
 		id: ds.idOf(index),
 		first_name: ds.firstNames[ds.first[index]],
-		last_name: `${ds.lastNames[ds.last[index]].charAt(0)}.`,
+		last_name: ds.lastName(index, false),
 		title: title.title,
 		seniority: title.seniority,
 		department: title.department,
@@ -127,8 +117,8 @@ export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Re
 			tech_stack: ds.companyTechList[c],
 		},
 		location: { country: city.country, region: city.region, city: city.city },
-		has_email: (flags & FLAG.hasEmail) !== 0,
-		has_phone: (flags & (FLAG.hasPhone | FLAG.hasMobile)) !== 0,
+		has_email: ds.hasEmail(index),
+		has_phone: ds.hasPhone(index),
 		unlocked,
 	};
 }
@@ -137,11 +127,10 @@ export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Re
 export function contactRecord(ds: Dataset, index: number, holding: Holding | undefined): Record<string, unknown> {
 	const record = previewRecord(ds, index, holding !== undefined);
 	if (!holding) return record;
-	const flags = ds.flags[index];
-	record.last_name = ds.lastNames[ds.last[index]];
+	record.last_name = ds.lastName(index, true);
 	record.level = holding.level;
 	record.email = ds.email(index);
-	record.email_status = (flags & FLAG.hasEmail) === 0 ? null : (flags & FLAG.emailGuessed) !== 0 ? 'guessed' : 'verified';
+	record.email_status = ds.emailStatus(index);
 	record.linkedin_url = ds.linkedinUrl(index);
 	record.unlocked_at = holding.at;
 	if (holding.level === 'premium') {
