@@ -3,7 +3,6 @@
  * stays constant whatever the list's size; and signed download URLs for bulk exports.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
@@ -121,6 +120,19 @@ function* renderChunks(source: ExportSource, format: ExportFormat, fields: strin
 	yield ']}';
 }
 
+/** Waits until the response can take more data (or the client went away). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+	return new Promise((resolve) => {
+		const done = () => {
+			res.off('drain', done);
+			res.off('close', done);
+			resolve();
+		};
+		res.on('drain', done);
+		res.on('close', done);
+	});
+}
+
 /** Streams an export as the body of a 200 answer, honouring backpressure. */
 export async function streamExport(
 	res: ServerResponse,
@@ -138,9 +150,7 @@ export async function streamExport(
 	});
 	for (const chunk of renderChunks(source, format, fields)) {
 		if (closed) return;
-		if (!res.write(chunk)) {
-			await Promise.race([once(res, 'drain'), once(res, 'close')]);
-		}
+		if (!res.write(chunk)) await drainedOrClosed(res);
 	}
 	if (!closed) res.end();
 }
