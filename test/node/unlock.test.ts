@@ -2,6 +2,8 @@
  * Contact → Unlock: the whole input deduplicated and sent 100 ids per call within a credit
  * budget, idempotent retries, per-id errors, and every API error code on the way.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, api, balance, contacts, hints, keyStats, run, type TestSandbox } from './setup';
@@ -135,7 +137,7 @@ describe('already unlocked contacts', () => {
 		await run(sandbox, { parameters: unlock(), inputItems: asItems(idsOf(5)) });
 		const previews = await contacts(sandbox, 8); // the first 5 now show "unlocked": true
 		expect(previews.filter((preview) => preview.unlocked)).toHaveLength(5);
-		const inputItems = previews.map((preview) => ({ json: { ...preview } }));
+		const inputItems = previews.map((preview) => ({ json: { ...preview } as IDataObject }));
 
 		const again = await run(sandbox, { parameters: unlock(), inputItems });
 		expect(again.items.every((item) => isUnlocked(item.json))).toBe(true);
