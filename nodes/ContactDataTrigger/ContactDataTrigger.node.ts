@@ -8,6 +8,7 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
 import { HEADERS } from '../ContactData/shared/contract';
 import { eventItem, ignoreReason, parseDelivery } from './delivery';
 import { readDeliveryOptions, readSubscriptionSpec, triggerProperties } from './parameters';
@@ -42,6 +43,10 @@ export class ContactDataTrigger implements INodeType {
 			},
 		],
 		properties: triggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchSavedLists },
 	};
 
 	webhookMethods = {

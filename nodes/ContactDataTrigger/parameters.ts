@@ -12,8 +12,8 @@ import {
 
 import { EVENT_TYPES, ID_PREFIXES, LIMITS, type EventType } from '../ContactData/shared/contract';
 
-/** The saved-list search method of the action node, reused by name in the trigger's `methods`. */
-export const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
+/** The action node's saved-list search, registered under this name in the trigger's `methods`. */
+const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
 
 const LIST_ID_PATTERN = `^${ID_PREFIXES.list}[^\\s/]+$`;
 

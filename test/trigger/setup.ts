@@ -1,0 +1,93 @@
+/**
+ * Shared set-up of the trigger tests: the sandbox, a direct API client for what the tests check
+ * at the service, saved lists with members, and a TriggerHost running the trigger like n8n does.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+
+import { request } from 'undici';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/contract';
+import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
+import { TriggerHost } from '../harness/webhook';
+import { startTestSandbox } from '../helpers/sandbox';
+
+export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+
+export const GROWTH_KEY = 'sk_sandbox_growth';
+
+/** Retries a few hundred milliseconds apart, so retry behaviour shows within a test. */
+export const RETRY_DELAYS_MS = [200, 300, 400, 500];
+
+export async function startTriggerSandbox(): Promise<TestSandbox> {
+	return await startTestSandbox({ contacts: 5_000, webhookRetryDelaysMs: RETRY_DELAYS_MS });
+}
+
+/** Calls the sandbox's API directly (not through the node) with the growth key. */
+export async function api<T>(
+	sandbox: TestSandbox,
+	method: 'GET' | 'POST' | 'DELETE',
+	path: string,
+	body?: unknown,
+	key = GROWTH_KEY,
+): Promise<{ status: number; body: T }> {
+	const response = await request(`${sandbox.url}${path}`, {
+		method,
+		headers: {
+			authorization: `Bearer ${key}`,
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+		},
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.body.text();
+	return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export async function subscriptions(sandbox: TestSandbox): Promise<Webhook[]> {
+	return (await api<{ webhooks: Webhook[] }>(sandbox, 'GET', PATHS.webhooks)).body.webhooks;
+}
+
+/** A saved list with members (a saved search), returning its id. */
+export async function createList(sandbox: TestSandbox, name: string, seniority: string): Promise<string> {
+	const { status, body } = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, {
+		name,
+		filters: { seniority: [seniority] },
+	});
+	if (status !== 201 || body.contact_count === 0) throw new Error(`list ${name}: ${status}`);
+	return body.id;
+}
+
+export function triggerParameters(
+	events: EventType[],
+	listIds: string[] = [],
+	options: { simplify?: boolean; minIntentScore?: number } = {},
+): INodeParameters {
+	return {
+		events,
+		lists: {
+			list: listIds.map((value) => ({ savedList: { __rl: true, mode: 'id', value } })),
+		},
+		options,
+	};
+}
+
+export function makeHost(sandbox: TestSandbox, parameters: INodeParameters, key = GROWTH_KEY): TriggerHost {
+	return new TriggerHost({
+		nodeType: new ContactDataTrigger(),
+		parameters,
+		credentialTypes: [new ContactDataApi()],
+		credentials: { contactDataApi: { apiKey: key, baseUrl: sandbox.url } },
+	});
+}
+
+/** Polls until `check` returns a value other than undefined (a generous limit, not a timing claim). */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
+	const deadline = Date.now() + limitMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+		await delay(25);
+	}
+}

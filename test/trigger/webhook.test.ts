@@ -1,0 +1,314 @@
+/**
+ * The trigger's webhook() run through n8n-core's WebhookContext, fed by the sandbox's real signed
+ * deliveries (and their retries) over HTTP, plus deliveries altered or forged from real ones.
+ */
+import { randomBytes } from 'node:crypto';
+
+import { request } from 'undici';
+
+import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../nodes/ContactData/shared/contract';
+import { ACCEPTED_EVENT_IDS_KEPT } from '../../nodes/ContactDataTrigger/state';
+import type { ReceivedRequest, TriggerHost } from '../harness/webhook';
+import type { DeliveryLogEntry } from '../helpers/sandbox';
+import {
+	RETRY_DELAYS_MS,
+	api,
+	createList,
+	makeHost,
+	startTriggerSandbox,
+	triggerParameters,
+	waitFor,
+	type TestSandbox,
+} from './setup';
+
+type Delivery = DeliveryLogEntry;
+
+const ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+let sandbox: TestSandbox;
+let listA: string;
+let listB: string;
+let host: TriggerHost;
+
+beforeAll(async () => {
+	sandbox = await startTriggerSandbox();
+});
+
+afterAll(async () => {
+	await sandbox.close();
+});
+
+beforeEach(async () => {
+	await sandbox.admin.reset();
+	listA = await createList(sandbox, 'VPs', 'vp');
+	listB = await createList(sandbox, 'Directors', 'director');
+});
+
+afterEach(async () => {
+	await host.close();
+});
+
+async function startHost(parameters: ReturnType<typeof triggerParameters>): Promise<void> {
+	host = makeHost(sandbox, parameters);
+	await host.listen();
+	await host.activate();
+}
+
+async function emit(type: WebhookEvent['type'], listId: string, count = 1): Promise<WebhookEvent[]> {
+	return (await sandbox.admin.emitEvents({ type, list_id: listId, count })).events as WebhookEvent[];
+}
+
+async function deliveries(): Promise<Delivery[]> {
+	return await sandbox.admin.deliveries();
+}
+
+/** Waits until each event was acknowledged (2xx) or ran out of attempts; returns the log. */
+async function settled(eventIds: string[], subscriptionCount = 1): Promise<Delivery[]> {
+	return await waitFor('the deliveries to settle', async () => {
+		const log = await deliveries();
+		const done = eventIds.every((id) => {
+			const ofEvent = log.filter((d) => d.event_id === id);
+			const bySubscription = new Set(ofEvent.map((d) => d.webhook_id));
+			return (
+				bySubscription.size === subscriptionCount &&
+				[...bySubscription].every((webhookId) => {
+					const attempts = ofEvent.filter((d) => d.webhook_id === webhookId);
+					return attempts.some((d) => d.ok) || attempts.length === ATTEMPTS;
+				})
+			);
+		});
+		return done ? log : undefined;
+	});
+}
+
+function executedIds(): string[] {
+	return host.executions().map((items) => {
+		expect(items).toHaveLength(1);
+		return String(items[0].json.id ?? items[0].json.event_id);
+	});
+}
+
+function requestsFor(eventId: string): ReceivedRequest[] {
+	return host.requests.filter((r) => r.eventId === eventId);
+}
+
+function heldSecret(): string {
+	return String(host.nodeStaticData().subscriptionSecret);
+}
+
+/** Posts to the trigger's production URL as a sender would. */
+async function post(headers: Record<string, string>, body: string | Buffer) {
+	const response = await request(host.webhookUrl(), { method: 'POST', headers, body });
+	const text = await response.body.text();
+	return { status: response.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+
+function signedHeaders(secret: string, id: string, body: string | Buffer, timestamp = Math.floor(Date.now() / 1000)) {
+	return {
+		'content-type': 'application/json',
+		[HEADERS.webhookId]: id,
+		[HEADERS.webhookTimestamp]: String(timestamp),
+		[HEADERS.webhookSignature]: webhookSignature(secret, id, timestamp, body),
+	};
+}
+
+/** One real delivery, as the trigger received it, to replay or alter. */
+async function captureRealDelivery(): Promise<ReceivedRequest> {
+	const [event] = await emit('job_change', listA);
+	await settled([event.id]);
+	return requestsFor(event.id)[0];
+}
+
+describe('real signed deliveries', () => {
+	it('start one execution per event, with the event as the item, each acknowledged at once', async () => {
+		await startHost(triggerParameters(['job_change'], [listA]));
+		const events = await emit('job_change', listA, 3);
+		const log = await settled(events.map((e) => e.id));
+
+		const byId = (a: { id?: unknown }, b: { id?: unknown }) => String(a.id).localeCompare(String(b.id));
+		expect(host.executions().map((items) => items[0].json).sort(byId)).toEqual([...events].sort(byId));
+		expect(host.executions()[0][0].json).toMatchObject({
+			list_id: listA,
+			contact: { id: expect.stringMatching(/^ct_/) },
+			changes: { previous: { title: expect.any(String) }, current: { company: { name: expect.any(String) } } },
+		});
+		expect(log).toHaveLength(3);
+		expect(log.every((d) => d.attempt === 1 && d.status === 200)).toBe(true);
+	});
+
+	it('give a flat item with Simplify', async () => {
+		await startHost(triggerParameters(['job_change', 'intent'], [], { simplify: true }));
+		const [change] = await emit('job_change', listB);
+		const [intent] = await emit('intent', listB);
+		await settled([change.id, intent.id]);
+
+		const items = Object.fromEntries(host.executions().map(([item]) => [String(item.json.event_id), item.json]));
+		const [first, second] = [items[change.id], items[intent.id]];
+		expect(first).toMatchObject({
+			event_id: change.id,
+			event_type: 'job_change',
+			list_id: listB,
+			contact_id: change.contact.id,
+			previous_title: change.changes!.previous.title,
+			previous_company: change.changes!.previous.company.name,
+			current_title: change.changes!.current.title,
+			current_company: change.changes!.current.company.name,
+		});
+		expect(second).toMatchObject({
+			event_id: intent.id,
+			event_type: 'intent',
+			intent_topic: intent.intent!.topic,
+			intent_score: intent.intent!.score,
+		});
+		expect(second).not.toHaveProperty('previous_title');
+	});
+
+	it('acknowledge an event type or list not selected without an execution (no retries)', async () => {
+		// A subscription for more than the trigger now selects, as left by an earlier setting.
+		await startHost(triggerParameters(['job_change', 'role_change'], [listA, listB]));
+		host.parameters = triggerParameters(['job_change'], [listA]);
+
+		const [otherType] = await emit('role_change', listA);
+		const [otherList] = await emit('job_change', listB);
+		const [wanted] = await emit('job_change', listA);
+		const log = await settled([otherType.id, otherList.id, wanted.id]);
+
+		expect(executedIds()).toEqual([wanted.id]);
+		expect(log.every((d) => d.attempt === 1 && d.status === 200)).toBe(true);
+		expect(requestsFor(otherType.id)[0].body).toMatchObject({ ignored: 'the event type role_change is not selected' });
+		expect(requestsFor(otherList.id)[0].body).toMatchObject({ ignored: `the saved list ${listB} is not watched` });
+	});
+
+	it('acknowledge intent below the minimum score without an execution', async () => {
+		await startHost(triggerParameters(['intent'], [listA], { minIntentScore: 50 }));
+		const events = await emit('intent', listA, 20);
+		await settled(events.map((e) => e.id));
+
+		const expected = events.filter((e) => e.intent!.score >= 50).map((e) => e.id);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(expected.length).toBeLessThan(events.length);
+		expect(executedIds().sort()).toEqual(expected.sort());
+	});
+
+	it('answer a retried delivery (same event id) with 2xx and no second execution', async () => {
+		await startHost(triggerParameters(['job_change'], [listA]));
+		host.dropAnswers = 1; // the first answer is lost on the way back, so the sandbox retries
+
+		const [event] = await emit('job_change', listA);
+		const log = await settled([event.id]);
+
+		expect(log.map((d) => [d.attempt, d.ok])).toEqual([
+			[1, false],
+			[2, true],
+		]);
+		expect(executedIds()).toEqual([event.id]);
+		const [first, retry] = requestsFor(event.id);
+		expect(first).toMatchObject({ dropped: true, status: 200 });
+		expect(retry).toMatchObject({ dropped: false, status: 200, body: { duplicate: true } });
+		expect(retry.headers[HEADERS.webhookId]).toBe(event.id);
+	});
+
+	it('refuse with 401 every attempt of a subscription whose secret it does not hold', async () => {
+		await startHost(triggerParameters(['job_change'], [listA]));
+		const stray = await api<{ id: string }>(sandbox, 'POST', PATHS.webhooks, {
+			url: host.webhookUrl(),
+			events: ['job_change'],
+		});
+
+		const [event] = await emit('job_change', listA);
+		const log = await settled([event.id], 2);
+
+		expect(log.filter((d) => d.webhook_id === stray.body.id).map((d) => d.status)).toEqual(
+			Array(ATTEMPTS).fill(401),
+		);
+		expect(log.filter((d) => d.webhook_id !== stray.body.id).map((d) => d.status)).toEqual([200]);
+		expect(executedIds()).toEqual([event.id]);
+	});
+});
+
+describe('altered and forged deliveries', () => {
+	beforeEach(async () => {
+		await startHost(triggerParameters(['job_change'], [listA]));
+	});
+
+	it('refuse a forged, unsigned or altered delivery with 401 and start nothing', async () => {
+		const real = await captureRealDelivery();
+		const body = real.rawBody.toString();
+		const id = String(real.headers[HEADERS.webhookId]);
+		const forgedId = `evt_forged${randomBytes(4).toString('hex')}`;
+		const forgedBody = body.replaceAll(id, forgedId);
+
+		const attacker = `whsec_${randomBytes(24).toString('base64')}`;
+		expect(await post(signedHeaders(attacker, forgedId, forgedBody), forgedBody)).toEqual({
+			status: 401,
+			body: { message: 'Unauthorized: bad_signature' },
+		});
+		const { [HEADERS.webhookSignature]: _signature, ...unsigned } = signedHeaders(attacker, forgedId, forgedBody);
+		expect((await post(unsigned, forgedBody)).status).toBe(401);
+		// The real headers with a re-serialised body: same JSON, other bytes.
+		const reserialised = JSON.stringify(JSON.parse(body), null, 2);
+		const realHeaders = {
+			'content-type': 'application/json',
+			[HEADERS.webhookId]: id,
+			[HEADERS.webhookTimestamp]: String(real.headers[HEADERS.webhookTimestamp]),
+			[HEADERS.webhookSignature]: String(real.headers[HEADERS.webhookSignature]),
+		};
+		expect(await post(realHeaders, reserialised)).toEqual({
+			status: 401,
+			body: { message: 'Unauthorized: bad_signature' },
+		});
+		expect((await post(realHeaders, body)).status).toBe(200); // the untouched bytes still verify
+
+		expect(executedIds()).toEqual([id]);
+	});
+
+	it('refuse a stale signature (older than 5 minutes) with 401, and treat a fresh replay as a retry', async () => {
+		const real = await captureRealDelivery();
+		const id = String(real.headers[HEADERS.webhookId]);
+		const now = Math.floor(Date.now() / 1000);
+
+		const stale = await post(signedHeaders(heldSecret(), id, real.rawBody, now - 301), real.rawBody);
+		expect(stale).toEqual({ status: 401, body: { message: 'Unauthorized: stale_timestamp' } });
+		const replay = await post(signedHeaders(heldSecret(), id, real.rawBody, now - 30), real.rawBody);
+		expect(replay).toMatchObject({ status: 200, body: { duplicate: true, event_id: id } });
+
+		expect(executedIds()).toEqual([id]);
+	});
+
+	it('refuse a correctly signed but malformed body with 400 and start nothing', async () => {
+		const real = await captureRealDelivery();
+		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
+		const send = async (id: string, body: string, contentType = 'application/json') =>
+			await post({ ...signedHeaders(heldSecret(), id, body), 'content-type': contentType }, body);
+
+		const notJson = await send('evt_m1', 'job change: Ada', 'text/plain');
+		expect(notJson).toEqual({ status: 400, body: { message: 'Bad request: The body is not JSON' } });
+		const { contact: _contact, ...noContact } = { ...event, id: 'evt_m2' };
+		expect((await send('evt_m2', JSON.stringify(noContact))).body?.message).toMatch(/^Bad request: Not an event: contact/);
+		const otherId = await send('evt_m3', JSON.stringify({ ...event, id: 'evt_m4' }));
+		expect(otherId.body?.message).toBe('Bad request: The event id evt_m4 differs from the webhook-id header evt_m3');
+		const { changes: _changes, ...noChanges } = { ...event, id: 'evt_m5' };
+		expect((await send('evt_m5', JSON.stringify(noChanges))).status).toBe(400);
+
+		expect(executedIds()).toEqual([event.id]);
+	});
+
+	it(`remember the latest ${ACCEPTED_EVENT_IDS_KEPT} accepted ids, no more`, async () => {
+		const real = await captureRealDelivery();
+		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
+		const send = async (id: string) => {
+			const body = JSON.stringify({ ...event, id });
+			return await post(signedHeaders(heldSecret(), id, body), body);
+		};
+		const ids = Array.from({ length: ACCEPTED_EVENT_IDS_KEPT }, (_, i) => `evt_bulk${i}`);
+		for (const id of ids) expect((await send(id)).status).toBe(200);
+
+		const kept = host.nodeStaticData().acceptedEventIds as string[];
+		expect(kept).toHaveLength(ACCEPTED_EVENT_IDS_KEPT);
+		expect(kept).toEqual(ids);
+		expect(host.executions()).toHaveLength(ACCEPTED_EVENT_IDS_KEPT + 1);
+		// The oldest id (the real event) fell out of the record; the newest are still known.
+		expect(await send(ids[ids.length - 1])).toMatchObject({ status: 200, body: { duplicate: true } });
+		expect(await send(event.id)).toMatchObject({ status: 200, body: { message: 'Workflow was started' } });
+	});
+});
