@@ -3,13 +3,21 @@
  * WorkflowExecute with a credential for one of the sandbox keys, and a direct API client for
  * checking what happened at the service.
  */
+import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
 import { request } from 'undici';
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import {
+	Workflow,
+	type ILoadOptionsFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeParameters,
+	type INodeTypes,
+} from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
-import { runNode, type NodeRun } from '../harness/engine';
+import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun } from '../harness/engine';
 import { KEYS, startTestSandbox } from '../helpers/sandbox';
 
 export { KEYS };
@@ -102,4 +110,33 @@ export function everything(nodeRun: NodeRun): string {
 	return JSON.stringify(nodeRun.run, (_key, value: unknown) =>
 		value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
 	);
+}
+
+/**
+ * n8n-core's own LoadOptionsContext for the Contact Data node (list searches of resource locators),
+ * with a credential for `key`.
+ */
+export function loadOptionsContext(sandbox: TestSandbox, key: string = KEYS.growth): ILoadOptionsFunctions {
+	const nodeType = new ContactData();
+	const node: INode = {
+		id: 'node-under-test',
+		name: 'Node',
+		type: 'test.contactData',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'savedList', operation: 'get' },
+		credentials: { contactDataApi: { id: '1', name: 'contactDataApi test' } },
+	};
+	const nodeTypes: INodeTypes = {
+		getByName: () => nodeType,
+		getByNameAndVersion: () => nodeType,
+		getKnownTypes: () => ({}),
+	};
+	const workflow = new Workflow({ id: 'wf-test', nodes: [node], connections: {}, active: false, nodeTypes });
+	const credentialsHelper = new MapCredentialsHelper(
+		{ contactDataApi: new ContactDataApi() },
+		{ contactDataApi: { apiKey: key, baseUrl: sandbox.url } },
+	);
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', { id: 'wf-test', nodes: [node], connections: {} } as never);
+	return new LoadOptionsContext(workflow, node, makeAdditionalData(credentialsHelper, hooks), 'parameters.listId');
 }
