@@ -6,33 +6,18 @@ import { PATHS } from '../../nodes/ContactData/shared/contract';
 import type { TriggerHost } from '../harness/webhook';
 import {
 	api,
-	createList,
 	makeHost,
-	startTriggerSandbox,
+	useTriggerSandbox,
 	subscriptions,
 	triggerParameters,
 	waitFor,
-	type TestSandbox,
 } from './setup';
 
-let sandbox: TestSandbox;
-let listA: string;
-let listB: string;
+const env = useTriggerSandbox();
 let host: TriggerHost;
 
-beforeAll(async () => {
-	sandbox = await startTriggerSandbox();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
 beforeEach(async () => {
-	await sandbox.admin.reset();
-	listA = await createList(sandbox, 'VPs', 'vp');
-	listB = await createList(sandbox, 'Directors', 'director');
-	host = makeHost(sandbox, triggerParameters(['job_change', 'role_change'], [listB, listA]));
+	host = makeHost(env.sandbox, triggerParameters(['job_change', 'role_change'], [env.listB, env.listA]));
 	await host.listen();
 });
 
@@ -47,7 +32,7 @@ function held() {
 
 /** API calls the sandbox counted for the growth key, by route. */
 async function requestCounts(): Promise<Record<string, number>> {
-	const stats = await sandbox.admin.stats();
+	const stats = await env.sandbox.admin.stats();
 	return (stats.keys.sk_sandbox_growth?.requests ?? {}) as Record<string, number>;
 }
 
@@ -55,12 +40,12 @@ describe('activation (checkExists, then create)', () => {
 	it('subscribes the webhook URL for the chosen events and lists, keeping id and secret', async () => {
 		expect(await host.activate()).toEqual({ existed: false });
 
-		const [subscription, ...others] = await subscriptions(sandbox);
+		const [subscription, ...others] = await subscriptions(env.sandbox);
 		expect(others).toEqual([]);
 		expect(subscription).toMatchObject({
 			url: host.webhookUrl(),
 			events: ['job_change', 'role_change'],
-			list_ids: [listA, listB].sort(),
+			list_ids: [env.listA, env.listB].sort(),
 		});
 		expect(held().id).toBe(subscription.id);
 		expect(held().secret).toMatch(/^whsec_/);
@@ -69,7 +54,7 @@ describe('activation (checkExists, then create)', () => {
 	it('watches every saved list (list_ids null) when no list is chosen', async () => {
 		host.parameters = triggerParameters(['intent']);
 		await host.activate();
-		expect(await subscriptions(sandbox)).toMatchObject([{ events: ['intent'], list_ids: null }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([{ events: ['intent'], list_ids: null }]);
 	});
 
 	it('after a restart, adopts the subscription it holds instead of creating another', async () => {
@@ -79,7 +64,7 @@ describe('activation (checkExists, then create)', () => {
 		// A restart: a fresh Workflow and HookContext built from the saved static data.
 		expect(await host.activate()).toEqual({ existed: true });
 
-		const all = await subscriptions(sandbox);
+		const all = await subscriptions(env.sandbox);
 		expect(all.map((s) => s.id)).toEqual([before.id]);
 		expect(held()).toEqual(before);
 		expect((await requestCounts())['POST /v1/webhooks']).toBe(1);
@@ -92,7 +77,7 @@ describe('activation (checkExists, then create)', () => {
 
 		expect(await host.activate()).toEqual({ existed: false });
 
-		const all = await subscriptions(sandbox);
+		const all = await subscriptions(env.sandbox);
 		expect(all).toHaveLength(1);
 		expect(all[0].id).not.toBe(lost.id);
 		expect(all[0].url).toBe(host.webhookUrl());
@@ -100,7 +85,7 @@ describe('activation (checkExists, then create)', () => {
 		expect(held().secret).not.toBe(lost.secret);
 
 		// Nothing lost: the next event reaches the workflow through the new subscription.
-		const { events } = await sandbox.admin.emitEvents({ type: 'job_change', list_id: listA, count: 1 });
+		const { events } = await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: env.listA, count: 1 });
 		await waitFor('the delivery', async () => (host.executions().length === 1 ? true : undefined));
 		expect(host.executions()[0][0].json.id).toBe(events[0].id);
 	});
@@ -108,27 +93,27 @@ describe('activation (checkExists, then create)', () => {
 	it('replaces a subscription held for other events (settings changed while stopped)', async () => {
 		await host.activate();
 		const old = held();
-		host.parameters = triggerParameters(['job_change'], [listA]);
+		host.parameters = triggerParameters(['job_change'], [env.listA]);
 
 		expect(await host.activate()).toEqual({ existed: false });
 
-		expect(await subscriptions(sandbox)).toMatchObject([{ events: ['job_change'], list_ids: [listA] }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([{ events: ['job_change'], list_ids: [env.listA] }]);
 		expect(held().id).not.toBe(old.id);
 	});
 
 	it('removes other subscriptions to the same URL, and leaves other URLs alone', async () => {
-		const stray = await api<{ id: string }>(sandbox, 'POST', PATHS.webhooks, {
+		const stray = await api<{ id: string }>(env.sandbox, 'POST', PATHS.webhooks, {
 			url: host.webhookUrl(),
 			events: ['intent'],
 		});
-		const elsewhere = await api<{ id: string }>(sandbox, 'POST', PATHS.webhooks, {
+		const elsewhere = await api<{ id: string }>(env.sandbox, 'POST', PATHS.webhooks, {
 			url: 'https://elsewhere.example/hook',
 			events: ['job_change'],
 		});
 
 		await host.activate();
 
-		const ids = (await subscriptions(sandbox)).map((s) => s.id);
+		const ids = (await subscriptions(env.sandbox)).map((s) => s.id);
 		expect(ids).toHaveLength(2);
 		expect(ids).toContain(elsewhere.body.id);
 		expect(ids).toContain(held().id);
@@ -139,7 +124,7 @@ describe('activation (checkExists, then create)', () => {
 		host.publicBaseUrl = 'http://n8n.internal.example:5678';
 		await expect(host.activate()).rejects.toThrow('The service cannot deliver events to http://n8n.internal.example');
 		expect((await requestCounts())['POST /v1/webhooks']).toBeUndefined();
-		expect(await subscriptions(sandbox)).toEqual([]);
+		expect(await subscriptions(env.sandbox)).toEqual([]);
 	});
 
 	it('refuses no events, or a saved list that is not an ID, naming the field, before any call', async () => {
@@ -151,7 +136,7 @@ describe('activation (checkExists, then create)', () => {
 	});
 
 	it('surfaces a refused key on create as the API error, and keeps nothing', async () => {
-		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_starter', baseUrl: sandbox.url } };
+		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_starter', baseUrl: env.sandbox.url } };
 		await expect(host.activate()).rejects.toMatchObject({ httpCode: '403' });
 		expect(host.nodeStaticData().subscriptionId).toBeUndefined();
 	});
@@ -161,19 +146,19 @@ describe('activation (checkExists, then create)', () => {
 		const production = held();
 
 		expect(await host.activate({ test: true })).toEqual({ existed: false });
-		const urls = (await subscriptions(sandbox)).map((s) => s.url).sort();
+		const urls = (await subscriptions(env.sandbox)).map((s) => s.url).sort();
 		expect(urls).toEqual([host.webhookUrl(), host.webhookUrl({ test: true })].sort());
 
-		await sandbox.admin.emitEvents({ type: 'role_change', list_id: listB, count: 1 });
+		await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: env.listB, count: 1 });
 		await waitFor('the test execution', async () => (host.executions('test').length === 1 ? true : undefined));
 		await waitFor('the test subscription to go', async () =>
-			(await subscriptions(sandbox)).length === 1 ? true : undefined,
+			(await subscriptions(env.sandbox)).length === 1 ? true : undefined,
 		);
 
-		expect(await subscriptions(sandbox)).toMatchObject([{ id: production.id, url: host.webhookUrl() }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([{ id: production.id, url: host.webhookUrl() }]);
 		expect(held()).toEqual(production);
 		expect(host.executions('production')).toHaveLength(1);
-		expect(host.executions('test')[0][0].json).toMatchObject({ type: 'role_change', list_id: listB });
+		expect(host.executions('test')[0][0].json).toMatchObject({ type: 'role_change', list_id: env.listB });
 	});
 });
 
@@ -181,7 +166,7 @@ describe('deactivation (delete)', () => {
 	it('deletes the subscription and clears the static data', async () => {
 		await host.activate();
 		expect(await host.deactivate()).toBe(true);
-		expect(await subscriptions(sandbox)).toEqual([]);
+		expect(await subscriptions(env.sandbox)).toEqual([]);
 		expect(host.nodeStaticData()).not.toHaveProperty('subscriptionId');
 		expect(host.nodeStaticData()).not.toHaveProperty('subscriptionSecret');
 	});
@@ -189,7 +174,7 @@ describe('deactivation (delete)', () => {
 	it('counts a subscription already gone (404) as deleted', async () => {
 		await host.activate();
 		const { id } = held();
-		expect((await api(sandbox, 'DELETE', PATHS.webhook(String(id)))).status).toBe(204);
+		expect((await api(env.sandbox, 'DELETE', PATHS.webhook(String(id)))).status).toBe(204);
 
 		expect(await host.deactivate()).toBe(true);
 		expect(host.nodeStaticData()).not.toHaveProperty('subscriptionId');
@@ -201,29 +186,29 @@ describe('deactivation (delete)', () => {
 		await host.activate();
 		host.savedStaticData = {};
 		expect(await host.deactivate()).toBe(true);
-		expect(await subscriptions(sandbox)).toEqual([]);
+		expect(await subscriptions(env.sandbox)).toEqual([]);
 	});
 
 	it('surfaces a refused key as the API error and keeps the subscription id to try again', async () => {
 		await host.activate();
 		const before = held();
-		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_revoked', baseUrl: sandbox.url } };
+		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_revoked', baseUrl: env.sandbox.url } };
 
 		await expect(host.deactivate()).rejects.toMatchObject({ httpCode: '401' });
 		expect(held()).toEqual(before);
-		expect((await subscriptions(sandbox)).map((s) => s.id)).toEqual([before.id]);
+		expect((await subscriptions(env.sandbox)).map((s) => s.id)).toEqual([before.id]);
 	});
 
 	it('surfaces a service that keeps failing (after the transport’s retries), never swallowing it', async () => {
 		await host.activate();
 		const before = held();
-		await sandbox.admin.setFaults([{ route: 'DELETE /v1/webhooks/*', kind: 'error', status: 503 }]);
+		await env.sandbox.admin.setFaults([{ route: 'DELETE /v1/webhooks/*', kind: 'error', status: 503 }]);
 
 		await expect(host.deactivate()).rejects.toMatchObject({ httpCode: '503' });
 		expect(held()).toEqual(before);
 
-		await sandbox.admin.clearFaults();
+		await env.sandbox.admin.clearFaults();
 		expect(await host.deactivate()).toBe(true);
-		expect(await subscriptions(sandbox)).toEqual([]);
+		expect(await subscriptions(env.sandbox)).toEqual([]);
 	});
 });

@@ -4,44 +4,42 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { request } from 'undici';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/contract';
 import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { TriggerHost } from '../harness/webhook';
-import { startTestSandbox } from '../helpers/sandbox';
+import { KEYS, startTestSandbox } from '../helpers/sandbox';
+import { api, type TestSandbox } from '../node/setup';
 
-export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-export const GROWTH_KEY = 'sk_sandbox_growth';
+export { api, type TestSandbox };
 
 /** Retries a few hundred milliseconds apart, so retry behaviour shows within a test. */
 export const RETRY_DELAYS_MS = [200, 300, 400, 500];
 
-export async function startTriggerSandbox(): Promise<TestSandbox> {
-	return await startTestSandbox({ contacts: 5_000, webhookRetryDelaysMs: RETRY_DELAYS_MS });
+export interface TriggerTestEnv {
+	sandbox: TestSandbox;
+	/** Saved lists with members, made afresh before each test. */
+	listA: string;
+	listB: string;
 }
 
-/** Calls the sandbox's API directly (not through the node) with the growth key. */
-export async function api<T>(
-	sandbox: TestSandbox,
-	method: 'GET' | 'POST' | 'DELETE',
-	path: string,
-	body?: unknown,
-	key = GROWTH_KEY,
-): Promise<{ status: number; body: T }> {
-	const response = await request(`${sandbox.url}${path}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${key}`,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
+/** Starts a sandbox for the test file and resets it, with two fresh saved lists, before each test. */
+export function useTriggerSandbox(): TriggerTestEnv {
+	const env = {} as TriggerTestEnv;
+	beforeAll(async () => {
+		env.sandbox = await startTestSandbox({ contacts: 5_000, webhookRetryDelaysMs: RETRY_DELAYS_MS });
 	});
-	const text = await response.body.text();
-	return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+	afterAll(async () => {
+		await env.sandbox.close();
+	});
+	beforeEach(async () => {
+		await env.sandbox.admin.reset();
+		env.listA = await createList(env.sandbox, 'VPs', 'vp');
+		env.listB = await createList(env.sandbox, 'Directors', 'director');
+	});
+	return env;
 }
 
 export async function subscriptions(sandbox: TestSandbox): Promise<Webhook[]> {
@@ -72,7 +70,7 @@ export function triggerParameters(
 	};
 }
 
-export function makeHost(sandbox: TestSandbox, parameters: INodeParameters, key = GROWTH_KEY): TriggerHost {
+export function makeHost(sandbox: TestSandbox, parameters: INodeParameters, key: string = KEYS.growth): TriggerHost {
 	return new TriggerHost({
 		nodeType: new ContactDataTrigger(),
 		parameters,

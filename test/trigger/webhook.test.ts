@@ -13,57 +13,37 @@ import type { DeliveryLogEntry } from '../helpers/sandbox';
 import {
 	RETRY_DELAYS_MS,
 	api,
-	createList,
 	makeHost,
-	startTriggerSandbox,
+	useTriggerSandbox,
 	triggerParameters,
 	waitFor,
-	type TestSandbox,
 } from './setup';
-
-type Delivery = DeliveryLogEntry;
 
 const ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
-let sandbox: TestSandbox;
-let listA: string;
-let listB: string;
+const env = useTriggerSandbox();
 let host: TriggerHost;
-
-beforeAll(async () => {
-	sandbox = await startTriggerSandbox();
-});
-
-afterAll(async () => {
-	await sandbox.close();
-});
-
-beforeEach(async () => {
-	await sandbox.admin.reset();
-	listA = await createList(sandbox, 'VPs', 'vp');
-	listB = await createList(sandbox, 'Directors', 'director');
-});
 
 afterEach(async () => {
 	await host.close();
 });
 
 async function startHost(parameters: ReturnType<typeof triggerParameters>): Promise<void> {
-	host = makeHost(sandbox, parameters);
+	host = makeHost(env.sandbox, parameters);
 	await host.listen();
 	await host.activate();
 }
 
 async function emit(type: WebhookEvent['type'], listId: string, count = 1): Promise<WebhookEvent[]> {
-	return (await sandbox.admin.emitEvents({ type, list_id: listId, count })).events as WebhookEvent[];
+	return (await env.sandbox.admin.emitEvents({ type, list_id: listId, count })).events as WebhookEvent[];
 }
 
-async function deliveries(): Promise<Delivery[]> {
-	return await sandbox.admin.deliveries();
+async function deliveries(): Promise<DeliveryLogEntry[]> {
+	return await env.sandbox.admin.deliveries();
 }
 
 /** Waits until each event was acknowledged (2xx) or ran out of attempts; returns the log. */
-async function settled(eventIds: string[], subscriptionCount = 1): Promise<Delivery[]> {
+async function settled(eventIds: string[], subscriptionCount = 1): Promise<DeliveryLogEntry[]> {
 	return await waitFor('the deliveries to settle', async () => {
 		const log = await deliveries();
 		const done = eventIds.every((id) => {
@@ -114,21 +94,21 @@ function signedHeaders(secret: string, id: string, body: string | Buffer, timest
 
 /** One real delivery, as the trigger received it, to replay or alter. */
 async function captureRealDelivery(): Promise<ReceivedRequest> {
-	const [event] = await emit('job_change', listA);
+	const [event] = await emit('job_change', env.listA);
 	await settled([event.id]);
 	return requestsFor(event.id)[0];
 }
 
 describe('real signed deliveries', () => {
 	it('start one execution per event, with the event as the item, each acknowledged at once', async () => {
-		await startHost(triggerParameters(['job_change'], [listA]));
-		const events = await emit('job_change', listA, 3);
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		const events = await emit('job_change', env.listA, 3);
 		const log = await settled(events.map((e) => e.id));
 
 		const byId = (a: { id?: unknown }, b: { id?: unknown }) => String(a.id).localeCompare(String(b.id));
 		expect(host.executions().map((items) => items[0].json).sort(byId)).toEqual([...events].sort(byId));
 		expect(host.executions()[0][0].json).toMatchObject({
-			list_id: listA,
+			list_id: env.listA,
 			contact: { id: expect.stringMatching(/^ct_/) },
 			changes: { previous: { title: expect.any(String) }, current: { company: { name: expect.any(String) } } },
 		});
@@ -138,8 +118,8 @@ describe('real signed deliveries', () => {
 
 	it('give a flat item with Simplify', async () => {
 		await startHost(triggerParameters(['job_change', 'intent'], [], { simplify: true }));
-		const [change] = await emit('job_change', listB);
-		const [intent] = await emit('intent', listB);
+		const [change] = await emit('job_change', env.listB);
+		const [intent] = await emit('intent', env.listB);
 		await settled([change.id, intent.id]);
 
 		const items = Object.fromEntries(host.executions().map(([item]) => [String(item.json.event_id), item.json]));
@@ -147,7 +127,7 @@ describe('real signed deliveries', () => {
 		expect(first).toMatchObject({
 			event_id: change.id,
 			event_type: 'job_change',
-			list_id: listB,
+			list_id: env.listB,
 			contact_id: change.contact.id,
 			previous_title: change.changes!.previous.title,
 			previous_company: change.changes!.previous.company.name,
@@ -165,23 +145,23 @@ describe('real signed deliveries', () => {
 
 	it('acknowledge an event type or list not selected without an execution (no retries)', async () => {
 		// A subscription for more than the trigger now selects, as left by an earlier setting.
-		await startHost(triggerParameters(['job_change', 'role_change'], [listA, listB]));
-		host.parameters = triggerParameters(['job_change'], [listA]);
+		await startHost(triggerParameters(['job_change', 'role_change'], [env.listA, env.listB]));
+		host.parameters = triggerParameters(['job_change'], [env.listA]);
 
-		const [otherType] = await emit('role_change', listA);
-		const [otherList] = await emit('job_change', listB);
-		const [wanted] = await emit('job_change', listA);
+		const [otherType] = await emit('role_change', env.listA);
+		const [otherList] = await emit('job_change', env.listB);
+		const [wanted] = await emit('job_change', env.listA);
 		const log = await settled([otherType.id, otherList.id, wanted.id]);
 
 		expect(executedIds()).toEqual([wanted.id]);
 		expect(log.every((d) => d.attempt === 1 && d.status === 200)).toBe(true);
 		expect(requestsFor(otherType.id)[0].body).toMatchObject({ ignored: 'the event type role_change is not selected' });
-		expect(requestsFor(otherList.id)[0].body).toMatchObject({ ignored: `the saved list ${listB} is not watched` });
+		expect(requestsFor(otherList.id)[0].body).toMatchObject({ ignored: `the saved list ${env.listB} is not watched` });
 	});
 
 	it('acknowledge intent below the minimum score without an execution', async () => {
-		await startHost(triggerParameters(['intent'], [listA], { minIntentScore: 50 }));
-		const events = await emit('intent', listA, 20);
+		await startHost(triggerParameters(['intent'], [env.listA], { minIntentScore: 50 }));
+		const events = await emit('intent', env.listA, 20);
 		await settled(events.map((e) => e.id));
 
 		const expected = events.filter((e) => e.intent!.score >= 50).map((e) => e.id);
@@ -191,10 +171,10 @@ describe('real signed deliveries', () => {
 	});
 
 	it('answer a retried delivery (same event id) with 2xx and no second execution', async () => {
-		await startHost(triggerParameters(['job_change'], [listA]));
+		await startHost(triggerParameters(['job_change'], [env.listA]));
 		host.dropAnswers = 1; // the first answer is lost on the way back, so the sandbox retries
 
-		const [event] = await emit('job_change', listA);
+		const [event] = await emit('job_change', env.listA);
 		const log = await settled([event.id]);
 
 		expect(log.map((d) => [d.attempt, d.ok])).toEqual([
@@ -209,13 +189,13 @@ describe('real signed deliveries', () => {
 	});
 
 	it('refuse with 401 every attempt of a subscription whose secret it does not hold', async () => {
-		await startHost(triggerParameters(['job_change'], [listA]));
-		const stray = await api<{ id: string }>(sandbox, 'POST', PATHS.webhooks, {
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		const stray = await api<{ id: string }>(env.sandbox, 'POST', PATHS.webhooks, {
 			url: host.webhookUrl(),
 			events: ['job_change'],
 		});
 
-		const [event] = await emit('job_change', listA);
+		const [event] = await emit('job_change', env.listA);
 		const log = await settled([event.id], 2);
 
 		expect(log.filter((d) => d.webhook_id === stray.body.id).map((d) => d.status)).toEqual(
@@ -228,7 +208,7 @@ describe('real signed deliveries', () => {
 
 describe('altered and forged deliveries', () => {
 	beforeEach(async () => {
-		await startHost(triggerParameters(['job_change'], [listA]));
+		await startHost(triggerParameters(['job_change'], [env.listA]));
 	});
 
 	it('refuse a forged, unsigned or altered delivery with 401 and start nothing', async () => {
