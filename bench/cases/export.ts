@@ -1,0 +1,181 @@
+/**
+ * Case 3: a saved list exported as CSV into binary data, at 100,000 and 1,000,000 contacts.
+ *
+ * The node runs in a worker process of its own with n8n's BinaryDataService in filesystem mode
+ * (as a real n8n instance runs by default), the sandbox in another; the worker's resident memory
+ * is measured from idle (n8n-core and the node loaded) to the peak of the run. The floor is a plain
+ * undici client making the same export request and streaming the file to disk.
+ */
+import { createReadStream, createWriteStream, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { request } from 'undici';
+
+import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { BENCH_KEY, benchTempDir, secondsSince } from '../lib/bench';
+import { exportParameters } from '../lib/nodeParameters';
+import { callApi } from '../lib/plainClient';
+import { ratio, round, type CaseResult } from '../lib/report';
+import { startSandboxProcess } from '../lib/sandboxProcess';
+import { inWorker } from '../lib/workerProcess';
+
+const MB = 1_000_000;
+const MEMORY_TARGET_MB = 200;
+
+interface ExportAnswer {
+	url?: string;
+	contact_count?: number;
+}
+
+/** The plain client's export: request it, then stream the file to disk. */
+async function plainExport(baseUrl: string, listId: string, dir: string) {
+	const started = process.hrtime.bigint();
+	const answer = await callApi<ExportAnswer>(baseUrl, BENCH_KEY, 'POST', PATHS.listExport(listId), { format: 'csv' });
+	if (answer.status !== 202 || !answer.body.url) throw new Error(`export answered ${answer.status} without a url`);
+	const download = await request(answer.body.url);
+	if (download.statusCode !== 200) throw new Error(`export download answered ${download.statusCode}`);
+	const path = join(dir, 'plain.csv');
+	await pipeline(download.body, createWriteStream(path));
+	return { wall_s: secondsSince(started), bytes: statSync(path).size, path };
+}
+
+/** CSV rows less the header, counted by line ends. */
+async function csvRows(path: string): Promise<number> {
+	let lines = 0;
+	for await (const chunk of createReadStream(path)) {
+		const buffer = chunk as Buffer;
+		for (let i = buffer.indexOf(10); i !== -1; i = buffer.indexOf(10, i + 1)) lines++;
+	}
+	return lines - 1;
+}
+
+/** The largest file under a folder: the stored export. */
+function largestFile(dir: string): string | undefined {
+	let best: { path: string; size: number } | undefined;
+	for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+		if (!entry.isFile()) continue;
+		const path = join(entry.parentPath, entry.name);
+		const size = statSync(path).size;
+		if (!best || size > best.size) best = { path, size };
+	}
+	return best?.path;
+}
+
+export interface ExportSizeFigures {
+	rows: number;
+	bytes: number;
+	calls: number;
+	wall_s: number;
+	floor_s: number;
+	ratio: number | null;
+	mb_per_s: number;
+	plain_mb_per_s: number;
+	idle_rss_mb: number;
+	peak_rss_mb: number;
+	growth_mb: number;
+	peak_source: string;
+	stored: string;
+	rows_in_file: number;
+	same_bytes_as_plain: boolean;
+	sandbox_start_s: number;
+}
+
+export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
+	const sandboxStarted = process.hrtime.bigint();
+	const sandbox = await startSandboxProcess({ contacts, rateLimits: true });
+	const sandboxStart = secondsSince(sandboxStarted);
+	try {
+		const created = await callApi<{ id: string; contact_count: number }>(sandbox.url, BENCH_KEY, 'POST', PATHS.lists, {
+			name: `Bench ${contacts}`,
+			filters: {},
+		});
+		if (created.status !== 201) throw new Error(`creating the list answered ${created.status}`);
+		const listId = created.body.id;
+		const rows = created.body.contact_count;
+		const dir = benchTempDir(`export-${contacts}`);
+		const plain = await plainExport(sandbox.url, listId, dir);
+
+		await sandbox.admin.reset();
+		const binaryDataPath = join(dir, 'n8n-binary-data');
+		const node = await inWorker({
+			kind: 'node',
+			baseUrl: sandbox.url,
+			apiKey: BENCH_KEY,
+			parameters: exportParameters(listId),
+			binaryDataPath,
+			measureMemory: true,
+		});
+		if (node.error_items > 0) throw new Error(`the export failed: ${node.first_error}`);
+		const stats = await sandbox.admin.stats();
+		const stored = largestFile(binaryDataPath);
+		const bytes = node.binary[0]?.bytes ?? 0;
+		const memory = node.memory!;
+		return {
+			rows,
+			bytes,
+			calls: stats.requests_total,
+			wall_s: round(node.wall_s),
+			floor_s: round(plain.wall_s),
+			ratio: ratio(node.wall_s, plain.wall_s),
+			mb_per_s: round(bytes / MB / node.wall_s, 1),
+			plain_mb_per_s: round(plain.bytes / MB / plain.wall_s, 1),
+			idle_rss_mb: memory.idle_rss_mb,
+			peak_rss_mb: memory.peak_rss_mb,
+			growth_mb: memory.growth_mb,
+			peak_source: memory.peak_source,
+			stored: node.binary[0]?.stored ?? 'none',
+			rows_in_file: stored ? await csvRows(stored) : 0,
+			same_bytes_as_plain: bytes === plain.bytes,
+			sandbox_start_s: round(sandboxStart, 1),
+		};
+	} finally {
+		await sandbox.close();
+	}
+}
+
+export async function exportCase(sizes: number[]): Promise<CaseResult> {
+	const bySize: ExportSizeFigures[] = [];
+	for (const size of sizes) bySize.push(await exportSize(size));
+	const largest = bySize[bySize.length - 1];
+	const smallest = bySize[0];
+	const flat = largest.growth_mb <= smallest.growth_mb * 1.5 + 20;
+	return {
+		case: 'export',
+		title: `Bulk export: saved lists of ${sizes.map((s) => s.toLocaleString('en-US')).join(' and ')} contacts, CSV into binary data (n8n filesystem mode)`,
+		time_scale: null,
+		calls: largest.calls,
+		floor_calls: 2,
+		http_429: 0,
+		credits: 0,
+		wall_s: largest.wall_s,
+		floor_s: largest.floor_s,
+		ratio: largest.ratio,
+		floor_definition:
+			'a plain undici client making the same export request and streaming the file to disk (POST export, GET the signed URL): the sandbox-bound time. Exports are not rate limited; calls counts every request the sandbox received.',
+		targets: [
+			{
+				name: `peak memory under ${MEMORY_TARGET_MB} MB above idle`,
+				met: bySize.every((s) => s.growth_mb < MEMORY_TARGET_MB),
+				value: bySize.map((s) => `${s.rows.toLocaleString('en-US')} rows: +${s.growth_mb} MB`).join(', '),
+			},
+			{
+				name: 'peak memory does not grow with the list',
+				met: flat,
+				value: `${smallest.growth_mb} MB -> ${largest.growth_mb} MB above idle for ${smallest.rows.toLocaleString('en-US')} -> ${largest.rows.toLocaleString('en-US')} rows`,
+			},
+			{
+				name: 'every row in the file, same bytes as the plain download',
+				met: bySize.every((s) => s.rows_in_file === s.rows && s.same_bytes_as_plain),
+				value: bySize.map((s) => `${s.rows_in_file} rows, ${s.same_bytes_as_plain ? 'same' : 'DIFFERENT'} bytes`).join('; '),
+			},
+		],
+		rows: largest.rows,
+		bytes: largest.bytes,
+		mb_per_s: largest.mb_per_s,
+		idle_rss_mb: largest.idle_rss_mb,
+		peak_rss_mb: largest.peak_rss_mb,
+		growth_mb: largest.growth_mb,
+		by_size: bySize,
+		units: 'throughput MB = 10^6 bytes; memory MB = 2^20 bytes (resident set size of the process running WorkflowExecute)',
+	};
+}

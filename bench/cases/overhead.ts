@@ -1,0 +1,71 @@
+/**
+ * Case 4: 10,000 items through Search with a Limit against a sandbox with no rate limits, the
+ * node inside WorkflowExecute against a plain undici loop sending exactly the requests the node
+ * sent (recorded through a pass-through proxy), one at a time as the node does.
+ */
+import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { BENCH_KEY, writeItems } from '../lib/bench';
+import { searchLimitParameters } from '../lib/nodeParameters';
+import { ratio, round, type CaseResult } from '../lib/report';
+import type { SandboxProcess } from '../lib/sandboxProcess';
+import { inWorker } from '../lib/workerProcess';
+
+const TITLES = ['engineer', 'sales', 'marketing', 'finance', 'product', 'design', 'operations', 'data'];
+const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'NL', 'ES', 'IN', 'BR'];
+const TARGET = 1.2;
+
+export async function overheadCase(sandbox: SandboxProcess, options: { items: number; limit: number }): Promise<CaseResult> {
+	const items = Array.from({ length: options.items }, (_, row) => ({
+		row,
+		title: [TITLES[row % TITLES.length]],
+		country: [COUNTRIES[Math.floor(row / TITLES.length) % COUNTRIES.length]],
+	}));
+	await sandbox.admin.reset();
+	await sandbox.admin.setSettings({ rate_limits: false });
+	const result = await inWorker({
+		kind: 'overhead',
+		baseUrl: sandbox.url,
+		apiKey: BENCH_KEY,
+		parameters: searchLimitParameters(options.limit),
+		inputFile: writeItems('overhead', items),
+	});
+	const stats = await sandbox.admin.keyStats(BENCH_KEY);
+	await sandbox.admin.setSettings({ rate_limits: true });
+	const plainWalls = result.plain_runs.map((run) => run.wall_s);
+	const floor = plainWalls.reduce((sum, wall) => sum + wall, 0) / plainWalls.length;
+	const r = ratio(result.node.wall_s, floor);
+	const nodeCalls = result.requests_recorded;
+	return {
+		case: 'overhead',
+		title: `Overhead: ${options.items.toLocaleString('en-US')} items through Search with Limit ${options.limit}, rate limits off, node in WorkflowExecute vs a plain undici loop of the same requests`,
+		time_scale: null,
+		calls: nodeCalls,
+		floor_calls: options.items,
+		http_429: stats.http_429,
+		credits: stats.credits_charged,
+		wall_s: round(result.node.wall_s),
+		floor_s: round(floor),
+		ratio: r,
+		floor_definition:
+			'the mean wall time of two runs of a plain undici loop sending exactly the requests the node sent (same paths, bodies and headers, one at a time, each JSON answer parsed), one before and one after the measured node run',
+		targets: [
+			{ name: `wall ratio <= ${TARGET}`, met: r !== null && r <= TARGET, value: `ratio ${r}` },
+			{ name: 'one call per item', met: nodeCalls === options.items, value: `${nodeCalls} calls` },
+			{
+				name: 'every request answered 2xx in the plain runs',
+				met: result.plain_runs.every((run) => run.non_2xx === 0),
+				value: result.plain_runs.map((run) => `${run.non_2xx} errors`).join(', '),
+			},
+		],
+		route: `POST ${PATHS.search}`,
+		items_out: result.node.items_out,
+		error_items: result.node.error_items,
+		plain_wall_s: plainWalls.map((wall) => round(wall)),
+		warmup_node_wall_s: round(result.warmup_node_wall_s),
+		distinct_bodies: result.distinct_bodies,
+		per_item_ms: {
+			node: round((result.node.wall_s / options.items) * 1000, 3),
+			plain: round((floor / options.items) * 1000, 3),
+		},
+	};
+}

@@ -1,0 +1,247 @@
+/**
+ * Cases 1 and 2: the rate-limited jobs (unlock, search with Return All) against a sandbox whose
+ * rolling minute is shortened by the time scale. Each job runs three times against a fresh state:
+ * the plain client measures the latency of the fewest calls (rate limits off), then the node runs
+ * inside WorkflowExecute with rate limits on, and the sandbox's counters give calls, 429s, credits.
+ */
+import { request } from 'undici';
+
+import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/contract';
+import { requestsOf } from '../lib/admin';
+import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, writeItems } from '../lib/bench';
+import {
+	FLOOR_FORMULAS,
+	fullRateFloorS,
+	idleWindowFloorS,
+	scheduleFloorS,
+	searchFloorCalls,
+	unlockFloorCalls,
+} from '../lib/floors';
+import { searchAllParameters, unlockParameters } from '../lib/nodeParameters';
+import { sendSequentially } from '../lib/plainClient';
+import type { RecordedRequest } from '../lib/recordingProxy';
+import { ratio, round, type CaseResult } from '../lib/report';
+import type { SandboxProcess } from '../lib/sandboxProcess';
+import { inWorker } from '../lib/workerProcess';
+import { contactIds, itemsWithRepeats, unlockFloorRequests } from './prepare';
+
+interface RateLimitedRun {
+	name: string;
+	title: string;
+	route: string;
+	limit: number;
+	floorCalls: number;
+	/** The fewest calls, as a plain client sends them (for the latency floor). */
+	floorRequests: (baseUrl: string) => Promise<RecordedRequest[]>;
+	parameters: ReturnType<typeof unlockParameters>;
+	inputFile: string;
+	/** A few of the items, run first in the same process so the measured run is warm. */
+	warmupFile: string;
+	items: number;
+}
+
+async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimitedRun) {
+	const { admin, url } = sandbox;
+	await admin.reset();
+	await admin.setSettings({ time_scale: timeScale, rate_limits: false });
+	const floorRequests = await run.floorRequests(url);
+	const plain = await sendSequentially(url, floorRequests);
+	if (plain.non_2xx > 0) throw new Error(`${run.name}: the plain client got ${plain.non_2xx} errors`);
+	const latencyS = plain.wall_s / floorRequests.length;
+
+	await admin.reset();
+	await admin.setSettings({ time_scale: timeScale, rate_limits: true });
+	await admin.setBalance(WARMUP_KEY, WARMUP_CREDITS);
+	const node = await inWorker({
+		kind: 'node',
+		baseUrl: url,
+		apiKey: BENCH_KEY,
+		parameters: run.parameters,
+		inputFile: run.inputFile,
+		warmup: { inputFile: run.warmupFile, apiKey: WARMUP_KEY },
+	});
+	const stats = await admin.keyStats(BENCH_KEY);
+	const floorS = scheduleFloorS(run.floorCalls, run.limit, timeScale, latencyS);
+	const fullRate = fullRateFloorS(run.floorCalls, run.limit, timeScale);
+	return {
+		node,
+		calls: requestsOf(stats, run.route),
+		http_429: stats.http_429,
+		credits: stats.credits_charged,
+		latency_ms: round(latencyS * 1000, 2),
+		plain_floor_run_s: round(plain.wall_s),
+		floor_s: round(floorS),
+		full_rate_floor_s: round(fullRate),
+		idle_window_floor_s: round(idleWindowFloorS(run.floorCalls, run.limit, timeScale)),
+		wall_s: round(node.wall_s),
+	};
+}
+
+/** Where the node's time went, and the warm-up. */
+function nodeDetails(m: Awaited<ReturnType<typeof measure>>): string[] {
+	const { http } = m.node;
+	return [
+		`node run: ${http.before_first_call_s} s before its first call (reading and checking items), ${http.calls_span_s} s from its first call to its last answer, ${http.after_last_answer_s} s after (building output items)`,
+		`measured warm: after a warm-up run of a few items in the same process with another key (${round(m.node.warmup_wall_s ?? 0)} s)`,
+	];
+}
+
+function floorDefinition(run: RateLimitedRun, timeScale: number, m: Awaited<ReturnType<typeof measure>>): string {
+	const fits = run.floorCalls <= run.limit;
+	return [
+		`${run.floorCalls} calls, limit ${run.limit} per rolling minute = ${round(60 / timeScale)} s at scale ${timeScale}.`,
+		fits
+			? `They fit in one idle window, so the contract makes no call wait: the floor is latency-bound, ${run.floorCalls} x ${m.latency_ms} ms (a plain undici client sending the same calls back to back) = ${m.floor_s} s.`
+			: `The fastest schedule from an idle window (bursts of ${run.limit}, one window apart) with ${m.latency_ms} ms a call = ${m.floor_s} s.`,
+		`The full-rate figure (calls x 60 s / limit / scale, latency excluded) is ${m.full_rate_floor_s} s; ratio to it ${ratio(m.wall_s, m.full_rate_floor_s)}.`,
+	].join(' ');
+}
+
+export async function unlockCase(
+	sandbox: SandboxProcess,
+	timeScale: number,
+	options: { name: string; items: number; uniqueIds: number },
+): Promise<CaseResult> {
+	await sandbox.admin.setSettings({ rate_limits: false });
+	const ids = await contactIds(sandbox.url, options.uniqueIds);
+	const items = itemsWithRepeats(ids, options.items);
+	const run: RateLimitedRun = {
+		name: options.name,
+		title: `Unlock: ${options.items.toLocaleString('en-US')} input items holding ${options.uniqueIds.toLocaleString('en-US')} distinct ids, basic level`,
+		route: `POST ${PATHS.unlock}`,
+		limit: RATE_LIMITS.charged,
+		floorCalls: unlockFloorCalls(options.uniqueIds),
+		floorRequests: async () => unlockFloorRequests(items, BENCH_KEY),
+		parameters: unlockParameters(options.items),
+		inputFile: writeItems(options.name, items),
+		warmupFile: writeItems(`${options.name}-warmup`, items.slice(0, 500)),
+		items: options.items,
+	};
+	const m = await measure(sandbox, timeScale, run);
+	const r = ratio(m.wall_s, m.floor_s);
+	return {
+		case: options.name,
+		title: run.title,
+		time_scale: timeScale,
+		calls: m.calls,
+		floor_calls: run.floorCalls,
+		http_429: m.http_429,
+		credits: m.credits,
+		wall_s: m.wall_s,
+		floor_s: m.floor_s,
+		ratio: r,
+		floor_definition: floorDefinition(run, timeScale, m),
+		targets: [
+			{ name: 'calls = floor', met: m.calls === run.floorCalls, value: `${m.calls} of ${run.floorCalls}` },
+			{ name: `credits = ${options.uniqueIds}`, met: m.credits === options.uniqueIds, value: String(m.credits) },
+			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
+			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
+			{
+				name: 'every input item has an output item',
+				met: m.node.items_out === options.items && m.node.error_items === 0,
+				value: `${m.node.items_out} out, ${m.node.error_items} errors${m.node.first_error ? ` (${m.node.first_error})` : ''}`,
+			},
+		],
+		items_in: options.items,
+		unique_ids: options.uniqueIds,
+		items_out: m.node.items_out,
+		error_items: m.node.error_items,
+		latency_ms: m.latency_ms,
+		full_rate_floor_s: m.full_rate_floor_s,
+		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
+		idle_window_floor_s: m.idle_window_floor_s,
+		http_timeline: m.node.http,
+		formulas: FLOOR_FORMULAS,
+		details: nodeDetails(m),
+	};
+}
+
+interface SearchPage {
+	results: unknown[];
+	total: number;
+	next_cursor: string | null;
+	truncated: boolean;
+}
+
+/** The search calls of the floor: every page of each query, as a plain client follows the cursors. */
+async function searchFloorRequests(baseUrl: string, queries: SearchFilters[]): Promise<RecordedRequest[]> {
+	const requests: RecordedRequest[] = [];
+	for (const filters of queries) {
+		let cursor: string | null = null;
+		do {
+			const entry: RecordedRequest = {
+				method: 'POST',
+				path: PATHS.search,
+				headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json', accept: 'application/json' },
+				body: JSON.stringify({ filters, limit: 100, ...(cursor ? { cursor } : {}) }),
+			};
+			requests.push(entry);
+			const answer = await request(`${baseUrl}${entry.path}`, { method: 'POST', headers: entry.headers, body: entry.body });
+			const page = (await answer.body.json()) as SearchPage;
+			if (answer.statusCode !== 200) throw new Error(`search answered ${answer.statusCode}`);
+			if (!cursor && page.total < 10_000) {
+				throw new Error(`the bench filter ${JSON.stringify(filters)} matches only ${page.total} contacts`);
+			}
+			cursor = page.next_cursor;
+		} while (cursor);
+	}
+	return requests;
+}
+
+export async function searchCase(
+	sandbox: SandboxProcess,
+	timeScale: number,
+	options: { name: string; countries: string[][] },
+): Promise<CaseResult> {
+	const queries = options.countries.map((country) => ({ country }));
+	const floorCalls = queries.length * searchFloorCalls(10_000);
+	const run: RateLimitedRun = {
+		name: options.name,
+		title: `Search, Return All: ${queries.length} ${queries.length === 1 ? 'query' : 'queries'} (countries ${options.countries.map((list) => list.join('+')).join('; ')}), each matching over 10,000 contacts; the API pages through the first 10,000`,
+		route: `POST ${PATHS.search}`,
+		limit: RATE_LIMITS.search,
+		floorCalls,
+		floorRequests: (baseUrl) => searchFloorRequests(baseUrl, queries),
+		parameters: searchAllParameters(),
+		inputFile: writeItems(options.name, options.countries.map((country) => ({ country }))),
+		warmupFile: writeItems(`${options.name}-warmup`, [{ country: options.countries[0] }]),
+		items: queries.length,
+	};
+	const m = await measure(sandbox, timeScale, run);
+	const r = ratio(m.wall_s, m.floor_s);
+	const expectedOut = queries.length * 10_000;
+	return {
+		case: options.name,
+		title: run.title,
+		time_scale: timeScale,
+		calls: m.calls,
+		floor_calls: floorCalls,
+		http_429: m.http_429,
+		credits: m.credits,
+		wall_s: m.wall_s,
+		floor_s: m.floor_s,
+		ratio: r,
+		floor_definition: floorDefinition(run, timeScale, m),
+		targets: [
+			{ name: 'calls = floor', met: m.calls === floorCalls, value: `${m.calls} of ${floorCalls}` },
+			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
+			{ name: 'no credits (search is free)', met: m.credits === 0, value: String(m.credits) },
+			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
+			{
+				name: `${expectedOut.toLocaleString('en-US')} contacts out`,
+				met: m.node.items_out === expectedOut && m.node.error_items === 0,
+				value: `${m.node.items_out} out, ${m.node.error_items} errors${m.node.first_error ? ` (${m.node.first_error})` : ''}`,
+			},
+		],
+		queries: queries.length,
+		items_out: m.node.items_out,
+		error_items: m.node.error_items,
+		latency_ms: m.latency_ms,
+		full_rate_floor_s: m.full_rate_floor_s,
+		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
+		idle_window_floor_s: m.idle_window_floor_s,
+		http_timeline: m.node.http,
+		formulas: FLOOR_FORMULAS,
+		details: nodeDetails(m),
+	};
+}

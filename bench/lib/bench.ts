@@ -1,0 +1,34 @@
+/** What every case shares: the key it uses, a temp folder, input items on disk, timing. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The sandbox's growth key: 1,000,000 credits, rate limited like a real key. */
+export const BENCH_KEY = 'sk_sandbox_growth';
+/** Another key of the same tier, for warm-up runs: its windows and ledger are its own. */
+export const WARMUP_KEY = 'sk_sandbox_empty';
+export const WARMUP_CREDITS = 1_000_000;
+
+let tempRoot: string | undefined;
+
+/** A fresh folder under the bench's temp root (removed by `removeBenchTemp`). */
+export function benchTempDir(name: string): string {
+	tempRoot ??= mkdtempSync(join(tmpdir(), 'contact-data-bench-'));
+	return mkdtempSync(join(tempRoot, `${name}-`));
+}
+
+export function removeBenchTemp(): void {
+	if (tempRoot) rmSync(tempRoot, { recursive: true, force: true });
+	tempRoot = undefined;
+}
+
+/** Input items' json objects in a file, for a worker process to read. */
+export function writeItems(name: string, items: unknown[]): string {
+	const path = join(benchTempDir('items'), `${name}.json`);
+	writeFileSync(path, JSON.stringify(items));
+	return path;
+}
+
+export function secondsSince(started: bigint): number {
+	return Number(process.hrtime.bigint() - started) / 1e9;
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench`: every case in one run, printed as a table and written to bench/results.json.
+ *
+ * Sandboxes run as separate processes (build/sandbox/cli.js); every engine run happens in a fresh
+ * worker process with n8n-core's WorkflowExecute; the alternative runs in the real n8n.
+ * BENCH_CASES=unlock,search,... runs a subset (the results file then holds only those).
+ */
+import { join } from 'node:path';
+
+import { alternativeCase } from './cases/alternative';
+import { exportCase } from './cases/export';
+import { overheadCase } from './cases/overhead';
+import { searchCase, unlockCase } from './cases/rateLimited';
+import { removeBenchTemp, secondsSince } from './lib/bench';
+import { formatTable, machine, round, writeResults, type BenchResults, type CaseResult } from './lib/report';
+import { startSandboxProcess } from './lib/sandboxProcess';
+
+/** A minute of rate limit lasts 10 s: 45 unlock calls at the full rate take 7.5 s, 100 searches 10 s. */
+const RATE_CASES_SCALE = 6;
+/** The alternative makes 5,000 calls at 60 a minute: at scale 50 that is 100 s instead of 83 minutes. */
+const ALTERNATIVE_SCALE = 50;
+/** Data set of the rate-limited, overhead and alternative cases (a list of 100,000 for the export too). */
+const CONTACTS = 100_000;
+const EXPORT_SIZES = [100_000, 1_000_000];
+
+const ALL_CASES = ['unlock', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative'];
+
+async function main() {
+	const started = process.hrtime.bigint();
+	const wanted = new Set((process.env.BENCH_CASES ?? ALL_CASES.join(',')).split(',').map((name) => name.trim()));
+	const results: CaseResult[] = [];
+	const progress = (message: string) => process.stderr.write(`bench: ${message} (${round(secondsSince(started), 1)} s)\n`);
+
+	const sandbox = await startSandboxProcess({ contacts: CONTACTS, timeScale: RATE_CASES_SCALE });
+	progress(`sandbox with ${CONTACTS.toLocaleString('en-US')} contacts at ${sandbox.url}`);
+	try {
+		if (wanted.has('unlock')) {
+			results.push(await unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock', items: 5_000, uniqueIds: 4_500 }));
+			progress('unlock done');
+		}
+		if (wanted.has('search')) {
+			results.push(await searchCase(sandbox, RATE_CASES_SCALE, { name: 'search', countries: [['US']] }));
+			progress('search done');
+		}
+		if (wanted.has('unlock_3_windows')) {
+			results.push(
+				await unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows', items: 16_000, uniqueIds: 15_000 }),
+			);
+			progress('unlock beyond one window done');
+		}
+		if (wanted.has('search_3_windows')) {
+			results.push(await searchCase(sandbox, RATE_CASES_SCALE, {
+					name: 'search_3_windows',
+					countries: [['US'], ['GB', 'DE', 'IN'], ['CA', 'FR', 'AU', 'NL', 'ES']],
+				}));
+			progress('search beyond one window done');
+		}
+		if (wanted.has('overhead')) {
+			results.push(await overheadCase(sandbox, { items: 10_000, limit: 10 }));
+			progress('overhead done');
+		}
+		if (wanted.has('alternative')) {
+			const unlock = results.find((result) => result.case === 'unlock');
+			results.push(
+				await alternativeCase(sandbox, ALTERNATIVE_SCALE, {
+					items: 5_000,
+					uniqueIds: 4_500,
+					latencyFloorS: unlock?.floor_s ?? null,
+				}),
+			);
+			progress('alternative done');
+		}
+	} finally {
+		await sandbox.close();
+	}
+	if (wanted.has('export')) {
+		results.push(await exportCase(EXPORT_SIZES));
+		progress('export done');
+	}
+
+	const order = (name: string) => ALL_CASES.indexOf(name);
+	results.sort((a, b) => order(a.case) - order(b.case));
+	const output: BenchResults = {
+		generated_at: new Date().toISOString(),
+		machine: machine(),
+		total_s: round(secondsSince(started), 1),
+		notes: [
+			`Rate-limited cases run at time scale ${RATE_CASES_SCALE} (a minute of rate limit lasts ${60 / RATE_CASES_SCALE} s), the alternative at ${ALTERNATIVE_SCALE}; ratios, not absolute times, are the result.`,
+			'unlock (45 calls, limit 60) and search (100 calls, limit 100) fit in one rolling window: from an idle window the contract makes none of their calls wait, so their floor is latency-bound. unlock_3_windows (150 calls) and search_3_windows (300 calls) exceed one window and measure the pacing.',
+			'Every node run is the Contact Data node inside n8n-core 2.41.1 WorkflowExecute (the project harness), in a fresh process, over HTTP to the sandbox running as a separate process.',
+		],
+		...Object.fromEntries(results.map((result) => [result.case, result])),
+	};
+	writeResults(join(__dirname, '..', '..', 'bench', 'results.json'), output);
+	process.stdout.write(`${formatTable(results)}\n\n${output.notes.join('\n')}\ntotal ${output.total_s} s; figures written to bench/results.json\n`);
+}
+
+main()
+	.catch((error: unknown) => {
+		console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+		process.exitCode = 1;
+	})
+	.finally(removeBenchTemp);
