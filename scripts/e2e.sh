@@ -1,0 +1,279 @@
+#!/usr/bin/env bash
+# The end-to-end check (`npm run test:e2e`): this package inside a real n8n 2.41.1 on Node 24, installed
+# from its `npm pack` tarball the way n8n installs a community package, against the sandbox, with every
+# outside call of n8n switched off. Checks, through n8n itself: the credential test, the example and test
+# workflows run headlessly, the trigger's subscription lifecycle and signed deliveries, and that the
+# package loads cleanly. Stops everything it started; on a failure prints n8n's log and exits non-zero.
+#   E2E_KEEP=1 keeps the work folder (logs, run outputs) after a successful run.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/n8n/lib.sh
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/contact-data-e2e.XXXXXX")"
+E2E_WORKFLOWS=test/e2e/workflows
+OWNER_EMAIL=e2e@example.com
+OWNER_PASSWORD="E2e-$(date +%s)-Pw"
+PASSED=0
+FAILED=0
+STARTED_AT=$SECONDS
+
+finish() {
+  stop_started
+  echo "e2e: $PASSED passed, $FAILED failed ($((SECONDS - STARTED_AT)) s)"
+  if [ "$FAILED" -eq 0 ] && [ -z "${E2E_KEEP:-}" ]; then rm -rf "$WORK"; else echo "e2e: work folder kept: $WORK"; fi
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+# check <what> <command...>: runs one check; the first failure ends the run with n8n's log.
+check() {
+  local what="$1"; shift
+  if "$@"; then
+    PASSED=$((PASSED + 1)); echo "  ok    $what"
+  else
+    FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2
+    if [ -f "${N8N_LOG:-}" ]; then echo "----- end of n8n's log ($N8N_LOG) -----" >&2; tail -80 "$N8N_LOG" >&2; fi
+    exit 1
+  fi
+}
+
+# ---------------------------------------------------------------- helpers
+# run_workflow <name> <file> [jq filter]: imports the workflow (outside services swapped for n8n's own
+# nodes, see offline.jq) and runs it headlessly with `n8n execute`; its run data goes to $WORK/<name>.json.
+run_workflow() {
+  local name="$1" file="$2" filter="${3:-.}" id
+  id="$(n8n_import_workflow "$file" "$(cat test/e2e/offline.jq) | $filter")" || return 1
+  env NODE_OPTIONS="$N8N_NODE_OPTIONS" N8N_RUNNERS_BROKER_PORT="$EXECUTE_BROKER_PORT" \
+    "$N8N_BIN" execute --id="$id" --rawOutput >"$WORK/$name.out" 2>&1
+  local status=$?
+  sed -n '/^{$/,$p' "$WORK/$name.out" >"$WORK/$name.json"
+  if [ "$status" -ne 0 ] || ! jq -e . "$WORK/$name.json" >/dev/null 2>&1; then
+    echo "n8n execute failed for $file:" >&2; tail -40 "$WORK/$name.out" >&2; return 1
+  fi
+}
+
+# expect <run name> <node> <jq test>: the test holds for the JSON of that node's output items (an array).
+expect() {
+  jq -e --arg node "$2" ".data.resultData.runData[\$node][0].data.main[0] | map(.json) | $3" \
+    "$WORK/$1.json" >/dev/null || {
+    echo "expected of \"$2\" in $1: $3; its output:" >&2
+    jq -c --arg node "$2" '.data.resultData.runData[$node][0] | {error, items: .data.main[0][:3]}' "$WORK/$1.json" >&2
+    return 1
+  }
+}
+
+sandbox() { curl -sS --fail-with-body -H "Authorization: Bearer $SANDBOX_KEY" "$@"; }
+sandbox_admin() { curl -sS --fail-with-body -H 'content-type: application/json' "$@"; }
+credits_charged() { sandbox_admin "$SANDBOX_URL/_sandbox/stats" | jq -r --arg k "$SANDBOX_KEY" '.keys[$k].credits_charged // 0'; }
+
+# poll <seconds> <command...>: retries the command every half second until it succeeds.
+poll() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.5; done
+}
+
+# ---------------------------------------------------------------- 1. install and start
+echo "e2e: work folder $WORK"
+N8N_PORT_E2E="$(free_port)"
+EXECUTE_BROKER_PORT="$(free_port)"
+# n8n's processes log every DNS lookup of an outside host here (there must be none).
+export DNS_LOG_FILE="$WORK/dns-lookups.log"
+N8N_EXTRA_NODE_OPTIONS="--require $N8N_LIB_DIR/dns-log.cjs"
+started=$SECONDS
+check "install Node 24 and n8n 2.41.1, install the packed package, start the sandbox and n8n, set up the owner" \
+  bring_up "$WORK" "$N8N_PORT_E2E" "$(free_port)" 0 SANDBOX_CONTACTS=150000 SANDBOX_TIME_SCALE=60
+echo "e2e: n8n up after $((SECONDS - started)) s"
+PACKAGE_DIR="$N8N_USER_FOLDER/.n8n/nodes/node_modules/n8n-nodes-contact-data"
+
+package_is_installed_copy() {
+  [ -d "$PACKAGE_DIR/dist" ] && [ ! -L "$PACKAGE_DIR" ] && [ ! -e "$PACKAGE_DIR/node_modules/n8n-workflow" ] &&
+    [ ! -e "$PACKAGE_DIR/node_modules/zod" ] &&
+    jq -e '(.devDependencies // .peerDependencies // .optionalDependencies) == null' "$PACKAGE_DIR/package.json" >/dev/null
+}
+check "the package is an installed copy of the tarball, without peer or dev dependencies beside it" package_is_installed_copy
+
+# Every bare import in the compiled package is one n8n provides (NODE_PATH) or a Node built-in.
+only_allowed_imports() {
+  local bad
+  bad="$(grep -rhoE "require\(\"[^\".][^\"]*\"\)" "$PACKAGE_DIR/dist" | sort -u |
+    grep -vE 'require\("(n8n-workflow|zod|node:crypto|crypto)"\)' || true)"
+  [ -z "$bad" ] || { echo "unexpected imports: $bad" >&2; return 1; }
+}
+check "the compiled package imports only n8n-workflow, zod and node:crypto" only_allowed_imports
+
+node_types_loaded() {
+  curl -sS -b "$N8N_COOKIES" "$N8N_BASE/types/nodes.json" >"$WORK/node-types.json" &&
+    jq -e '[.[].name] as $n | all("n8n-nodes-contact-data.contactData", "n8n-nodes-contact-data.contactDataTrigger",
+      "n8n-nodes-contact-data.contactDataTool"; . as $t | $n | index($t))' "$WORK/node-types.json" >/dev/null
+}
+check "n8n lists the Contact Data node, its AI tool variant and the trigger" node_types_loaded
+
+# ---------------------------------------------------------------- 2. credential
+credential_test_passes() {
+  local result
+  result="$(n8n_test_credential "$CREDENTIAL_ID")" || return 1
+  jq -e '.status == "OK"' <<<"$result" >/dev/null || { echo "credential test: $result" >&2; return 1; }
+}
+check "n8n's credential test passes for the sandbox credential" credential_test_passes
+
+credential_test_refuses_revoked_key() {
+  local id result
+  id="$(n8n_create_credential "Contact Data revoked key" "$SANDBOX_URL" sk_sandbox_revoked)" || return 1
+  result="$(n8n_test_credential "$id")" || return 1
+  jq -e '.status == "Error" and (.message | test("refused|unknown|revoked"; "i"))' <<<"$result" >/dev/null ||
+    { echo "credential test: $result" >&2; return 1; }
+}
+check "n8n's credential test fails, with the reason, for a revoked key" credential_test_refuses_revoked_key
+
+# ---------------------------------------------------------------- 3. workflows, run headlessly
+examples_use_known_nodes() {
+  local example missing
+  for example in examples/*.json; do
+    missing="$(jq -r --slurpfile types "$WORK/node-types.json" '
+      [$types[0][] | {name, v: (.version | if type == "array" then .[] else . end)}] as $known
+      | .nodes[] | select(. as $n | $known | any(.name == $n.type and .v == $n.typeVersion) | not)
+      | "\(.name) (\(.type) v\(.typeVersion))"' "$example")" || return 1
+    [ -z "$missing" ] || { echo "$example uses node types this n8n lacks: $missing" >&2; return 1; }
+  done
+}
+check "every node of every example is a node type and version this n8n has" examples_use_known_nodes
+
+charged_before=0
+search_unlock_upsert() {
+  charged_before="$(credits_charged)"
+  run_workflow search-unlock examples/search-unlock-upsert-crm.json &&
+    expect search-unlock "Search VPs of Engineering" \
+      'length == 25 and all(.seniority == "vp" and .department == "engineering" and .location.country == "US" and .unlocked == false)' &&
+    expect search-unlock "Unlock within 25 credits" \
+      'length == 25 and all(.unlocked == true and .level == "basic" and ((.email | type) == "string" or .has_email == false))' &&
+    expect search-unlock "Upsert contact in HubSpot" 'length > 0 and all(.email_status == "verified" and (.email | test("@")))' &&
+    [ "$(($(credits_charged) - charged_before))" -eq 25 ]
+}
+check "example: search 25 VPs of Engineering, unlock them for 25 credits, upsert the verified ones (HubSpot stand-in)" \
+  search_unlock_upsert
+
+rerun_is_free() {
+  charged_before="$(credits_charged)"
+  run_workflow search-unlock-again examples/search-unlock-upsert-crm.json &&
+    expect search-unlock-again "Unlock within 25 credits" 'length == 25 and all(.unlocked == true)' &&
+    [ "$(credits_charged)" -eq "$charged_before" ]
+}
+check "running it again unlocks the same 25 contacts free of charge" rerun_is_free
+
+budget_stops_before_spending() {
+  charged_before="$(credits_charged)"
+  run_workflow over-budget examples/search-unlock-upsert-crm.json '
+    .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
+      | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 10 | .onError = "continueRegularOutput" else . end)' &&
+    expect over-budget "Unlock within 25 credits" 'length > 0 and all(.error | test("Max Credits budget of 10"))' &&
+    [ "$(credits_charged)" -eq "$charged_before" ]
+}
+check "with Max Credits 10 for 25 new contacts nothing is sent or charged, and each item says why" \
+  budget_stops_before_spending
+
+export_saved_list() {
+  local file="$N8N_FILES_DIR/series-b-engineering-leaders.csv" count
+  run_workflow export examples/export-saved-list-to-file.json &&
+    expect export "Create saved list" 'length == 1 and (.[0].id | startswith("ls_")) and .[0].contact_count > 0' &&
+    expect export "Export as CSV" 'length == 1 and .[0].format == "csv"' || return 1
+  count="$(jq -r '.data.resultData.runData["Create saved list"][0].data.main[0][0].json.contact_count' "$WORK/export.json")"
+  [ -f "$file" ] || { echo "no file at $file" >&2; return 1; }
+  [ "$(head -1 "$file" | tr -d '\r')" = "id,first_name,last_name,title,company.name,company.domain,email" ] ||
+    { echo "unexpected header: $(head -1 "$file")" >&2; return 1; }
+  [ "$(($(wc -l <"$file") - 1))" -eq "$count" ] || { echo "$file has $(wc -l <"$file") lines for $count members" >&2; return 1; }
+  SAVED_LIST_ID="$(jq -r '.data.resultData.runData["Create saved list"][0].data.main[0][0].json.id' "$WORK/export.json")"
+}
+check "example: create a saved list from filters and export it to a CSV file with one row per member" export_saved_list
+
+enrich_refund_balance() {
+  run_workflow credits "$E2E_WORKFLOWS/enrich-refund-balance.json" &&
+    expect credits "Unlock premium" 'length == 1 and .[0].level == "premium" and (.[0].email | type) == "string"' || return 1
+  local id
+  id="$(jq -r '.data.resultData.runData["Unlock premium"][0].data.main[0][0].json.id' "$WORK/credits.json")"
+  expect credits "Enrich by email" "length == 1 and .[0].id == \"$id\"" &&
+    expect credits "File refund claim" "length == 1 and .[0].contact_id == \"$id\" and .[0].status == \"approved\" and .[0].credits_refunded == 2" &&
+    expect credits "Get balance" \
+      "length == 1 and .[0].tier == \"growth\" and (.[0].refunds | any(.contact_id == \"$id\")) and (.[0].usage | any(.contact_id == \"$id\"))"
+}
+check "unlock at premium, enrich by email, file a refund claim (2 credits back) and read the balance" enrich_refund_balance
+
+ai_agent_example_loads() {
+  local id
+  id="$(n8n_import_workflow examples/ai-agent-prospecting.json)" &&
+    n8n_api GET "/workflows/$id" >"$WORK/ai-agent.json" &&
+    jq -e '[.nodes[] | select(.type == "n8n-nodes-contact-data.contactDataTool")] | length == 3' "$WORK/ai-agent.json" >/dev/null &&
+    jq -e '[.connections[] | .ai_tool // empty | .[][] | select(.node == "AI Agent")] | length == 3' "$WORK/ai-agent.json" >/dev/null &&
+    jq -e '.[] | select(.name == "n8n-nodes-contact-data.contactDataTool") | .outputs == ["ai_tool"]' "$WORK/node-types.json" >/dev/null
+}
+check "example: the AI agent imports with three Contact Data tools wired to the agent (running it needs a model)" \
+  ai_agent_example_loads
+
+# ---------------------------------------------------------------- 4. the trigger, through n8n's activation
+ALERT_WORKFLOW_ID=""
+subscriptions() { sandbox "$SANDBOX_URL/v1/webhooks" | jq -c '.webhooks'; }
+subscribed() { subscriptions | jq -e --arg u "$N8N_BASE/webhook/" 'length == 1 and (.[0].url | startswith($u)) and .[0].events == ["job_change"]' >/dev/null; }
+unsubscribed() { subscriptions | jq -e 'length == 0' >/dev/null; }
+
+activate_registers_subscription() {
+  ALERT_WORKFLOW_ID="$(n8n_import_workflow examples/job-change-alert.json "$(cat test/e2e/offline.jq)")" &&
+    n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/activate" | jq -e '.active == true' >/dev/null &&
+    poll 30 subscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
+}
+check "activating the job change alert subscribes to the service (GET /v1/webhooks shows n8n's URL)" \
+  activate_registers_subscription
+
+executions_json() { n8n_api GET "/executions?workflowId=$ALERT_WORKFLOW_ID&includeData=true"; }
+execution_with_event() {
+  executions_json | jq -e --arg e "$1" '.data | any(.status == "success"
+    and (.data.resultData.runData["When a contact changes job"][0].data.main[0][0].json.event_id == $e)
+    and (.data.resultData.runData["Post to Slack"][0].data.main[0][0].json.text | test(" moved from .+ to .+ as ")))' >/dev/null
+}
+# emit_event: makes one job change happen to a member of the saved list; prints the event's id.
+emit_event() {
+  sandbox_admin -X POST "$SANDBOX_URL/_sandbox/events" \
+    -d "{\"type\": \"job_change\", \"list_id\": \"$SAVED_LIST_ID\", \"count\": 1}" | jq -er '.events[0].id'
+}
+execution_count() { executions_json | jq '.data | length'; }
+
+signed_event_starts_execution() {
+  local event
+  event="$(emit_event)" && poll 30 execution_with_event "$event" ||
+    { echo "executions: $(executions_json | jq -c '[.data[] | {id, status}]')" >&2; return 1; }
+}
+check "a job change in the sandbox reaches n8n signed and runs the alert with the event's data" signed_event_starts_execution
+
+# A forged delivery, then a real one: once the real one has run, exactly one execution was added.
+forged_event_is_refused() {
+  local url before status body event
+  url="$(subscriptions | jq -r '.[0].url')"
+  before="$(execution_count)"
+  body="$(jq -nc '{id: "evt_forged", type: "job_change", created_at: "2026-01-01T00:00:00Z", list_id: "ls_x", contact: {}}')"
+  status="$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url" -H 'content-type: application/json' \
+    -H 'webhook-id: evt_forged' -H "webhook-timestamp: $(date +%s)" \
+    -H 'webhook-signature: v1,bm90IHRoZSBzZXJ2aWNlJ3Mgc2lnbmF0dXJlIGF0IGFsbCE=' --data "$body")"
+  [ "$status" = 401 ] || { echo "forged delivery answered $status" >&2; return 1; }
+  event="$(emit_event)" && poll 30 execution_with_event "$event" || return 1
+  [ "$(execution_count)" -eq "$((before + 1))" ] || { echo "executions: $before before, $(execution_count) after" >&2; return 1; }
+}
+check "a forged delivery is answered 401 and starts no execution" forged_event_is_refused
+
+deactivate_removes_subscription() {
+  n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/deactivate" | jq -e '.active == false' >/dev/null &&
+    poll 30 unsubscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
+}
+check "deactivating the workflow deletes the subscription" deactivate_removes_subscription
+
+# ---------------------------------------------------------------- 5. n8n's own view of the package
+package_loads_cleanly() {
+  local complaints
+  # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.
+  complaints="$({ cat "$N8N_LOG"; for out in "$WORK"/*.out; do sed '/^{$/,$d' "$out"; done; } |
+    grep -iE 'contact-?data' | grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
+  [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
+}
+check "n8n's logs carry no warning or error about the package" package_loads_cleanly
+
+no_outside_calls() {
+  [ ! -s "$DNS_LOG_FILE" ] || { echo "n8n looked up outside hosts:" >&2; sort -u "$DNS_LOG_FILE" >&2; return 1; }
+}
+check "n8n made no outside call (no DNS lookup of a non-loopback host)" no_outside_calls

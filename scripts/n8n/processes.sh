@@ -1,0 +1,59 @@
+# Sourced, never run (needs paths.sh). Background processes this script starts: each in its own process group,
+# remembered by id, so stop_started ends exactly them (and their children, such as n8n's task runners).
+STARTED_PIDS=()
+
+# spawn <log file> <command...>: starts the command in the background; its id is in $SPAWNED_PID.
+spawn() {
+  local log="$1"; shift
+  setsid "$@" >"$log" 2>&1 </dev/null &
+  SPAWNED_PID=$!
+  STARTED_PIDS+=("$SPAWNED_PID")
+}
+
+# stop_started: SIGTERM to each started process group (newest first), SIGKILL after 20 s.
+stop_started() {
+  local i pid tries
+  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
+    pid="${STARTED_PIDS[$i]}"
+    kill -TERM -- "-$pid" 2>/dev/null || continue
+    for ((tries = 0; tries < 40; tries++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+  done
+  STARTED_PIDS=()
+}
+
+# free_port: a TCP port free on 127.0.0.1 right now.
+free_port() {
+  node -e 'const s=require("node:net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# wait_for <seconds> <pid> <log> <command...>: polls the command until it succeeds; fails when the process
+# exits or time runs out, printing the end of its log.
+wait_for() {
+  local seconds="$1" pid="$2" log="$3"; shift 3
+  local deadline=$((SECONDS + seconds))
+  until "$@" >/dev/null 2>&1; do
+    if ! kill -0 "$pid" 2>/dev/null; then echo "process $pid exited early; end of $log:" >&2; tail -40 "$log" >&2; return 1; fi
+    if ((SECONDS >= deadline)); then echo "not ready after ${seconds}s; end of $log:" >&2; tail -40 "$log" >&2; return 1; fi
+    sleep 0.5
+  done
+}
+
+# start_sandbox <port (0 = free)> <log> [VAR=value...]: builds and starts the sandbox; sets SANDBOX_URL.
+start_sandbox() {
+  local port="$1" log="$2"; shift 2
+  (cd "$N8N_REPO_DIR" && npm run --silent build:tools) || return 1
+  spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/build/sandbox/cli.js"
+  wait_for 120 "$SPAWNED_PID" "$log" grep -q 'http://127\.0\.0\.1:[0-9]' "$log" || return 1
+  SANDBOX_URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)"
+  wait_for 30 "$SPAWNED_PID" "$log" curl -sf -H 'Authorization: Bearer sk_sandbox_growth' "$SANDBOX_URL/v1/credits/balance"
+}
+
+# start_n8n <log>: starts n8n with the environment already set (n8n_offline_env); waits until it is ready.
+start_n8n() {
+  local log="$1"
+  spawn "$log" env NODE_OPTIONS="$N8N_NODE_OPTIONS" "$N8N_BIN" start
+  N8N_PID=$SPAWNED_PID
+  N8N_BASE="http://127.0.0.1:$N8N_PORT"
+  wait_for 180 "$N8N_PID" "$log" curl -sf "$N8N_BASE/healthz/readiness"
+}
