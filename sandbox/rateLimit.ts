@@ -16,7 +16,8 @@ export type RateDecision =
 
 /** Seconds as the headers give them: whole seconds at scale 1, else milliseconds precision. */
 export function formatSeconds(ms: number, timeScale: number): string {
-	const clamped = Math.max(0, ms);
+	// Float noise (6000.0000001 ms) must not round up to another millisecond or second.
+	const clamped = Math.max(0, ms - 1e-6);
 	if (timeScale === 1) return String(Math.ceil(clamped / 1000));
 	return String(Math.ceil(clamped) / 1000);
 }
@@ -63,7 +64,7 @@ export class RateLimiter {
 		}
 		window.prune(now, windowMs);
 		if (window.count >= limit) {
-			const wait = (window.oldest ?? now) + windowMs - now;
+			const wait = windowMs - (now - (window.oldest ?? now));
 			const retryAfter = formatSeconds(wait, settings.timeScale);
 			return {
 				allowed: false,
@@ -72,7 +73,7 @@ export class RateLimiter {
 			};
 		}
 		window.add(now);
-		const reset = (window.oldest ?? now) + windowMs - now;
+		const reset = windowMs - (now - (window.oldest ?? now));
 		return { allowed: true, headers: this.headers(limit, limit - window.count, reset, settings.timeScale) };
 	}
 
