@@ -1,5 +1,5 @@
 /** Parameters that several operations share. */
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { CREDIT_COST, ID_PREFIXES } from './contract';
 
@@ -37,6 +37,11 @@ export function savedListLocator(displayOptions: IDisplayOptions): INodeProperti
 			},
 		],
 	};
+}
+
+/** The saved list id the locator gives for an item (picked from the list or typed). */
+export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
+	return context.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
 }
 
 export function levelParameter(displayOptions: IDisplayOptions): INodeProperties {

@@ -8,7 +8,7 @@ import {
 	type ExportFormat,
 	type SavedList,
 } from '../../shared/contract';
-import { savedListLocator } from '../../shared/descriptions';
+import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
 import { checkBody, toStringList } from '../../shared/values';
@@ -91,7 +91,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const listId = this.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
+		const listId = savedListIdOf(this, itemIndex);
 		const outputAs = this.getNodeParameter('outputAs', itemIndex, 'binary') as string;
 		const format =
 			outputAs === 'items' ? 'json' : (this.getNodeParameter('format', itemIndex, 'csv') as ExportFormat);

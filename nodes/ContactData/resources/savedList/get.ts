@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, savedListSchema } from '../../shared/contract';
-import { savedListLocator } from '../../shared/descriptions';
+import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 
@@ -14,7 +14,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const listId = this.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
+		const listId = savedListIdOf(this, itemIndex);
 		const { body } = await apiRequest.call(this, {
 			method: 'GET',
 			path: PATHS.list(listId),

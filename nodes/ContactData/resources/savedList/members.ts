@@ -12,6 +12,7 @@ import {
 	listContactsRemovedSchema,
 	listContactsRequestSchema,
 } from '../../shared/contract';
+import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
@@ -29,6 +30,26 @@ export function contactIdsParameter(
 		displayOptions,
 		description: `${description} One ID (ct_…), an array of IDs, or IDs separated by commas, per input item`,
 	};
+}
+
+/** The parameters of Add Contacts and Remove Contacts. */
+export function memberParameters(
+	operation: 'addContacts' | 'removeContacts',
+	contactsDescription: string,
+): INodeProperties[] {
+	const showFor = { show: { resource: ['savedList'], operation: [operation] } };
+	const verb = operation === 'addContacts' ? 'added' : 'removed';
+	return [
+		savedListLocator(showFor),
+		contactIdsParameter(showFor, contactsDescription),
+		{
+			displayName: `The contacts of all input items are ${verb} together: deduplicated and sent 1,000 per call. The output is one item per list.`,
+			name: `${operation}Notice`,
+			type: 'notice',
+			default: '',
+			displayOptions: showFor,
+		},
+	];
 }
 
 interface Group {
@@ -116,7 +137,7 @@ export async function changeMembers(
 	const groups = groupIdsByKey(
 		this,
 		items,
-		(itemIndex) => this.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string,
+		(itemIndex) => savedListIdOf(this, itemIndex),
 		output,
 	);
 	for (const [listId, group] of groups) {

@@ -1,25 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { savedListLocator } from '../../shared/descriptions';
-import { changeMembers, contactIdsParameter } from './members';
+import { changeMembers, memberParameters } from './members';
 
-const showFor = { show: { resource: ['savedList'], operation: ['removeContacts'] } };
-
-export const description: INodeProperties[] = [
-	savedListLocator(showFor),
-	contactIdsParameter(
-		showFor,
-		'The contacts to remove. A contact the list’s filters match is excluded from the list.',
-	),
-	{
-		displayName:
-			'The contacts of all input items are removed together: deduplicated and sent 1,000 per call. The output is one item per list.',
-		name: 'removeNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: showFor,
-	},
-];
+export const description: INodeProperties[] = memberParameters(
+	'removeContacts',
+	'The contacts to remove. A contact the list’s filters match is excluded from the list.',
+);
 
 export async function execute(
 	this: IExecuteFunctions,
