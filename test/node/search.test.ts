@@ -155,3 +155,17 @@ it('paces 150 paged searches under the time-scaled rate limit: no 429, no failed
 	expect(stats.requests['POST /v1/search']).toBe(300);
 	expect(stats.http_429).toBe(0);
 });
+
+it('shares the pacing across executions: two runs at once stay under the limit together', async () => {
+	const inputItems = Array.from({ length: 90 }, () => ({ json: {} }));
+	const parameters = search({ filters: { seniority: ['manager'] }, limit: 1 });
+	const [first, second] = await Promise.all([
+		run(sandbox, { parameters, inputItems }),
+		run(sandbox, { parameters, inputItems }),
+	]);
+	expect(first.items).toHaveLength(90);
+	expect(second.items).toHaveLength(90);
+	const stats = await keyStats(sandbox);
+	expect(stats.requests['POST /v1/search']).toBe(180);
+	expect(stats.http_429).toBe(0);
+});
