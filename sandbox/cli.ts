@@ -66,7 +66,9 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-	console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}`);
-	process.exit(1);
-});
+if (require.main === module) {
+	main().catch((error: unknown) => {
+		console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}`);
+		process.exit(1);
+	});
+}

@@ -1,0 +1,109 @@
+/** Admin routes under /_sandbox/: reset, balance, settings, stats, routing; loopback only. */
+import { isLoopback } from '../../sandbox/http';
+import { KEYS, startTestSandbox } from '../helpers/sandbox';
+import { clientFor, expectError } from './client';
+
+let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
+let api: ReturnType<typeof clientFor>;
+
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ contacts: 5_000, seed: 9 });
+	api = clientFor(sandbox.url);
+});
+afterAll(() => sandbox.close());
+
+const admin = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
+	api(method, `/_sandbox/${path}`, body, { key: null });
+
+describe('/_sandbox/', () => {
+	it('reset brings every account back to its start, undoing events; the data set stays', async () => {
+		const first = (await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0];
+		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: [first.id] })).body;
+		await api('POST', '/v1/webhooks', { url: 'https://example.com/h', events: ['job_change'] });
+		await api('POST', '/v1/unlock', { ids: [first.id] }, { headers: { 'Idempotency-Key': 'k' } });
+		await api('POST', '/v1/credits/refund', { contact_id: first.id, reason: 'wrong_title' });
+		await sandbox.admin.setBalance(KEYS.empty, 77);
+		await sandbox.admin.setFaults([{ route: 'GET /v1/lists', kind: 'error' }]);
+		await sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id });
+		await sandbox.admin.setSettings({ clock_offset_s: 100 });
+		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0].company).not.toEqual(first.company);
+
+		expect((await admin('POST', 'reset')).body).toEqual({ ok: true });
+		expect((await api('GET', '/v1/lists')).body.lists).toEqual([]);
+		expect((await api('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
+		expect((await api('GET', '/v1/credits/balance')).body).toEqual({ balance: 1_000_000, tier: 'growth', usage: [], refunds: [] });
+		expect((await api('GET', '/v1/credits/balance', undefined, { key: KEYS.empty })).body.balance).toBe(0);
+		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0]).toEqual(first);
+		// The idempotency record is gone: another body with the same key is new, not a conflict.
+		expect((await api('POST', '/v1/unlock', { ids: [first.id], level: 'premium' }, { headers: { 'Idempotency-Key': 'k' } })).status).toBe(200);
+		expect(await sandbox.admin.deliveries()).toEqual([]);
+		expect((await sandbox.admin.settings()).clock_offset_s).toBe(0);
+		const stats = await sandbox.admin.stats();
+		expect(stats.requests_total).toBe(6);
+	});
+
+	it('sets a balance; unknown keys are 404 and bad bodies 400', async () => {
+		expect((await admin('POST', 'balance', { key: KEYS.growth, balance: 50 })).body).toEqual({ key: KEYS.growth, balance: 50 });
+		expect((await api('GET', '/v1/credits/balance')).body.balance).toBe(50);
+		expectError(await admin('POST', 'balance', { key: 'sk_other', balance: 5 }), 404, 'not_found');
+		expectError(await admin('POST', 'balance', { key: KEYS.growth, balance: -1 }), 400, 'invalid_request');
+		expectError(await admin('POST', 'balance', { key: KEYS.growth }), 400, 'invalid_request');
+		await sandbox.admin.reset();
+	});
+
+	it('reads and changes settings', async () => {
+		const settings = (await admin('GET', 'settings')).body;
+		expect(settings).toEqual({
+			time_scale: 60,
+			rate_limits: true,
+			webhook_retry_delays_ms: [5_000, 10_000, 15_000, 30_000],
+			clock_offset_s: 0,
+			contacts: 5_000,
+			seed: 9,
+		});
+		const changed = await admin('POST', 'settings', { time_scale: 2, webhook_retry_delays_ms: [10] });
+		expect(changed.body).toMatchObject({ time_scale: 2, rate_limits: true, webhook_retry_delays_ms: [10] });
+		expect((await api('GET', '/v1/lists')).headers['x-ratelimit-reset']).toBe('30');
+		// Rate limits off: nothing is counted, so the limit is never reached.
+		expect((await admin('POST', 'settings', { rate_limits: false })).body.rate_limits).toBe(false);
+		const unlimited = await api('GET', '/v1/lists');
+		expect([unlimited.headers['x-ratelimit-limit'], unlimited.headers['x-ratelimit-remaining']]).toEqual(['600', '600']);
+		for (const body of [{ time_scale: 0 }, { rate_limits: 'no' }, { unknown: 1 }, { webhook_retry_delays_ms: [-5] }]) {
+			expect({ body, status: (await admin('POST', 'settings', body)).status }).toEqual({ body, status: 400 });
+		}
+		await admin('POST', 'settings', { time_scale: 60, rate_limits: true, webhook_retry_delays_ms: [5_000, 10_000, 15_000, 30_000] });
+	});
+
+	it('counts requests per key and route in stats', async () => {
+		await sandbox.admin.reset();
+		await api('POST', '/v1/search', { limit: 1 });
+		await api('GET', '/v1/lists/ls_a');
+		await api('GET', '/v1/lists/ls_b');
+		await api('GET', '/v1/lists', undefined, { key: KEYS.empty });
+		await api('GET', '/v1/lists', undefined, { key: null });
+		const ids = (await api('POST', '/v1/search', { limit: 2 })).body.results.map((r: any) => r.id);
+		await api('POST', '/v1/unlock', { ids, level: 'premium' });
+		const stats = await sandbox.admin.stats();
+		expect(stats.requests_total).toBe(7);
+		expect(stats.keys[KEYS.growth]).toEqual({
+			requests: { 'POST /v1/search': 2, 'GET /v1/lists/:id': 2, 'POST /v1/unlock': 1 },
+			http_429: 0,
+			credits_charged: 4,
+			balance: 1_000_000 - 4,
+		});
+		expect(stats.keys[KEYS.empty].requests).toEqual({ 'GET /v1/lists': 1 });
+		expect(Object.keys(stats.keys).sort()).toEqual([KEYS.empty, KEYS.growth, KEYS.starter].sort());
+	});
+
+	it('answers 404 for unknown admin routes and 405 for other methods', async () => {
+		expectError(await admin('GET', 'nothing'), 404, 'not_found');
+		expectError(await admin('GET', 'reset'), 405, 'method_not_allowed');
+		expectError(await admin('PUT' as 'GET', 'faults'), 405, 'method_not_allowed');
+		expectError(await admin('POST', 'events', { type: 'promotion', list_id: 'ls_x' }), 400, 'invalid_request');
+	});
+
+	it('answers loopback callers only', () => {
+		expect(['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1'].every(isLoopback)).toBe(true);
+		expect(['10.0.0.1', '192.168.1.2', '::ffff:10.0.0.1', 'fe80::1', undefined].some(isLoopback)).toBe(false);
+	});
+});
