@@ -44,6 +44,22 @@ export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): st
 	return context.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
 }
 
+/** Contact ids per input item; several operations collect them across all items. */
+export function contactIdsParameter(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
+	return {
+		displayName: 'Contact IDs',
+		name: 'contactIds',
+		type: 'string',
+		default: '={{ $json.id }}',
+		required: true,
+		displayOptions,
+		description: `${description} One ID (ct_…), an array of IDs, or IDs separated by commas, per input item`,
+	};
+}
+
 export function levelParameter(displayOptions: IDisplayOptions): INodeProperties {
 	return {
 		displayName: 'Level',

@@ -19,7 +19,7 @@ import {
 	type UnlockLevel,
 	type UnlockResponse,
 } from '../../shared/contract';
-import { levelParameter, maxCreditsParameter } from '../../shared/descriptions';
+import { contactIdsParameter, levelParameter, maxCreditsParameter } from '../../shared/descriptions';
 import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
@@ -27,16 +27,7 @@ import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../s
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Contact IDs',
-		name: 'contactIds',
-		type: 'string',
-		default: '={{ $json.id }}',
-		required: true,
-		displayOptions: showFor,
-		description:
-			'The contact to unlock for each input item: one ID (ct_…), an array of IDs, or IDs separated by commas. By default the ID field of a search result.',
-	},
+	contactIdsParameter(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
 	{

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/contract';
+import { contactIdsParameter } from '../../shared/descriptions';
 import { FILTER_PARAMETER_NAMES, filterProperties, readFilters } from '../../shared/filters';
 import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, unique } from '../../shared/values';
-import { contactIdsParameter, groupIdsByKey, sendMembers } from './members';
+import { groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
 const showForFilters = { show: { ...showFor.show, createFrom: ['filters'] } };

@@ -12,25 +12,10 @@ import {
 	listContactsRemovedSchema,
 	listContactsRequestSchema,
 } from '../../shared/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
+import { contactIdsParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
-
-export function contactIdsParameter(
-	displayOptions: INodeProperties['displayOptions'],
-	description: string,
-): INodeProperties {
-	return {
-		displayName: 'Contact IDs',
-		name: 'contactIds',
-		type: 'string',
-		default: '={{ $json.id }}',
-		required: true,
-		displayOptions,
-		description: `${description} One ID (ct_…), an array of IDs, or IDs separated by commas, per input item`,
-	};
-}
 
 /** The parameters of Add Contacts and Remove Contacts. */
 export function memberParameters(
