@@ -122,3 +122,15 @@ it('a lost answer after charging is sent again, and the re-unlock is free', asyn
 	expect(stats.requests['POST /v1/enrich']).toBe(2);
 	expect(stats.credits_charged).toBe(1);
 });
+
+it('paces enrich calls under the time-scaled limit of 60 charged calls a minute: no 429', async () => {
+	// 130 enrich calls of the same person: one credit, then free re-unlocks; over twice the limit.
+	const inputItems = Array.from({ length: 130 }, () => ({ json: { email: people[0].email } }));
+	const result = await run(sandbox, { parameters: enrich(), inputItems });
+	expect(result.error).toBeUndefined();
+	expect(result.items.every((item) => item.json.id === people[0].id)).toBe(true);
+	const stats = await keyStats(sandbox);
+	expect(stats.requests['POST /v1/enrich']).toBe(130);
+	expect(stats.http_429).toBe(0);
+	expect(stats.credits_charged).toBe(1);
+});
