@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { ID_PREFIXES } from '../nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
-import { compileFilters, matchesAt, type CompiledFilters, type KnownFilters, type MatchCounter } from './search';
+import { compileFilters, matchesAt, scan, type CompiledFilters, type KnownFilters, type MatchCounter } from './search';
 
 export interface SavedList {
 	id: string;
@@ -92,28 +92,31 @@ export class ListStore {
 	}
 
 	/**
-	 * Members in data set order, a chunk at a time: fills `out` with up to `max` members from
-	 * position `from` and returns the position to continue from (ds.size when done).
+	 * Members in data set order, a chunk at a time: appends up to `max` members from position
+	 * `from` to `out` and returns the position to continue from (ds.size when done).
 	 */
 	members(ds: Dataset, list: SavedList, from: number, max: number, out: number[]): number {
+		const stop = out.length + max;
 		if (!list.compiled) {
 			const sorted = [...list.added].sort((a, b) => a - b);
 			for (const index of sorted) {
 				if (index < from) continue;
-				if (out.length >= max) return index;
+				if (out.length >= stop) return index;
 				out.push(index);
 			}
 			return ds.size;
 		}
 		const compiled = list.compiled;
 		const { added, removed } = list;
+		// A pure saved search: the search's own scan.
+		if (added.size === 0 && removed.size === 0) return scan(ds, compiled, from, max, out, false).next;
 		const checkAdded = added.size > 0;
 		const checkRemoved = removed.size > 0;
 		for (let i = from; i < ds.size; i++) {
 			if (checkRemoved && removed.has(i)) continue;
 			if (matchesAt(ds, compiled, i) || (checkAdded && added.has(i))) {
 				out.push(i);
-				if (out.length >= max) return i + 1;
+				if (out.length >= stop) return i + 1;
 			}
 		}
 		return ds.size;

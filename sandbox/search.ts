@@ -153,8 +153,9 @@ export function matchesAt(ds: Dataset, f: CompiledFilters, i: number): boolean {
 }
 
 /**
- * Scans contacts from `from` on: counts every match and collects up to `max` of their indexes
- * into `out` (pass max 0 to count only). Stops early once `max` are collected and `countAll` is false.
+ * Scans contacts from `from` on: counts every match and appends up to `max` of their indexes
+ * to `out` (pass max 0 to count only). Stops early once `max` are collected and `countAll` is false.
+ * `next` is the position after the last collected match when `max` were collected, else ds.size.
  */
 export function scan(
 	ds: Dataset,
@@ -174,9 +175,11 @@ export function scan(
 	const ctm = f.cityMask;
 	const k = f.keywords;
 	const size = ds.size;
+	const stop = out.length + max;
 	let count = 0;
-	let i = from;
-	for (; i < size; i++) {
+	// Where a next page would start: after the last collected match, or the end.
+	let next = size;
+	for (let i = from; i < size; i++) {
 		if (tm !== null && tm[titles[i]] === 0) continue;
 		if (cm !== null && cm[companies[i]] === 0) continue;
 		if (ctm !== null && ctm[cities[i]] === 0) continue;
@@ -185,12 +188,15 @@ export function scan(
 			if (bits >>> 0 !== k.all) continue;
 		}
 		count++;
-		if (out.length < max) {
+		if (out.length < stop) {
 			out.push(i);
-			if (out.length === max && !countAll) return { count, next: i + 1 };
+			if (out.length === stop) {
+				if (!countAll) return { count, next: i + 1 };
+				next = i + 1;
+			}
 		}
 	}
-	return { count, next: i };
+	return { count, next };
 }
 
 /** Counts of matches, cached per filters and data version (paging re-asks for the same total). */
@@ -200,13 +206,21 @@ export class MatchCounter {
 	constructor(private readonly ds: Dataset) {}
 
 	count(f: CompiledFilters): number {
-		const cacheKey = `${this.ds.version}:${f.key}`;
-		const cached = this.cache.get(cacheKey);
+		const cached = this.cached(f);
 		if (cached !== undefined) return cached;
 		const { count } = scan(this.ds, f, 0, 0, [], true);
-		if (this.cache.size >= 512) this.cache.delete(this.cache.keys().next().value as string);
-		this.cache.set(cacheKey, count);
+		this.remember(f, count);
 		return count;
+	}
+
+	cached(f: CompiledFilters): number | undefined {
+		return this.cache.get(`${this.ds.version}:${f.key}`);
+	}
+
+	/** Stores a count found by a full scan made for another reason (a first page). */
+	remember(f: CompiledFilters, count: number): void {
+		if (this.cache.size >= 512) this.cache.delete(this.cache.keys().next().value as string);
+		this.cache.set(`${this.ds.version}:${f.key}`, count);
 	}
 }
 

@@ -55,11 +55,22 @@ async function search(ctx: RequestContext): Promise<Answer> {
 	const digest = filtersDigest(compiled);
 	const cursor = request.cursor ? readCursor(request.cursor, digest) : { h: digest, o: 0, p: 0 };
 	const limit = request.limit ?? LIMITS.searchLimitDefault;
-	const total = state.counter.count(compiled);
-	const reachable = Math.min(total, LIMITS.searchPagingCap);
-	const pageSize = Math.max(0, Math.min(limit, reachable - cursor.o));
+	// The page holds up to `limit` results, never past the paging cap.
+	const pageSizeFor = (total: number) => Math.max(0, Math.min(limit, Math.min(total, LIMITS.searchPagingCap) - cursor.o));
 	const indexes: number[] = [];
-	const { next } = pageSize > 0 ? scan(state.ds, compiled, cursor.p, pageSize, indexes, false) : { next: cursor.p };
+	let total = state.counter.cached(compiled);
+	let next: number;
+	if (total === undefined && cursor.p === 0) {
+		// A first page: one full scan counts every match and collects the page.
+		({ count: total, next } = scan(state.ds, compiled, 0, limit, indexes, true));
+		state.counter.remember(compiled, total);
+	} else {
+		total ??= state.counter.count(compiled);
+		const size = pageSizeFor(total);
+		next = size > 0 ? scan(state.ds, compiled, cursor.p, size, indexes, false).next : cursor.p;
+	}
+	const reachable = Math.min(total, LIMITS.searchPagingCap);
+	const pageSize = pageSizeFor(total);
 	const returned = cursor.o + indexes.length;
 	const more = indexes.length === pageSize && returned < reachable;
 	return {
