@@ -254,6 +254,18 @@ describe('deliveries', () => {
 		expect(receiver.received.map((d) => d.headers['webhook-id'])).toEqual([event.id, event.id]);
 	});
 
+	it('walks through the list members event after event, wrapping around', async () => {
+		const ids = (await api('POST', '/v1/search', { filters: { country: ['DE'] }, limit: 3 })).body.results.map((r: any) => r.id);
+		const list = (await api('POST', '/v1/lists', { name: 'Three', contact_ids: ids })).body;
+		const first = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
+		const second = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
+		const many = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 10 });
+		expect(first.events.map((e) => e.contact.id)).toEqual(ids.slice(0, 2));
+		expect(second.events.map((e) => e.contact.id)).toEqual([ids[2], ids[0]]);
+		// One event per member at most in one call.
+		expect(many.events.map((e) => e.contact.id).sort()).toEqual([...ids].sort());
+	});
+
 	it('answers 404 for events on an unknown list, and uses the given key\'s account', async () => {
 		const reply = await api('POST', '/_sandbox/events', { type: 'intent', list_id: 'ls_missing' }, { key: null });
 		expectError(reply, 404, 'not_found');
