@@ -183,7 +183,7 @@ type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
 	| { kind: 'rateLimited'; waitMs: number }
 	| { kind: 'transient'; reason: string }
-	| { kind: 'failed'; error: NodeApiError };
+	| { kind: 'failed'; error: NodeApiError; headers: ApiResponse<unknown>['headers'] };
 
 /**
  * Sends one API call: paced, retried where safe, and mapped to `NodeApiError` when it fails.
@@ -212,7 +212,9 @@ export async function apiRequest<T = unknown>(
 	for (;;) {
 		const attempt = await inTurn(window, async () => {
 			const outcome = await sendOnce(this, baseUrl, request);
+			// Refused calls count against the limit too, and say so in their headers.
 			if (outcome.kind === 'ok') noteRateHeaders(window, outcome.response.headers);
+			if (outcome.kind === 'failed') noteRateHeaders(window, outcome.headers);
 			if (outcome.kind === 'rateLimited' && window) {
 				window.remaining = 0;
 				window.resetAt = Date.now() + outcome.waitMs;
@@ -329,7 +331,7 @@ async function sendOnce<T>(
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
 		return { kind: 'transient', reason: `the API answered ${statusCode}` };
 	}
-	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex) };
+	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex), headers };
 }
 
 /** Reads a small JSON answer (an error, or an export's 202) from a stream. */
