@@ -7,6 +7,7 @@ import { request } from 'undici';
 import { KEYS } from '../../sandbox/accounts';
 import type { FaultRule } from '../../sandbox/faults';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
+import type { DeliveryRecord } from '../../sandbox/webhooks';
 
 export { KEYS };
 export type { FaultRule, RunningSandbox, SandboxOptions };
@@ -19,16 +20,8 @@ export interface SandboxSettingsBody {
 	clock_offset_s?: number;
 }
 
-export interface DeliveryLogEntry {
-	event_id: string;
-	webhook_id: string;
-	url: string;
-	attempt: number;
-	status: number | null;
-	ok: boolean;
-	at: string;
-	error?: string;
-}
+/** One delivery attempt in `GET /_sandbox/deliveries`. */
+export type DeliveryLogEntry = DeliveryRecord;
 
 export interface SandboxStats {
 	keys: Record<

@@ -1,16 +1,10 @@
 /** Admin routes under /_sandbox/: reset, balance, settings, stats, routing; loopback only. */
 import { isLoopback } from '../../sandbox/http';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, useSandbox } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, seed: 9 });
-	api = clientFor(sandbox.url);
-});
-afterAll(() => sandbox.close());
+const env = useSandbox({ contacts: 5_000, seed: 9 });
+const { api } = env;
 
 const admin = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
 	api(method, `/_sandbox/${path}`, body, { key: null });
@@ -22,10 +16,10 @@ describe('/_sandbox/', () => {
 		await api('POST', '/v1/webhooks', { url: 'https://example.com/h', events: ['job_change'] });
 		await api('POST', '/v1/unlock', { ids: [first.id] }, { headers: { 'Idempotency-Key': 'k' } });
 		await api('POST', '/v1/credits/refund', { contact_id: first.id, reason: 'wrong_title' });
-		await sandbox.admin.setBalance(KEYS.empty, 77);
-		await sandbox.admin.setFaults([{ route: 'GET /v1/lists', kind: 'error' }]);
-		await sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id });
-		await sandbox.admin.setSettings({ clock_offset_s: 100 });
+		await env.sandbox.admin.setBalance(KEYS.empty, 77);
+		await env.sandbox.admin.setFaults([{ route: 'GET /v1/lists', kind: 'error' }]);
+		await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id });
+		await env.sandbox.admin.setSettings({ clock_offset_s: 100 });
 		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0].company).not.toEqual(first.company);
 
 		expect((await admin('POST', 'reset')).body).toEqual({ ok: true });
@@ -36,9 +30,9 @@ describe('/_sandbox/', () => {
 		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0]).toEqual(first);
 		// The idempotency record is gone: another body with the same key is new, not a conflict.
 		expect((await api('POST', '/v1/unlock', { ids: [first.id], level: 'premium' }, { headers: { 'Idempotency-Key': 'k' } })).status).toBe(200);
-		expect(await sandbox.admin.deliveries()).toEqual([]);
-		expect((await sandbox.admin.settings()).clock_offset_s).toBe(0);
-		const stats = await sandbox.admin.stats();
+		expect(await env.sandbox.admin.deliveries()).toEqual([]);
+		expect((await env.sandbox.admin.settings()).clock_offset_s).toBe(0);
+		const stats = await env.sandbox.admin.stats();
 		expect(stats.requests_total).toBe(6);
 	});
 
@@ -48,7 +42,7 @@ describe('/_sandbox/', () => {
 		expectError(await admin('POST', 'balance', { key: 'sk_other', balance: 5 }), 404, 'not_found');
 		expectError(await admin('POST', 'balance', { key: KEYS.growth, balance: -1 }), 400, 'invalid_request');
 		expectError(await admin('POST', 'balance', { key: KEYS.growth }), 400, 'invalid_request');
-		await sandbox.admin.reset();
+		await env.sandbox.admin.reset();
 	});
 
 	it('reads and changes settings', async () => {
@@ -75,7 +69,7 @@ describe('/_sandbox/', () => {
 	});
 
 	it('counts requests per key and route in stats', async () => {
-		await sandbox.admin.reset();
+		await env.sandbox.admin.reset();
 		await api('POST', '/v1/search', { limit: 1 });
 		await api('GET', '/v1/lists/ls_a');
 		await api('GET', '/v1/lists/ls_b');
@@ -83,7 +77,7 @@ describe('/_sandbox/', () => {
 		await api('GET', '/v1/lists', undefined, { key: null });
 		const ids = (await api('POST', '/v1/search', { limit: 2 })).body.results.map((r: any) => r.id);
 		await api('POST', '/v1/unlock', { ids, level: 'premium' });
-		const stats = await sandbox.admin.stats();
+		const stats = await env.sandbox.admin.stats();
 		expect(stats.requests_total).toBe(7);
 		expect(stats.keys[KEYS.growth]).toEqual({
 			requests: { 'POST /v1/search': 2, 'GET /v1/lists/:id': 2, 'POST /v1/unlock': 1 },

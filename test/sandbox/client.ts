@@ -1,7 +1,9 @@
 /** A plain HTTP client for the sandbox conformance tests (undici, no retries, no magic). */
 import { request } from 'undici';
 
-import { KEYS } from '../helpers/sandbox';
+import { KEYS, startTestSandbox, type SandboxOptions } from '../helpers/sandbox';
+
+export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
 
 export interface Reply {
 	status: number;
@@ -39,9 +41,46 @@ export async function call(baseUrl: string, method: Method, path: string, body?:
 	return { status: response.statusCode, headers: response.headers, text, body: parsed };
 }
 
+export type Api = (method: Method, path: string, body?: unknown, options?: CallOptions) => Promise<Reply>;
+
 /** A client bound to one sandbox. */
-export function clientFor(baseUrl: string) {
-	return (method: Method, path: string, body?: unknown, options?: CallOptions) => call(baseUrl, method, path, body, options);
+export function clientFor(baseUrl: string): Api {
+	return (method, path, body, options) => call(baseUrl, method, path, body, options);
+}
+
+/**
+ * One sandbox for a test file: started before its tests, reset before each, closed after all.
+ * `api` calls it with the growth key unless told otherwise.
+ */
+export function useSandbox(options: SandboxOptions): { readonly sandbox: TestSandbox; api: Api } {
+	let sandbox: TestSandbox | undefined;
+	const current = (): TestSandbox => {
+		if (!sandbox) throw new Error('the sandbox starts in beforeAll');
+		return sandbox;
+	};
+	beforeAll(async () => {
+		sandbox = await startTestSandbox(options);
+	});
+	afterAll(() => sandbox?.close());
+	beforeEach(() => current().admin.reset());
+	return {
+		get sandbox() {
+			return current();
+		},
+		api: (method, path, body, callOptions) => call(current().url, method, path, body, callOptions),
+	};
+}
+
+/** The ids of the first `count` contacts in data set order. */
+export async function firstContactIds(api: Api, count: number): Promise<string[]> {
+	const ids: string[] = [];
+	let cursor: string | null = null;
+	do {
+		const page: any = (await api('POST', '/v1/search', { filters: {}, limit: Math.min(100, count - ids.length), cursor })).body;
+		ids.push(...page.results.map((r: any) => r.id));
+		cursor = page.next_cursor;
+	} while (ids.length < count && cursor);
+	return ids;
 }
 
 /** Asserts the contract's error shape and returns the error object. */

@@ -1,25 +1,15 @@
 /** GET /v1/credits/balance and POST /v1/credits/refund. */
 import { balanceSchema, refundSchema } from '../../nodes/ContactData/shared/contract';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, firstContactIds, useSandbox } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
+const env = useSandbox({ contacts: 5_000, rateLimits: false });
+const { api } = env;
 let ids: string[];
 
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, rateLimits: false });
-	api = clientFor(sandbox.url);
-	ids = [];
-	let cursor: string | null = null;
-	do {
-		const page: any = (await api('POST', '/v1/search', { filters: {}, limit: 100, ...(cursor ? { cursor } : {}) })).body;
-		ids.push(...page.results.map((r: any) => r.id));
-		cursor = page.next_cursor;
-	} while (ids.length < 200 && cursor);
+	ids = await firstContactIds(api, 200);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
 
 describe('GET /v1/credits/balance', () => {
 	it('answers the balance, tier, and the latest 50 usage entries newest first', async () => {
@@ -66,7 +56,7 @@ describe('POST /v1/credits/refund', () => {
 		expectError(await api('POST', '/v1/credits/refund', { contact_id: ids[1], reason: 'wrong_title' }), 404, 'not_found');
 		expectError(await api('POST', '/v1/credits/refund', { contact_id: 'ct_zzzzzzz', reason: 'wrong_title' }), 404, 'not_found');
 		// Unlocked by another account only: still never unlocked by this one.
-		await sandbox.admin.setBalance(KEYS.empty, 5);
+		await env.sandbox.admin.setBalance(KEYS.empty, 5);
 		await api('POST', '/v1/unlock', { ids: [ids[2]] }, { key: KEYS.empty });
 		expectError(await api('POST', '/v1/credits/refund', { contact_id: ids[2], reason: 'wrong_phone' }), 404, 'not_found');
 	});

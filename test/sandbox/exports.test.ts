@@ -2,12 +2,8 @@
 import { request } from 'undici';
 
 import { LIMITS, exportUrlResponseSchema } from '../../nodes/ContactData/shared/contract';
-import { startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError, parseCsv } from './client';
+import { expectError, firstContactIds, parseCsv, useSandbox } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
-let ids: string[];
 
 const PREVIEW_FIELDS = [
 	'id', 'first_name', 'last_name', 'title', 'seniority', 'department', 'company.name', 'company.domain',
@@ -17,14 +13,14 @@ const PREVIEW_FIELDS = [
 const BASIC_FIELDS = [...PREVIEW_FIELDS, 'level', 'email', 'email_status', 'linkedin_url', 'unlocked_at'];
 const PREMIUM_FIELDS = [...BASIC_FIELDS, 'phone', 'mobile_phone', 'work_history'];
 
+// 150,000 contacts: a list of every contact passes the 100,000 bulk threshold.
+const env = useSandbox({ contacts: 150_000, rateLimits: false });
+const { api } = env;
+let ids: string[];
+
 beforeAll(async () => {
-	// 150,000 contacts: a list of every contact passes the 100,000 bulk threshold.
-	sandbox = await startTestSandbox({ contacts: 150_000, rateLimits: false });
-	api = clientFor(sandbox.url);
-	ids = (await api('POST', '/v1/search', { filters: {}, limit: 6 })).body.results.map((r: any) => r.id);
+	ids = await firstContactIds(api, 6);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
 
 /** A list of six contacts: one held at premium, one at basic, four not unlocked. */
 async function smallList(name = 'Picked') {
@@ -154,7 +150,7 @@ describe('signed-URL exports', () => {
 		expect(reply.status).toBe(202);
 		const body = exportUrlResponseSchema.parse(reply.body);
 		expect(body).toMatchObject({ format: 'json', contact_count: 6 });
-		expect(body.url.startsWith(`${sandbox.url}/v1/exports/`)).toBe(true);
+		expect(body.url.startsWith(`${env.sandbox.url}/v1/exports/`)).toBe(true);
 		expect(body.url).toMatch(/\?expires=\d+&signature=[0-9a-f]{64}$/);
 		const hour = Date.parse(body.expires_at) - Date.now();
 		expect(hour).toBeGreaterThan(59 * 60 * 1000);
@@ -206,11 +202,11 @@ describe('signed-URL exports', () => {
 				body: { error: { code: 'unauthorized', message: expect.any(String), details: { reason: 'bad_signature' } } },
 			});
 		}
-		await sandbox.admin.setSettings({ clock_offset_s: 3_601 });
+		await env.sandbox.admin.setSettings({ clock_offset_s: 3_601 });
 		const expired = await download(url);
 		expect(expired.status).toBe(401);
 		expect(expired.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'expired' } });
-		await sandbox.admin.setSettings({ clock_offset_s: 0 });
+		await env.sandbox.admin.setSettings({ clock_offset_s: 0 });
 		expect((await download(url)).status).toBe(200);
 	});
 

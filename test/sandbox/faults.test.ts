@@ -3,19 +3,15 @@ import { request } from 'undici';
 
 import { optionsFromEnvironment } from '../../sandbox/cli';
 import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { clientFor, expectError, firstContactIds, useSandbox } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
+const env = useSandbox({ contacts: 5_000, rateLimits: false });
+const { api } = env;
 let ids: string[];
 
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, rateLimits: false });
-	api = clientFor(sandbox.url);
-	ids = (await api('POST', '/v1/search', { filters: {}, limit: 5 })).body.results.map((r: any) => r.id);
+	ids = await firstContactIds(api, 5);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
 
 async function balance(): Promise<number> {
 	return (await api('GET', '/v1/credits/balance')).body.balance;
@@ -24,7 +20,7 @@ async function balance(): Promise<number> {
 /** Whether a request is dropped (the socket closes with no answer). */
 async function isDropped(path: string, body: unknown, headers: Record<string, string> = {}): Promise<boolean> {
 	try {
-		await request(`${sandbox.url}${path}`, {
+		await request(`${env.sandbox.url}${path}`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${KEYS.growth}`, 'content-type': 'application/json', ...headers },
 			body: JSON.stringify(body),
@@ -37,14 +33,14 @@ async function isDropped(path: string, body: unknown, headers: Record<string, st
 
 describe('fault rules', () => {
 	it('error before: the next n matching requests fail with the status, nothing is processed', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', count: 2 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', count: 2 }]);
 		expectError(await api('POST', '/v1/unlock', { ids: [ids[0]] }), 503, 'unavailable');
 		expectError(await api('POST', '/v1/unlock', { ids: [ids[0]] }), 503, 'unavailable');
 		expect(await balance()).toBe(1_000_000);
 		// Other routes are untouched; the rule is used up.
 		expect((await api('POST', '/v1/search', { limit: 1 })).status).toBe(200);
 		expect((await api('POST', '/v1/unlock', { ids: [ids[0]] })).status).toBe(200);
-		await sandbox.admin.setFaults([
+		await env.sandbox.admin.setFaults([
 			{ route: 'GET /v1/credits/balance', kind: 'error', status: 500, count: 1 },
 			{ route: 'GET /v1/credits/balance', kind: 'error', status: 502, count: 1 },
 		]);
@@ -54,7 +50,7 @@ describe('fault rules', () => {
 	});
 
 	it('error after: the request is processed and charged, then the answer is lost; a keyed retry replays', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', phase: 'after', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', phase: 'after', count: 1 }]);
 		const headers = { 'Idempotency-Key': 'after-fault' };
 		expectError(await api('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers }), 503, 'unavailable');
 		expect(await balance()).toBe(1_000_000 - 2);
@@ -65,10 +61,10 @@ describe('fault rules', () => {
 	});
 
 	it('drop: before loses the request unprocessed; after processes it and loses the answer', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 1 }]);
 		expect(await isDropped('/v1/unlock', { ids: [ids[0]] })).toBe(true);
 		expect(await balance()).toBe(1_000_000);
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', phase: 'after', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', phase: 'after', count: 1 }]);
 		expect(await isDropped('/v1/unlock', { ids: [ids[0]] }, { 'Idempotency-Key': 'dropped' })).toBe(true);
 		expect(await balance()).toBe(1_000_000 - 1);
 		const retry = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers: { 'Idempotency-Key': 'dropped' } });
@@ -77,19 +73,19 @@ describe('fault rules', () => {
 	});
 
 	it('slow delays the answer; malformed answers broken JSON', async () => {
-		await sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'slow', delay_ms: 300, count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'slow', delay_ms: 300, count: 1 }]);
 		const started = Date.now();
 		const slow = await api('GET', '/v1/webhooks');
 		expect(slow.status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 
-		await sandbox.admin.setFaults([{ route: 'POST /v1/search', kind: 'malformed', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/search', kind: 'malformed', count: 1 }]);
 		const broken = await api('POST', '/v1/search', { limit: 1 });
 		expect(broken.status).toBe(200);
 		expect(broken.headers['content-type']).toMatch(/^application\/json/);
 		expect(() => JSON.parse(broken.text)).toThrow();
 
-		await sandbox.admin.setFaults([{ route: 'POST /v1/search', kind: 'malformed', phase: 'after', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/search', kind: 'malformed', phase: 'after', count: 1 }]);
 		const half = await api('POST', '/v1/search', { limit: 1 });
 		expect(half.text.startsWith('{"results":[{"id":"')).toBe(true);
 		expect(() => JSON.parse(half.text)).toThrow();
@@ -97,38 +93,38 @@ describe('fault rules', () => {
 	});
 
 	it('matches path prefixes and "*", and applies a seeded share with rate', async () => {
-		await sandbox.admin.setFaults([{ route: 'GET /v1/lists*', kind: 'error', count: 2 }]);
+		await env.sandbox.admin.setFaults([{ route: 'GET /v1/lists*', kind: 'error', count: 2 }]);
 		expect((await api('GET', '/v1/lists/ls_any')).status).toBe(503);
 		expect((await api('POST', '/v1/lists', { name: 'x' })).status).toBe(201);
 		expect((await api('GET', '/v1/lists')).status).toBe(503);
 		expect((await api('GET', '/v1/lists')).status).toBe(200);
 
-		await sandbox.admin.setFaults([{ route: '*', kind: 'error', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: '*', kind: 'error', count: 1 }]);
 		expect((await api('GET', '/v1/credits/balance')).status).toBe(503);
 
-		await sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'error', rate: 0.5 }]);
+		await env.sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'error', rate: 0.5 }]);
 		const statuses: number[] = [];
 		for (let n = 0; n < 40; n++) statuses.push((await api('GET', '/v1/webhooks')).status);
 		const failed = statuses.filter((s) => s === 503).length;
 		expect(failed).toBeGreaterThan(5);
 		expect(failed).toBeLessThan(35);
 		// The same seed gives the same pattern after the rules are set again.
-		await sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'error', rate: 0.5 }]);
+		await env.sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'error', rate: 0.5 }]);
 		const again: number[] = [];
 		for (let n = 0; n < 40; n++) again.push((await api('GET', '/v1/webhooks')).status);
 		expect(again).toEqual(statuses);
 
-		await sandbox.admin.clearFaults();
+		await env.sandbox.admin.clearFaults();
 		expect((await api('GET', '/v1/webhooks')).status).toBe(200);
 	});
 
 	it('lists and validates rules, counts faulted requests in stats, and reads rules at start', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
+		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
 		const listed = await api('GET', '/_sandbox/faults', undefined, { key: null });
 		expect(listed.body.rules).toEqual([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
 		await api('POST', '/v1/unlock', { ids: [ids[0]] });
 		expect((await api('GET', '/_sandbox/faults', undefined, { key: null })).body.rules).toEqual([]);
-		const stats = await sandbox.admin.stats();
+		const stats = await env.sandbox.admin.stats();
 		expect(stats.keys[KEYS.growth].requests['POST /v1/unlock']).toBe(1);
 		expect(stats.requests_total).toBeGreaterThanOrEqual(1);
 
@@ -144,7 +140,7 @@ describe('fault rules', () => {
 			expect({ rules, status: reply.status }).toEqual({ rules, status: 400 });
 		}
 
-		const env = { ...process.env };
+		const savedEnv = { ...process.env };
 		try {
 			process.env.SANDBOX_FAULTS = JSON.stringify([{ route: 'POST /v1/search', kind: 'error', count: 1 }]);
 			process.env.SANDBOX_PORT = '0';
@@ -171,7 +167,7 @@ describe('fault rules', () => {
 			process.env.SANDBOX_CONTACTS = 'many';
 			expect(() => optionsFromEnvironment()).toThrow(/SANDBOX_CONTACTS/);
 		} finally {
-			process.env = env;
+			process.env = savedEnv;
 		}
 	});
 });

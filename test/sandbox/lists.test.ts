@@ -1,18 +1,10 @@
 /** Saved lists: create, read, page, add and remove members, delete; their errors. */
 import { savedListSchema, savedListsPageSchema } from '../../nodes/ContactData/shared/contract';
-import { startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { expectError, useSandbox } from './client';
 
 const CONTACTS = 20_000;
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: CONTACTS, rateLimits: false });
-	api = clientFor(sandbox.url);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
+const env = useSandbox({ contacts: CONTACTS, rateLimits: false });
+const { api } = env;
 
 async function searchIds(filters: Record<string, unknown>, limit = 100): Promise<{ ids: string[]; total: number }> {
 	const body = (await api('POST', '/v1/search', { filters, limit })).body;

@@ -1,16 +1,9 @@
 /** Conventions of every endpoint: keys and tiers, 404/405, malformed bodies, error shape, nothing crashes. */
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError, type Method } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, useSandbox, type Method } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, rateLimits: false });
-	api = clientFor(sandbox.url);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
+const env = useSandbox({ contacts: 5_000, rateLimits: false });
+const { api } = env;
 
 /** Every API endpoint, with a body that would be invalid once authenticated. */
 const ENDPOINTS: Array<[Method, string, unknown]> = [

@@ -1,24 +1,20 @@
 /** Rate limits per key over a rolling (scaled) minute: classes, headers, 429 + Retry-After, what counts. */
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError, type Reply } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, firstContactIds, useSandbox, type Reply } from './client';
 
 // A minute lasts 6 seconds here.
 const TIME_SCALE = 10;
 const WINDOW_S = 60 / TIME_SCALE;
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
+const env = useSandbox({ contacts: 5_000, timeScale: TIME_SCALE });
+const { api } = env;
 let ids: string[];
 
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, timeScale: TIME_SCALE });
-	api = clientFor(sandbox.url);
-	ids = (await api('POST', '/v1/search', { filters: {}, limit: 3 })).body.results.map((r: any) => r.id);
+	ids = await firstContactIds(api, 3);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
 
 const SECONDS = /^\d+(\.\d{1,3})?$/;
 
@@ -80,7 +76,7 @@ describe('rate limits', () => {
 			expect(inline.headers['x-ratelimit-limit']).toBeUndefined();
 		}
 		const url = (await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body.url;
-		const download = await api('GET', url.slice(sandbox.url.length), undefined, { key: null });
+		const download = await api('GET', url.slice(env.sandbox.url.length), undefined, { key: null });
 		expect(download.status).toBe(200);
 		expect(download.headers['x-ratelimit-limit']).toBeUndefined();
 		// Exports did not use the "other" class.
@@ -116,7 +112,7 @@ describe('rate limits', () => {
 		const after = await api('POST', '/v1/unlock', { ids: [ids[0]] });
 		expect(after.status).toBe(200);
 		expect(rate(after)).toMatchObject({ remaining: '59' });
-		const stats = await sandbox.admin.stats();
+		const stats = await env.sandbox.admin.stats();
 		expect(stats.keys[KEYS.growth].http_429).toBe(refused + 1);
 		expect(stats.keys[KEYS.growth].requests['POST /v1/unlock']).toBe(60 + refused + 1);
 	});
@@ -130,21 +126,21 @@ describe('rate limits', () => {
 	});
 
 	it('gives whole seconds at time scale 1, and no 429 with rate limits off', async () => {
-		await sandbox.admin.setSettings({ time_scale: 1 });
+		await env.sandbox.admin.setSettings({ time_scale: 1 });
 		try {
 			const reply = await api('GET', '/v1/credits/balance');
 			expect(reply.headers['x-ratelimit-reset']).toBe('60');
 		} finally {
-			await sandbox.admin.setSettings({ time_scale: TIME_SCALE });
+			await env.sandbox.admin.setSettings({ time_scale: TIME_SCALE });
 		}
-		await sandbox.admin.setSettings({ rate_limits: false });
+		await env.sandbox.admin.setSettings({ rate_limits: false });
 		try {
 			let last: Reply | undefined;
 			for (let n = 0; n < 70; n++) last = await api('POST', '/v1/unlock', { ids: [ids[0]] });
 			expect(last!.status).toBe(200);
 			expect(last!.headers['x-ratelimit-limit']).toBe('60');
 		} finally {
-			await sandbox.admin.setSettings({ rate_limits: true });
+			await env.sandbox.admin.setSettings({ rate_limits: true });
 		}
 	});
 });

@@ -1,18 +1,11 @@
 /** POST /v1/search: every filter, keywords, paging with cursors, the 10,000-result cap, validation. */
 import { LIMITS, contactPreviewSchema, searchResponseSchema } from '../../nodes/ContactData/shared/contract';
 import { startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { clientFor, expectError, useSandbox } from './client';
 
 const CONTACTS = 20_000;
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: CONTACTS, rateLimits: false });
-	api = clientFor(sandbox.url);
-});
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
+const env = useSandbox({ contacts: CONTACTS, rateLimits: false });
+const { api } = env;
 
 async function search(filters: Record<string, unknown>, limit = 100, cursor?: string) {
 	const reply = await api('POST', '/v1/search', { filters, limit, ...(cursor ? { cursor } : {}) });

@@ -1,19 +1,15 @@
 /** POST /v1/unlock and POST /v1/enrich: levels, charges, 402/413/400, idempotency. */
 import { enrichResponseSchema, unlockResponseSchema, unlockedContactSchema } from '../../nodes/ContactData/shared/contract';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, firstContactIds, useSandbox } from './client';
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
+const env = useSandbox({ contacts: 5_000, rateLimits: false });
+const { api } = env;
 let ids: string[];
 
 beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, rateLimits: false });
-	api = clientFor(sandbox.url);
-	ids = (await api('POST', '/v1/search', { filters: {}, limit: 100 })).body.results.map((r: any) => r.id);
+	ids = await firstContactIds(api, 100);
 });
-afterAll(() => sandbox.close());
-beforeEach(() => sandbox.admin.reset());
 
 async function balance(key: string = KEYS.growth): Promise<number> {
 	return (await api('GET', '/v1/credits/balance', undefined, { key })).body.balance;
@@ -79,7 +75,7 @@ describe('POST /v1/unlock', () => {
 	});
 
 	it('refuses the whole call with 402 when the balance is short, charging nothing', async () => {
-		await sandbox.admin.setBalance(KEYS.growth, 3);
+		await env.sandbox.admin.setBalance(KEYS.growth, 3);
 		const reply = await api('POST', '/v1/unlock', { ids: ids.slice(0, 2), level: 'premium' });
 		expect(expectError(reply, 402, 'insufficient_credits').details).toEqual({ required: 4, balance: 3 });
 		expect(await balance()).toBe(3);
@@ -88,7 +84,7 @@ describe('POST /v1/unlock', () => {
 		const empty = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty });
 		expect(expectError(empty, 402, 'insufficient_credits').details).toEqual({ required: 1, balance: 0 });
 		// Contacts already held cost nothing, so the empty account may fetch them again.
-		await sandbox.admin.setBalance(KEYS.empty, 1);
+		await env.sandbox.admin.setBalance(KEYS.empty, 1);
 		expect((await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty })).status).toBe(200);
 		expect((await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty })).body.credits_charged).toBe(0);
 	});
@@ -122,7 +118,7 @@ describe('POST /v1/unlock', () => {
 			expect(replay.status).toBe(200);
 			expect(replay.body).toEqual(first.body);
 			expect(await balance()).toBe(1_000_000 - 6);
-			const stats = await sandbox.admin.stats();
+			const stats = await env.sandbox.admin.stats();
 			expect(stats.keys[KEYS.growth].credits_charged).toBe(6);
 		});
 
@@ -135,10 +131,10 @@ describe('POST /v1/unlock', () => {
 		});
 
 		it('remembers only 2xx answers', async () => {
-			await sandbox.admin.setBalance(KEYS.growth, 0);
+			await env.sandbox.admin.setBalance(KEYS.growth, 0);
 			const headers = { 'Idempotency-Key': 'k-after-402' };
 			expectError(await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers }), 402, 'insufficient_credits');
-			await sandbox.admin.setBalance(KEYS.growth, 5);
+			await env.sandbox.admin.setBalance(KEYS.growth, 5);
 			const retried = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
 			expect(retried.status).toBe(200);
 			expect(retried.body.credits_charged).toBe(1);
@@ -149,7 +145,7 @@ describe('POST /v1/unlock', () => {
 			await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
 			const otherAccount = await api('POST', '/v1/unlock', { ids: [ids[1]] }, { headers, key: KEYS.empty });
 			expectError(otherAccount, 402, 'insufficient_credits');
-			await sandbox.admin.setSettings({ clock_offset_s: 24 * 3600 + 1 });
+			await env.sandbox.admin.setSettings({ clock_offset_s: 24 * 3600 + 1 });
 			const later = await api('POST', '/v1/unlock', { ids: [ids[1]] }, { headers });
 			expect(later.status).toBe(200);
 			expect(later.body.credits_charged).toBe(1);
@@ -169,7 +165,7 @@ describe('POST /v1/enrich', () => {
 		const unlocked = (await api('POST', '/v1/unlock', { ids: ids.slice(0, 20) }, { key: KEYS.growth })).body.contacts;
 		const withEmail = unlocked.find((c: any) => c.email !== null);
 		const withLinkedin = unlocked.find((c: any) => c.linkedin_url !== null && c.id !== withEmail.id);
-		await sandbox.admin.reset();
+		await env.sandbox.admin.reset();
 
 		const byEmail = await api('POST', '/v1/enrich', { email: withEmail.email.toUpperCase(), first_name: 'ignored' });
 		expect(byEmail.status).toBe(200);
@@ -211,7 +207,7 @@ describe('POST /v1/enrich', () => {
 	it('answers 402 when the balance does not cover the record', async () => {
 		const contact = (await api('POST', '/v1/unlock', { ids: [ids[5]] })).body.contacts[0];
 		const email = contact.email ?? (await api('POST', '/v1/unlock', { ids: [ids[6]] })).body.contacts[0].email;
-		await sandbox.admin.reset();
+		await env.sandbox.admin.reset();
 		const reply = await api('POST', '/v1/enrich', { email }, { key: KEYS.empty });
 		expect(expectError(reply, 402, 'insufficient_credits').details).toEqual({ required: 1, balance: 0 });
 	});

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { webhookEventSchema, webhookSchema } from '../../nodes/ContactData/shared/contract';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError } from './client';
+import { KEYS } from '../helpers/sandbox';
+import { expectError, useSandbox } from './client';
 
 interface Received {
 	path: string;
@@ -49,17 +49,11 @@ class Receiver {
 	}
 }
 
-let sandbox: Awaited<ReturnType<typeof startTestSandbox>>;
-let api: ReturnType<typeof clientFor>;
+const env = useSandbox({ contacts: 5_000, rateLimits: false, webhookRetryDelaysMs: [50, 100, 150, 200] });
+const { api } = env;
 let receiver: Receiver;
-
-beforeAll(async () => {
-	sandbox = await startTestSandbox({ contacts: 5_000, rateLimits: false, webhookRetryDelaysMs: [50, 100, 150, 200] });
-	api = clientFor(sandbox.url);
-});
-afterAll(() => sandbox.close());
 beforeEach(async () => {
-	await sandbox.admin.reset();
+	await env.sandbox.admin.reset();
 	receiver = new Receiver();
 	await receiver.start();
 });
@@ -144,7 +138,7 @@ describe('deliveries', () => {
 	it('delivers job changes signed per Standard Webhooks; later reads see the new job', async () => {
 		const list = await listOf();
 		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'], list_ids: [list.id] })).body;
-		const { events } = await sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id, count: 2 });
+		const { events } = await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id, count: 2 });
 		expect(events).toHaveLength(2);
 		await waitFor(() => receiver.received, (r) => r.length >= 2);
 		expect(receiver.received).toHaveLength(2);
@@ -175,12 +169,12 @@ describe('deliveries', () => {
 		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['role_change', 'intent'] })).body;
 		const first = (await api('POST', '/v1/search', { filters: { seniority: ['manager'] }, limit: 1 })).body.results[0];
 		await api('POST', '/v1/unlock', { ids: [first.id] });
-		const role = (await sandbox.admin.emitEvents({ type: 'role_change', list_id: list.id })).events[0];
+		const role = (await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: list.id })).events[0];
 		expect(role.contact.id).toBe(first.id);
 		expect(role.contact).toMatchObject({ unlocked: true, level: 'basic' });
 		expect(role.changes.previous.company).toEqual(role.changes.current.company);
 		expect(role.changes.previous.title).not.toBe(role.changes.current.title);
-		const intent = (await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id })).events[0];
+		const intent = (await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id })).events[0];
 		expect(intent).not.toHaveProperty('changes');
 		expect(intent.intent.score).toBeGreaterThanOrEqual(0);
 		expect(intent.intent.score).toBeLessThanOrEqual(100);
@@ -202,22 +196,22 @@ describe('deliveries', () => {
 		// Another account's subscription never sees this account's events.
 		await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=empty-account`, events: ['job_change'] }, { key: KEYS.empty });
 
-		await sandbox.admin.emitEvents({ type: 'job_change', list_id: watched.id });
-		await waitFor(() => sandbox.admin.deliveries(), (d) => d.length >= 1);
+		await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: watched.id });
+		await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.length >= 1);
 		await delay(200);
 		expect(receiver.received.map((d) => new URL(d.path, 'http://receiver').searchParams.get('to'))).toEqual(['all-lists']);
-		expect((await sandbox.admin.deliveries()).map((d) => new URL(d.url).searchParams.get('to'))).toEqual(['all-lists']);
+		expect((await env.sandbox.admin.deliveries()).map((d) => new URL(d.url).searchParams.get('to'))).toEqual(['all-lists']);
 	});
 
 	it('retries a failed delivery with the same event id until a 2xx, logging every attempt', async () => {
 		const list = await listOf();
 		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'] })).body;
 		receiver.script = [500, 503];
-		const event = (await sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id })).events[0];
+		const event = (await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id })).events[0];
 		await waitFor(() => receiver.received, (r) => r.length >= 3);
 		expect(receiver.received.map((d) => d.headers['webhook-id'])).toEqual([event.id, event.id, event.id]);
 		expect(receiver.received.every((d) => verify(d, hook.secret))).toBe(true);
-		const log = await waitFor(() => sandbox.admin.deliveries(), (d) => d.length >= 3);
+		const log = await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.length >= 3);
 		expect(log.map((d) => [d.event_id, d.webhook_id, d.attempt, d.status, d.ok])).toEqual([
 			[event.id, hook.id, 1, 500, false],
 			[event.id, hook.id, 2, 503, false],
@@ -230,10 +224,10 @@ describe('deliveries', () => {
 		await api('POST', '/v1/webhooks', { url: receiver.url, events: ['intent'] });
 		await api('POST', '/v1/webhooks', { url: 'http://127.0.0.1:1/unreachable', events: ['intent'] });
 		receiver.script = [500, 500, 500, 500, 500, 500];
-		await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id });
-		const log = await waitFor(() => sandbox.admin.deliveries(), (d) => d.length >= 10);
+		await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id });
+		const log = await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.length >= 10);
 		await delay(400);
-		const final = await sandbox.admin.deliveries();
+		const final = await env.sandbox.admin.deliveries();
 		expect(final).toHaveLength(10);
 		const unreachable = final.filter((d) => d.url.includes(':1/'));
 		expect(unreachable.map((d) => [d.attempt, d.status, d.ok])).toEqual([1, 2, 3, 4, 5].map((n) => [n, null, false]));
@@ -245,8 +239,8 @@ describe('deliveries', () => {
 		const list = await listOf();
 		await api('POST', '/v1/webhooks', { url: receiver.url, events: ['intent'] });
 		receiver.script = ['hang'];
-		const event = (await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id })).events[0];
-		const log = await waitFor(() => sandbox.admin.deliveries(), (d) => d.some((entry) => entry.ok), 30_000);
+		const event = (await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id })).events[0];
+		const log = await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.some((entry) => entry.ok), 30_000);
 		expect(log.map((d) => [d.attempt, d.status, d.ok])).toEqual([
 			[1, null, false],
 			[2, 200, true],
@@ -257,9 +251,9 @@ describe('deliveries', () => {
 	it('walks through the list members event after event, wrapping around', async () => {
 		const ids = (await api('POST', '/v1/search', { filters: { country: ['DE'] }, limit: 3 })).body.results.map((r: any) => r.id);
 		const list = (await api('POST', '/v1/lists', { name: 'Three', contact_ids: ids })).body;
-		const first = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
-		const second = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
-		const many = await sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 10 });
+		const first = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
+		const second = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
+		const many = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 10 });
 		expect(first.events.map((e) => e.contact.id)).toEqual(ids.slice(0, 2));
 		expect(second.events.map((e) => e.contact.id)).toEqual([ids[2], ids[0]]);
 		// One event per member at most in one call.
@@ -271,7 +265,7 @@ describe('deliveries', () => {
 		expectError(reply, 404, 'not_found');
 		const emptyList = (await api('POST', '/v1/lists', { name: 'E', filters: {} }, { key: KEYS.empty })).body;
 		await api('POST', '/v1/webhooks', { url: receiver.url, events: ['intent'] }, { key: KEYS.empty });
-		const { events } = await sandbox.admin.emitEvents({ type: 'intent', list_id: emptyList.id, count: 3, key: KEYS.empty });
+		const { events } = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: emptyList.id, count: 3, key: KEYS.empty });
 		expect(new Set(events.map((e) => e.contact.id)).size).toBe(3);
 		await waitFor(() => receiver.received, (r) => r.length >= 3);
 		expect(receiver.received).toHaveLength(3);
