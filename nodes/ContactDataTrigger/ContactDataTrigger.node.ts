@@ -74,8 +74,9 @@ export class ContactDataTrigger implements INodeType {
 		const eventId = headerValue(headers, HEADERS.webhookId);
 
 		// Nothing is read from the body until its signature is known to be the service's.
+		const held = readHeldSubscription(staticData);
 		const verdict = verifyDeliverySignature(
-			readHeldSubscription(staticData)?.secret,
+			held?.secret,
 			{
 				id: eventId,
 				timestamp: headerValue(headers, HEADERS.webhookTimestamp),
@@ -84,7 +85,7 @@ export class ContactDataTrigger implements INodeType {
 			},
 			Math.floor(Date.now() / 1000),
 		);
-		if (!verdict.valid || eventId === undefined || rawBody === undefined) {
+		if (!verdict.valid || !held || eventId === undefined || rawBody === undefined) {
 			this.getResponseObject()
 				.status(401)
 				.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });
@@ -98,7 +99,7 @@ export class ContactDataTrigger implements INodeType {
 		}
 
 		// A retried delivery of an event that already started the workflow.
-		if (wasEventAccepted(staticData, eventId)) {
+		if (wasEventAccepted(staticData, held.id, eventId)) {
 			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
 		}
 
@@ -108,7 +109,7 @@ export class ContactDataTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored, event_id: eventId } };
 		}
 
-		rememberAcceptedEvent(staticData, eventId);
+		rememberAcceptedEvent(staticData, held.id, eventId);
 		return {
 			workflowData: [[{ json: eventItem(delivery.event, delivery.json, options.simplify) }]],
 		};

@@ -57,13 +57,36 @@ function acceptedEventIds(staticData: IDataObject): string[] {
 	return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-export function wasEventAccepted(staticData: IDataObject, eventId: string): boolean {
-	return acceptedEventIds(staticData).includes(eventId);
+/**
+ * The same record in this process's memory, by subscription. n8n 2.41 does not save static data
+ * changed by a webhook call that starts an execution (its WorkflowRunner re-wraps the shared static
+ * data object before the save, which clears the change flag), so without this a retried delivery
+ * would start a second execution. Memory covers retries reaching the same n8n process (the
+ * service retries for about a minute); the static data covers restarts where n8n saves it.
+ */
+const acceptedInMemory = new Map<string, string[]>();
+/** Subscriptions whose record memory keeps (the oldest is dropped first). */
+const SUBSCRIPTIONS_IN_MEMORY = 100;
+
+function appendBounded(ids: readonly string[], eventId: string): string[] {
+	return [...ids.filter((id) => id !== eventId), eventId].slice(-ACCEPTED_EVENT_IDS_KEPT);
 }
 
-export function rememberAcceptedEvent(staticData: IDataObject, eventId: string): void {
-	// Assigned afresh (not pushed) so n8n sees the change and saves the static data.
-	staticData[KEYS.acceptedEventIds] = [...acceptedEventIds(staticData), eventId].slice(
-		-ACCEPTED_EVENT_IDS_KEPT,
+export function wasEventAccepted(staticData: IDataObject, subscriptionId: string, eventId: string): boolean {
+	return (
+		acceptedEventIds(staticData).includes(eventId) ||
+		(acceptedInMemory.get(subscriptionId)?.includes(eventId) ?? false)
 	);
+}
+
+export function rememberAcceptedEvent(staticData: IDataObject, subscriptionId: string, eventId: string): void {
+	// Assigned afresh (not pushed) so n8n sees the change and saves the static data.
+	staticData[KEYS.acceptedEventIds] = appendBounded(acceptedEventIds(staticData), eventId);
+	const inMemory = appendBounded(acceptedInMemory.get(subscriptionId) ?? [], eventId);
+	acceptedInMemory.delete(subscriptionId);
+	acceptedInMemory.set(subscriptionId, inMemory);
+	for (const oldest of acceptedInMemory.keys()) {
+		if (acceptedInMemory.size <= SUBSCRIPTIONS_IN_MEMORY) break;
+		acceptedInMemory.delete(oldest);
+	}
 }

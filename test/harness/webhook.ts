@@ -7,7 +7,8 @@
  *
  * What n8n keeps in its database is modelled by `savedStaticData`: every hook and every request
  * works on a fresh `Workflow` built from it, and changed static data is saved back afterwards, as
- * n8n's WorkflowStaticDataService does. A "restart" is therefore simply the next call.
+ * n8n's WorkflowStaticDataService does (except where n8n 2.41.1 loses it, see
+ * `savesStaticDataOfStartedExecutions`). A "restart" is therefore simply the next call.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -150,6 +151,13 @@ export class TriggerHost {
 	readonly webhookId = randomUUID();
 	/** The next this-many answers are lost after the node decided (the sender sees no response). */
 	dropAnswers = 0;
+	/**
+	 * n8n 2.41.1 loses static data changed by a webhook call that starts an execution: LiveWebhooks
+	 * saves it only if `__dataChanged` is still set, but WorkflowRunner.establishContextForPersistence
+	 * first builds another Workflow around the same static data object, which resets the flag
+	 * (observed in a real n8n 2.41.1). Set true to model an n8n that saves it.
+	 */
+	savesStaticDataOfStartedExecutions = false;
 
 	private productionActive = false;
 	private server: Server | undefined;
@@ -384,9 +392,8 @@ export class TriggerHost {
 			result = await this.options.nodeType.webhook!.call(context);
 		} catch (error) {
 			return answer(500, { message: (error as Error).message });
-		} finally {
-			if (!test) this.save(workflow);
 		}
+		if (!test && (!result.workflowData || this.savesStaticDataOfStartedExecutions)) this.save(workflow);
 		if (record.dropped) {
 			record.items = result.workflowData?.[0];
 			if (!result.noWebhookResponse) record.status = 200;

@@ -273,7 +273,8 @@ describe('altered and forged deliveries', () => {
 		expect(executedIds()).toEqual([event.id]);
 	});
 
-	it(`remember the latest ${ACCEPTED_EVENT_IDS_KEPT} accepted ids, no more`, async () => {
+	it(`remember the latest ${ACCEPTED_EVENT_IDS_KEPT} accepted ids, no more, in static data where n8n saves it`, async () => {
+		host.savesStaticDataOfStartedExecutions = true;
 		const real = await captureRealDelivery();
 		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
 		const send = async (id: string) => {
