@@ -127,6 +127,25 @@ describe('inline exports', () => {
 		expect(json.body.contacts.find((c: any) => c.id === ids[5]).email).toBeNull();
 	});
 
+	it('exports a saved search with members added and removed by id, in data set order', async () => {
+		const filters = { seniority: ['vp'], country: ['US'] };
+		let matches: string[] = [];
+		let cursor: string | null = null;
+		do {
+			const page: any = (await api('POST', '/v1/search', { filters, limit: 100, cursor })).body;
+			matches = matches.concat(page.results.map((r: any) => r.id));
+			cursor = page.next_cursor;
+		} while (cursor);
+		const list = (await api('POST', '/v1/lists', { name: 'VPs', filters })).body;
+		await api('DELETE', `/v1/lists/${list.id}/contacts`, { ids: [matches[1]] });
+		await api('POST', `/v1/lists/${list.id}/contacts`, { ids: [ids[0]] });
+		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'] });
+		const exported = reply.body.contacts.map((c: any) => c.id);
+		const expected = [ids[0], ...matches.filter((id) => id !== matches[1] && id !== ids[0])];
+		expect(exported).toEqual(expected);
+		expect((await api('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(expected.length);
+	});
+
 	it('validates the export request (400 naming the field)', async () => {
 		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
 		const cases: Array<[unknown, string]> = [

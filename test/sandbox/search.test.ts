@@ -180,6 +180,10 @@ describe('POST /v1/search', () => {
 			const reply = await api('POST', '/v1/search', { filters });
 			expect({ filters, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ filters, details: { field } });
 		}
+		const manyWords = Array.from({ length: 33 }, (_, n) => `w${n}x`).join(' ');
+		expect(expectError(await api('POST', '/v1/search', { filters: { keywords: manyWords } }), 400, 'invalid_request').details).toEqual({
+			field: 'filters.keywords',
+		});
 		const notObject = await api('POST', '/v1/search', { filters: ['cto'] });
 		expect(expectError(notObject, 400, 'invalid_request').details.field).toBe('filters');
 	});
