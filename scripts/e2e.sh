@@ -46,7 +46,8 @@ run_workflow() {
   env NODE_OPTIONS="$N8N_NODE_OPTIONS" N8N_RUNNERS_BROKER_PORT="$EXECUTE_BROKER_PORT" \
     "$N8N_BIN" execute --id="$id" --rawOutput >"$WORK/$name.out" 2>&1
   local status=$?
-  sed -n '/^{$/,$p' "$WORK/$name.out" >"$WORK/$name.json"
+  # The run data is the one top-level JSON object; n8n's log lines may come before and after it.
+  sed -n '/^{$/,/^}$/p' "$WORK/$name.out" >"$WORK/$name.json"
   if [ "$status" -ne 0 ] || ! jq -e . "$WORK/$name.json" >/dev/null 2>&1; then
     echo "n8n execute failed for $file:" >&2; tail -40 "$WORK/$name.out" >&2; return 1
   fi
@@ -267,7 +268,7 @@ check "deactivating the workflow deletes the subscription" deactivate_removes_su
 package_loads_cleanly() {
   local complaints
   # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.
-  complaints="$({ cat "$N8N_LOG"; for out in "$WORK"/*.out; do sed '/^{$/,$d' "$out"; done; } |
+  complaints="$({ cat "$N8N_LOG"; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } |
     grep -iE 'contact-?data' | grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
   [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
 }

@@ -10,13 +10,27 @@ source "$N8N_LIB_DIR/rest.sh"
 CREDENTIAL_NAME="Contact Data sandbox"
 SANDBOX_KEY=sk_sandbox_growth
 
+# ensure_tools: the command-line tools these scripts use beyond Node and npm. jq and curl come from
+# Debian's packages; a machine without them gets them here (as root), otherwise it is told what to install.
+ensure_tools() {
+  local missing=() tool
+  for tool in jq curl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "installing ${missing[*]} from Debian's packages" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/dev/null && return 0
+  fi
+  echo "these scripts need: ${missing[*]} (apt-get install -y ${missing[*]})" >&2
+  return 1
+}
+
 # bring_up <work folder> <n8n port> <runner broker port> <sandbox port> [SANDBOX_…=value…]
 # Installs Node 24 and n8n (cached), installs this package into a fresh n8n user folder under the work
 # folder, starts the sandbox and n8n, sets up the owner (OWNER_EMAIL, OWNER_PASSWORD) and creates the
 # sandbox credential. Sets SANDBOX_URL, N8N_BASE, N8N_PID, N8N_LOG, N8N_API_KEY, CREDENTIAL_ID.
 bring_up() {
   local work="$1" n8n_port="$2" broker_port="$3" sandbox_port="$4"; shift 4
-  command -v jq >/dev/null || { echo "jq is required (apt-get install -y jq)" >&2; return 1; }
+  ensure_tools || return 1
   npm_forget_repo_config
   bash "$N8N_LIB_DIR/install.sh" >/dev/null || return 1
   n8n_use_node24
