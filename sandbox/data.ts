@@ -6,8 +6,10 @@
 import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/contract';
 import {
 	CITIES,
+	COMPANY_NAME_ENDINGS,
 	COMPANY_NAME_FIRST,
 	COMPANY_NAME_SECOND,
+	COMPANY_NAME_SECTORS,
 	COMPANY_SUFFIXES,
 	DEPARTMENTS,
 	DOMAIN_TLDS,
@@ -156,6 +158,24 @@ interface Mutation {
 	company: number;
 }
 
+/** The distinctive part of a company name ("Blue Harbor", "Datafy", "Summit Health", "Sterling & Stone"). */
+function companyBase(a: number, b: number, pattern: number): string {
+	const pick = (words: string[], draw: number) => words[Math.floor(draw * words.length)];
+	if (pattern < 0.3) return `${pick(COMPANY_NAME_FIRST, a)} ${pick(COMPANY_NAME_SECOND, b)}`;
+	if (pattern < 0.55) return `${pick(COMPANY_NAME_FIRST, a)}${pick(COMPANY_NAME_SECOND, b).toLowerCase()}`;
+	if (pattern < 0.75) return `${pick(COMPANY_NAME_FIRST, a)} ${pick(COMPANY_NAME_SECTORS, b)}`;
+	if (pattern < 0.9) return `${pick(COMPANY_NAME_SECOND, a)}${pick(COMPANY_NAME_ENDINGS, b)}`;
+	return `${pick(COMPANY_NAME_FIRST, a)} & ${pick(COMPANY_NAME_FIRST, b)}`;
+}
+
+/** A domain not taken yet: the name with its TLD, another TLD, a usual prefix, then a number. */
+function freeDomain(stem: string, tld: string, used: Set<string>): string {
+	const candidates = [tld, ...DOMAIN_TLDS].map((other) => `${stem}.${other}`);
+	candidates.push(...['get', 'try', 'use'].map((prefix) => `${prefix}${stem}.${tld}`), `${stem}hq.${tld}`);
+	for (const candidate of candidates) if (!used.has(candidate)) return candidate;
+	for (let n = 2; ; n++) if (!used.has(`${stem}${n}.${tld}`)) return `${stem}${n}.${tld}`;
+}
+
 export class Dataset {
 	readonly size: number;
 	readonly seed: number;
@@ -205,7 +225,6 @@ export class Dataset {
 		this.size = size;
 		this.seed = seed;
 		this.idKey = hash32(seed, 0x1d) >>> 0;
-		const random = seededRandom(seed);
 
 		this.firstNameWords = FIRST_NAMES.map(wordsOf);
 		this.lastNameWords = LAST_NAMES.map(wordsOf);
@@ -226,6 +245,7 @@ export class Dataset {
 		this.companyFunding = new Uint8Array(this.companyCount);
 		this.companyTech = new Uint32Array(this.companyCount);
 		this.companyCity = new Uint16Array(this.companyCount);
+		const random = seededRandom(seed);
 		this.generateCompanies(random);
 
 		this.first = new Uint16Array(size);
@@ -244,21 +264,22 @@ export class Dataset {
 		);
 		const usedNames = new Set<string>();
 		const usedDomains = new Set<string>();
+		const nameRandom = seededRandom(hash32(this.seed, 0x4e));
 		for (let c = 0; c < this.companyCount; c++) {
-			const firstPart = COMPANY_NAME_FIRST[Math.floor(random() * COMPANY_NAME_FIRST.length)];
-			const secondPart = COMPANY_NAME_SECOND[Math.floor(random() * COMPANY_NAME_SECOND.length)];
-			const suffix = COMPANY_SUFFIXES[Math.floor(random() * COMPANY_SUFFIXES.length)];
-			const joined = random() < 0.5;
-			let base = joined ? `${firstPart}${secondPart.toLowerCase()}` : `${firstPart} ${secondPart}`;
-			let name = `${base}${suffix}`;
-			for (let n = 2; usedNames.has(name); n++) {
-				base = joined ? `${firstPart}${secondPart.toLowerCase()}${n}` : `${firstPart} ${secondPart} ${n}`;
-				name = `${base}${suffix}`;
+			// Five draws of the shared stream name a company (so the contacts drawn after the companies
+			// stay the same); a name or domain already taken is drawn again from a stream of its own.
+			let draws = [random(), random(), random(), random(), random()];
+			let base = '';
+			let name = '';
+			for (let attempt = 0; attempt < 8 && (name === '' || usedNames.has(name)); attempt++) {
+				if (attempt > 0) draws = [nameRandom(), nameRandom(), nameRandom(), nameRandom(), draws[4]];
+				base = companyBase(draws[0], draws[1], draws[3]);
+				name = `${base}${COMPANY_SUFFIXES[Math.floor(draws[2] * COMPANY_SUFFIXES.length)]}`;
 			}
+			for (let n = 2; usedNames.has(name); n++) name = `${base} ${n}`;
 			usedNames.add(name);
-			const tld = DOMAIN_TLDS[Math.floor(random() * DOMAIN_TLDS.length)];
-			let domain = `${fold(base).replace(/[^a-z0-9]/g, '')}.${tld}`;
-			for (let n = 2; usedDomains.has(domain); n++) domain = `${fold(base).replace(/[^a-z0-9]/g, '')}${n}.${tld}`;
+			const tld = DOMAIN_TLDS[Math.floor(draws[4] * DOMAIN_TLDS.length)];
+			const domain = freeDomain(fold(base).replace(/[^a-z0-9]/g, ''), tld, usedDomains);
 			usedDomains.add(domain);
 			this.companyName.push(name);
 			this.companyDomain.push(domain);
@@ -303,12 +324,17 @@ export class Dataset {
 			this.cities.map((_, index) => index),
 			(index) => CITIES[index].weight,
 		);
+		// Larger companies have more people on file.
+		const pickCompany = weightedPicker(
+			Array.from({ length: this.companyCount }, (_, c) => c),
+			(c) => Math.sqrt(Math.min(this.companySize[c], 300)),
+		);
 		const firstCount = FIRST_NAMES.length;
 		const lastCount = LAST_NAMES.length;
 		for (let i = 0; i < this.size; i++) {
 			this.first[i] = Math.floor(random() * firstCount);
 			this.last[i] = Math.floor(random() * lastCount);
-			const company = Math.floor(random() * this.companyCount);
+			const company = pickCompany(random());
 			this.company[i] = company;
 			let department = pickDepartment(random());
 			const seniority = pickSeniority(random());
@@ -370,11 +396,13 @@ export class Dataset {
 		return unlocked ? name : `${name.charAt(0)}.`;
 	}
 
+	/** Verified emails follow first.last@; guessed ones another common pattern (flast@). */
 	email(index: number): string | null {
-		if ((this.flags[index] & FLAG.hasEmail) === 0) return null;
+		if (!this.hasEmail(index)) return null;
 		const first = slug(FIRST_NAMES[this.first[index]]);
 		const last = slug(LAST_NAMES[this.last[index]]);
-		return `${first}.${last}@${this.companyDomain[this.company[index]]}`;
+		const local = (this.flags[index] & FLAG.emailGuessed) !== 0 ? `${first.charAt(0)}${last}` : `${first}.${last}`;
+		return `${local}@${this.companyDomain[this.company[index]]}`;
 	}
 
 	linkedinUrl(index: number): string | null {
@@ -398,26 +426,19 @@ export class Dataset {
 
 	/** The first contact whose current email is this address, or -1. */
 	indexOfEmail(email: string): number {
-		const match = /^([a-z]+)\.([a-z]+)@(.+)$/.exec(email.trim().toLowerCase());
-		if (!match) return -1;
-		const [, firstSlug, lastSlug, domain] = match;
-		const company = this.companyDomain.indexOf(domain);
+		const address = email.trim().toLowerCase();
+		const company = this.companyDomain.indexOf(address.slice(address.lastIndexOf('@') + 1));
 		if (company < 0) return -1;
-		const firsts = new Set(FIRST_NAMES.flatMap((name, index) => (slug(name) === firstSlug ? [index] : [])));
-		const lasts = new Set(LAST_NAMES.flatMap((name, index) => (slug(name) === lastSlug ? [index] : [])));
-		if (firsts.size === 0 || lasts.size === 0) return -1;
 		const companies = this.company;
 		for (let i = 0; i < this.size; i++) {
-			if (companies[i] === company && firsts.has(this.first[i]) && lasts.has(this.last[i])) {
-				if ((this.flags[i] & FLAG.hasEmail) !== 0) return i;
-			}
+			if (companies[i] === company && this.email(i) === address) return i;
 		}
 		return -1;
 	}
 
 	private phoneNumber(index: number, salt: number): string {
 		const dial = this.cities[this.city[index]].dial;
-		const digits = String(hash32(this.seed ^ salt, index) % 1_000_000_000).padStart(9, '0');
+		const digits = `${2 + (index % 8)}${String(hash32(this.seed ^ salt, index) % 1_000_000_000).padStart(9, '0')}`;
 		return `${dial} ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`;
 	}
 
@@ -434,9 +455,12 @@ export class Dataset {
 		const h = hash32(this.seed ^ 0x3c, index);
 		const currentStartYear = 2016 + (h % 9);
 		const month = String(1 + ((h >>> 4) % 12)).padStart(2, '0');
+		// A contact whose title on file is out of date holds another title in fact (a wrong_title claim is fair).
+		const outdated = (this.flags[index] & FLAG.wrongTitle) !== 0 && !this.jobStarts.has(index);
+		const currentTitle = outdated ? this.promotionOf(this.title[index], (h >>> 20) / 4096) : this.title[index];
 		const history: WorkHistoryEntry[] = [
 			{
-				title: this.titles[this.title[index]].title,
+				title: this.titles[currentTitle].title,
 				company: this.companyName[this.company[index]],
 				start: this.jobStarts.get(index) ?? `${currentStartYear}-${month}-01`,
 				end: null,
@@ -475,19 +499,24 @@ export class Dataset {
 
 	/** Gives a contact a new title at the same company (a role change, usually a promotion). */
 	changeRole(index: number, random: () => number, at: Date): void {
-		const entry = this.titles[this.title[index]];
+		this.apply(index, this.promotionOf(this.title[index], random()), this.company[index], at);
+	}
+
+	/** Another title of the same department, one step up the ladder where there is one. */
+	private promotionOf(title: number, random: number): number {
+		const entry = this.titles[title];
 		const department = DEPARTMENTS.findIndex((candidate) => candidate.key === entry.department);
 		let seniority = SENIORITIES.indexOf(entry.seniority);
-		// A promotion: one step up the ladder (the list runs from most to least senior).
+		// The list runs from most to least senior.
 		for (let step = seniority - 1; step >= 0; step--) {
 			if (this.titlesByRole[department][step].length > 0) {
 				seniority = step;
 				break;
 			}
 		}
-		let candidates = this.titlesByRole[department][seniority].filter((t) => t !== this.title[index]);
-		if (candidates.length === 0) candidates = this.titles.map((_, t) => t).filter((t) => t !== this.title[index]);
-		this.apply(index, candidates[Math.floor(random() * candidates.length)], this.company[index], at);
+		let candidates = this.titlesByRole[department][seniority].filter((t) => t !== title);
+		if (candidates.length === 0) candidates = this.titles.map((_, t) => t).filter((t) => t !== title);
+		return candidates[Math.floor(random * candidates.length)];
 	}
 
 	private apply(index: number, title: number, company: number, at: Date): void {

@@ -238,9 +238,18 @@ export const COMPANY_NAME_SECOND = [
 	'Health', 'Insight', 'Leaf', 'Ledger', 'Loop', 'Mark', 'Metrics', 'Motion', 'Nest', 'Pay', 'Port', 'Quest',
 ];
 
+export const COMPANY_NAME_SECTORS = [
+	'Health', 'Logistics', 'Robotics', 'Energy', 'Foods', 'Media', 'Bank', 'Insurance', 'Motors', 'Pharma',
+	'Security', 'Studios', 'Games', 'Learning', 'Realty', 'Ventures', 'Consulting', 'Networks', 'Biotech',
+	'Aerospace', 'Retail', 'Software', 'Telecom', 'Materials', 'Devices', 'Mobility', 'Foundry', 'Clinics',
+];
+
+/** Endings of one-word brand names ("Pathly", "Ledgerify"). */
+export const COMPANY_NAME_ENDINGS = ['ly', 'ify', 'io', 'hub', 'wise', 'able', 'era', 'ster', 'nova', 'base'];
+
 export const COMPANY_SUFFIXES = ['', '', '', '', ' Inc', ' Group', ' Technologies', ' Partners', ' Co', ' Solutions', ' Analytics', ' Health', ' Capital', ' Studio'];
 
-export const DOMAIN_TLDS = ['com', 'com', 'com', 'io', 'ai', 'co', 'net', 'dev'];
+export const DOMAIN_TLDS = ['com', 'com', 'com', 'io', 'ai', 'co', 'net', 'dev', 'app', 'tech'];
 
 export interface CityVocab {
 	city: string;
