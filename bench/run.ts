@@ -12,7 +12,7 @@ import { exportCase } from './cases/export';
 import { overheadCase } from './cases/overhead';
 import { searchCase, unlockCase } from './cases/rateLimited';
 import { removeBenchTemp, secondsSince } from './lib/bench';
-import { formatTable, machine, round, writeResults, type BenchResults, type CaseResult } from './lib/report';
+import { failedCase, formatTable, machine, round, writeResults, type BenchResults, type CaseResult } from './lib/report';
 import { startSandboxProcess } from './lib/sandboxProcess';
 
 /** A minute of rate limit lasts 10 s: 45 unlock calls at the full rate take 7.5 s, 100 searches 10 s. */
@@ -30,53 +30,49 @@ async function main() {
 	const wanted = new Set((process.env.BENCH_CASES ?? ALL_CASES.join(',')).split(',').map((name) => name.trim()));
 	const results: CaseResult[] = [];
 	const progress = (message: string) => process.stderr.write(`bench: ${message} (${round(secondsSince(started), 1)} s)\n`);
+	/** Runs one case; a case that fails is reported as failed and the others still run. */
+	const attempt = async (name: string, title: string, run: () => Promise<CaseResult>) => {
+		if (!wanted.has(name)) return;
+		try {
+			results.push(await run());
+			progress(`${name} done`);
+		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
+			progress(`${name} FAILED: ${message}`);
+			results.push(failedCase(name, title, message));
+		}
+	};
 
 	const sandbox = await startSandboxProcess({ contacts: CONTACTS, timeScale: RATE_CASES_SCALE });
 	progress(`sandbox with ${CONTACTS.toLocaleString('en-US')} contacts at ${sandbox.url}`);
 	try {
-		if (wanted.has('unlock')) {
-			results.push(await unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock', items: 5_000, uniqueIds: 4_500 }));
-			progress('unlock done');
-		}
-		if (wanted.has('search')) {
-			results.push(await searchCase(sandbox, RATE_CASES_SCALE, { name: 'search', countries: [['US']] }));
-			progress('search done');
-		}
-		if (wanted.has('unlock_3_windows')) {
-			results.push(
-				await unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows', items: 16_000, uniqueIds: 15_000 }),
-			);
-			progress('unlock beyond one window done');
-		}
-		if (wanted.has('search_3_windows')) {
-			results.push(await searchCase(sandbox, RATE_CASES_SCALE, {
-					name: 'search_3_windows',
-					countries: [['US'], ['GB', 'DE', 'IN'], ['CA', 'FR', 'AU', 'NL', 'ES']],
-				}));
-			progress('search beyond one window done');
-		}
-		if (wanted.has('overhead')) {
-			results.push(await overheadCase(sandbox, { items: 10_000, limit: 10 }));
-			progress('overhead done');
-		}
-		if (wanted.has('alternative')) {
-			const unlock = results.find((result) => result.case === 'unlock');
-			results.push(
-				await alternativeCase(sandbox, ALTERNATIVE_SCALE, {
-					items: 5_000,
-					uniqueIds: 4_500,
-					latencyFloorS: unlock?.floor_s ?? null,
-				}),
-			);
-			progress('alternative done');
-		}
+		await attempt('unlock', 'Unlock, 5,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock', items: 5_000, uniqueIds: 4_500 }),
+		);
+		await attempt('search', 'Search, Return All', () =>
+			searchCase(sandbox, RATE_CASES_SCALE, { name: 'search', countries: [['US']] }),
+		);
+		await attempt('unlock_3_windows', 'Unlock, 16,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows', items: 16_000, uniqueIds: 15_000 }),
+		);
+		await attempt('search_3_windows', 'Search, Return All, 3 queries', () =>
+			searchCase(sandbox, RATE_CASES_SCALE, {
+				name: 'search_3_windows',
+				countries: [['US'], ['GB', 'DE', 'IN'], ['CA', 'FR', 'AU', 'NL', 'ES']],
+			}),
+		);
+		await attempt('overhead', 'Overhead, 10,000 items', () => overheadCase(sandbox, { items: 10_000, limit: 10 }));
+		await attempt('alternative', 'The alternative in the real n8n', () =>
+			alternativeCase(sandbox, ALTERNATIVE_SCALE, {
+				items: 5_000,
+				uniqueIds: 4_500,
+				latencyFloorS: results.find((result) => result.case === 'unlock')?.floor_s ?? null,
+			}),
+		);
 	} finally {
 		await sandbox.close();
 	}
-	if (wanted.has('export')) {
-		results.push(await exportCase(EXPORT_SIZES));
-		progress('export done');
-	}
+	await attempt('export', 'Bulk export', () => exportCase(EXPORT_SIZES));
 
 	const order = (name: string) => ALL_CASES.indexOf(name);
 	results.sort((a, b) => order(a.case) - order(b.case));
@@ -91,6 +87,7 @@ async function main() {
 		],
 		...Object.fromEntries(results.map((result) => [result.case, result])),
 	};
+	if (results.some((result) => result.skipped?.startsWith('failed'))) process.exitCode = 1;
 	writeResults(join(__dirname, '..', '..', 'bench', 'results.json'), output);
 	process.stdout.write(`${formatTable(results)}\n\n${output.notes.join('\n')}\ntotal ${output.total_s} s; figures written to bench/results.json\n`);
 }

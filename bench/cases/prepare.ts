@@ -2,7 +2,7 @@
 import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/contract';
 import { BENCH_KEY } from '../lib/bench';
 import { callApi } from '../lib/plainClient';
-import type { RecordedRequest } from '../lib/recordingProxy';
+import type { RecordedRequest } from '../lib/requestCapture';
 
 interface SearchPage {
 	results: Array<{ id: string }>;

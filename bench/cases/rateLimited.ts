@@ -19,7 +19,7 @@ import {
 } from '../lib/floors';
 import { searchAllParameters, unlockParameters } from '../lib/nodeParameters';
 import { sendSequentially } from '../lib/plainClient';
-import type { RecordedRequest } from '../lib/recordingProxy';
+import type { RecordedRequest } from '../lib/requestCapture';
 import { ratio, round, type CaseResult } from '../lib/report';
 import type { SandboxProcess } from '../lib/sandboxProcess';
 import { inWorker } from '../lib/workerProcess';
@@ -37,6 +37,8 @@ interface RateLimitedRun {
 	inputFile: string;
 	/** A few of the items, run first in the same process so the measured run is warm. */
 	warmupFile: string;
+	/** The per-item parameter whose reading by n8n itself is timed (see ParameterProbe). */
+	probeParameter?: string;
 	items: number;
 }
 
@@ -59,6 +61,7 @@ async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimi
 		parameters: run.parameters,
 		inputFile: run.inputFile,
 		warmup: { inputFile: run.warmupFile, apiKey: WARMUP_KEY },
+		probeParameter: run.probeParameter,
 	});
 	const stats = await admin.keyStats(BENCH_KEY);
 	const floorS = scheduleFloorS(run.floorCalls, run.limit, timeScale, latencyS);
@@ -74,13 +77,21 @@ async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimi
 		full_rate_floor_s: round(fullRate),
 		idle_window_floor_s: round(idleWindowFloorS(run.floorCalls, run.limit, timeScale)),
 		wall_s: round(node.wall_s),
+		probe_s: node.probe_wall_s === undefined ? undefined : round(node.probe_wall_s),
 	};
 }
 
 /** Where the node's time went, and the warm-up. */
 function nodeDetails(m: Awaited<ReturnType<typeof measure>>): string[] {
 	const { http } = m.node;
+	const probe =
+		m.probe_s === undefined
+			? []
+			: [
+					`n8n itself needs ${m.probe_s} s to read the per-item parameter for every item (a node doing nothing else); floor plus that: ${round(m.floor_s + m.probe_s)} s, ratio ${ratio(m.wall_s, m.floor_s + m.probe_s)}`,
+				];
 	return [
+		...probe,
 		`node run: ${http.before_first_call_s} s before its first call (reading and checking items), ${http.calls_span_s} s from its first call to its last answer, ${http.after_last_answer_s} s after (building output items)`,
 		`measured warm: after a warm-up run of a few items in the same process with another key (${round(m.node.warmup_wall_s ?? 0)} s)`,
 	];
@@ -113,6 +124,7 @@ export async function unlockCase(
 		floorCalls: unlockFloorCalls(options.uniqueIds),
 		floorRequests: async () => unlockFloorRequests(items, BENCH_KEY),
 		parameters: unlockParameters(options.items),
+		probeParameter: 'contactIds',
 		inputFile: writeItems(options.name, items),
 		warmupFile: writeItems(`${options.name}-warmup`, items.slice(0, 500)),
 		items: options.items,
@@ -150,6 +162,8 @@ export async function unlockCase(
 		full_rate_floor_s: m.full_rate_floor_s,
 		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
 		idle_window_floor_s: m.idle_window_floor_s,
+		parameter_read_s: m.probe_s,
+		ratio_floor_plus_parameter_read: m.probe_s === undefined ? null : ratio(m.wall_s, m.floor_s + m.probe_s),
 		http_timeline: m.node.http,
 		formulas: FLOOR_FORMULAS,
 		details: nodeDetails(m),

@@ -12,6 +12,7 @@ import { secondsSince } from '../lib/bench';
 import { useFilesystemBinaryData } from '../lib/binaryData';
 import { HttpTimeline, type HttpTimelineFigures } from '../lib/httpTimeline';
 import { PeakMemory, type MemoryFigures } from '../lib/memory';
+import { ParameterProbe } from '../lib/probeNode';
 
 export interface NodeRunJob {
 	kind: 'node';
@@ -30,6 +31,11 @@ export interface NodeRunJob {
 	 * ledger are its own, so the measured run starts from an idle window and counts alone.
 	 */
 	warmup?: { inputFile: string; apiKey: string };
+	/**
+	 * After the measured run, time a node that only reads this parameter of the job for every input
+	 * item (twice, the second counts): n8n's own per-item cost, which any node reading it pays.
+	 */
+	probeParameter?: string;
 }
 
 export interface NodeRunResult {
@@ -41,6 +47,8 @@ export interface NodeRunResult {
 	memory?: MemoryFigures;
 	http: HttpTimelineFigures;
 	warmup_wall_s?: number;
+	/** The probe's time for reading `probeParameter` on every input item. */
+	probe_wall_s?: number;
 }
 
 export function readInputItems(file: string | undefined): INodeExecutionData[] {
@@ -78,6 +86,18 @@ export async function runContactDataNode(job: NodeRunJob): Promise<NodeRunResult
 	const http = timeline.stop(started, ended);
 	const wall_s = Number(ended - started) / 1e9;
 	const memoryFigures = memory?.stop();
+	let probeWall: number | undefined;
+	if (job.probeParameter) {
+		for (let round = 0; round < 2; round++) {
+			const probeStarted = process.hrtime.bigint();
+			await runNode({
+				nodeType: new ParameterProbe(),
+				parameters: { value: job.parameters[job.probeParameter] },
+				inputItems,
+			});
+			probeWall = secondsSince(probeStarted);
+		}
+	}
 	const errorItems = items.filter((item) => item.error !== undefined || item.json.error !== undefined);
 	const firstError = error?.message ?? describeError(errorItems[0]);
 	return {
@@ -96,6 +116,7 @@ export async function runContactDataNode(job: NodeRunJob): Promise<NodeRunResult
 		...(memoryFigures ? { memory: memoryFigures } : {}),
 		http,
 		...(warmupWall !== undefined ? { warmup_wall_s: warmupWall } : {}),
+		...(probeWall !== undefined ? { probe_wall_s: probeWall } : {}),
 	};
 }
 

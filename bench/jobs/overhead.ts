@@ -2,13 +2,14 @@
  * The engine's and the node's own cost: the same search requests sent by the node inside
  * WorkflowExecute and by a plain undici loop, against a sandbox with no rate limits.
  *
- * 1. The node runs once through a recording proxy: a warm-up that also captures its requests.
- * 2. The plain loop sends exactly those requests (same paths, bodies, headers), one at a time.
- * 3. The node runs again, straight to the sandbox (the measured run).
- * 4. The plain loop runs again; the floor is the mean of its two runs (sandbox drift evens out).
+ * 1. The node runs on a few items first (warm-up), then on all of them (the measured run), its
+ *    requests recorded in process (method, path, headers, body).
+ * 2. A plain undici loop sends exactly those requests one at a time, twice; the floor is the mean.
+ * Beside each plain run, the same loop with a new connection per request, as n8n's request helper
+ * opens one: the share of the overhead that is n8n's connection handling.
  */
-import { startRecordingProxy } from '../lib/recordingProxy';
 import { sendSequentially, type PlainRunFigures } from '../lib/plainClient';
+import { RequestCapture } from '../lib/requestCapture';
 import { runContactDataNode, type NodeRunJob, type NodeRunResult } from './nodeRun';
 
 export interface OverheadJob extends Omit<NodeRunJob, 'kind'> {
@@ -17,28 +18,33 @@ export interface OverheadJob extends Omit<NodeRunJob, 'kind'> {
 
 export interface OverheadResult {
 	node: NodeRunResult;
-	warmup_node_wall_s: number;
 	plain_runs: PlainRunFigures[];
+	plain_new_connection_runs: PlainRunFigures[];
 	requests_recorded: number;
 	distinct_bodies: number;
 }
 
 export async function runOverhead(job: OverheadJob): Promise<OverheadResult> {
-	const proxy = await startRecordingProxy(job.baseUrl);
-	let warmup: NodeRunResult;
+	const capture = new RequestCapture();
+	capture.start();
+	let node: NodeRunResult;
 	try {
-		warmup = await runContactDataNode({ ...job, kind: 'node', baseUrl: proxy.url });
+		node = await runContactDataNode({ ...job, kind: 'node' });
 	} finally {
-		await proxy.close();
+		capture.stop();
 	}
-	const requests = proxy.recorded;
-	const plainFirst = await sendSequentially(job.baseUrl, requests);
-	const node = await runContactDataNode({ ...job, kind: 'node' });
-	const plainSecond = await sendSequentially(job.baseUrl, requests);
+	// The warm-up's requests went first; the measured run's are the last ones.
+	const requests = capture.recorded.slice(capture.recorded.length - node.http.requests);
+	const plain: PlainRunFigures[] = [];
+	const fresh: PlainRunFigures[] = [];
+	for (let round = 0; round < 2; round++) {
+		plain.push(await sendSequentially(job.baseUrl, requests));
+		fresh.push(await sendSequentially(job.baseUrl, requests, { newConnectionEach: true }));
+	}
 	return {
 		node,
-		warmup_node_wall_s: warmup.wall_s,
-		plain_runs: [plainFirst, plainSecond],
+		plain_runs: plain,
+		plain_new_connection_runs: fresh,
 		requests_recorded: requests.length,
 		distinct_bodies: new Set(requests.map((entry) => entry.body)).size,
 	};

@@ -2,7 +2,7 @@
 import { request } from 'undici';
 
 import { secondsSince } from './bench';
-import type { RecordedRequest } from './recordingProxy';
+import type { RecordedRequest } from './requestCapture';
 
 export interface PlainRunFigures {
 	wall_s: number;
@@ -10,8 +10,16 @@ export interface PlainRunFigures {
 	non_2xx: number;
 }
 
-/** Sends the requests one after another, as the node does, and reads each JSON answer. */
-export async function sendSequentially(baseUrl: string, requests: RecordedRequest[]): Promise<PlainRunFigures> {
+/**
+ * Sends the requests one after another, as the node does, and reads each JSON answer. Over one
+ * kept-alive connection, or with `newConnectionEach` a connection per request (as n8n's request
+ * helper makes: it builds a new agent for every request).
+ */
+export async function sendSequentially(
+	baseUrl: string,
+	requests: RecordedRequest[],
+	options: { newConnectionEach?: boolean } = {},
+): Promise<PlainRunFigures> {
 	let nonOk = 0;
 	const started = process.hrtime.bigint();
 	for (const entry of requests) {
@@ -19,6 +27,7 @@ export async function sendSequentially(baseUrl: string, requests: RecordedReques
 			method: entry.method as 'GET',
 			headers: entry.headers,
 			body: entry.body === '' ? undefined : entry.body,
+			reset: options.newConnectionEach === true,
 		});
 		await answer.body.json();
 		if (answer.statusCode < 200 || answer.statusCode >= 300) nonOk++;

@@ -4,7 +4,7 @@
  * run data.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -20,44 +20,42 @@ export class RealN8nMissing extends Error {}
 interface CommandResult {
 	stdout: string;
 	stderr: string;
+	code: number | null;
 }
 
-/** Two free consecutive-ish ports: n8n's own and its task runner broker's (port + 1). */
-async function freePort(): Promise<number> {
-	for (;;) {
-		const port = await new Promise<number>((resolve, reject) => {
-			const server = createServer();
-			server.once('error', reject);
-			server.listen(0, '127.0.0.1', () => {
-				const address = server.address();
-				server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-			});
+/** A port free right now on 127.0.0.1. */
+function freePort(): Promise<number> {
+	return new Promise<number>((resolve, reject) => {
+		const server = createServer();
+		server.once('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
 		});
-		if (port > 0 && port < 65535) return port;
-	}
+	});
 }
 
 export class RealN8n {
 	private constructor(
 		readonly userFolder: string,
 		private readonly port: number,
+		private readonly brokerPort: number,
 	) {}
 
-	/** A fresh n8n user folder with this package installed as a community package would be. */
+	/** A fresh n8n user folder with this package installed from its tarball, as n8n installs one. */
 	static async create(): Promise<RealN8n> {
-		const userFolder = benchTempDir('real-n8n');
-		const packageDir = join(userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-nodes-contact-data');
-		mkdirSync(packageDir, { recursive: true });
-		// dist and package.json only, no node_modules: n8n-workflow and zod then resolve to n8n's own
-		// copies, as for a package n8n installed itself.
-		cpSync(join(REPO, 'dist'), join(packageDir, 'dist'), { recursive: true });
-		cpSync(join(REPO, 'package.json'), join(packageDir, 'package.json'));
-		return new RealN8n(userFolder, await freePort());
+		const port = await freePort();
+		let brokerPort = await freePort();
+		while (brokerPort === port) brokerPort = await freePort();
+		const n8n = new RealN8n(benchTempDir('real-n8n'), port, brokerPort);
+		await n8n.run(['--install-package']);
+		return n8n;
 	}
 
-	run(args: string[]): Promise<CommandResult> {
+	/** Runs a command; rejects when it fails, unless `allowFailure` (then `code` tells). */
+	run(args: string[], allowFailure = false): Promise<CommandResult> {
 		return new Promise((resolve, reject) => {
-			const child = spawn('bash', [SCRIPT, this.userFolder, String(this.port), ...args], {
+			const child = spawn('bash', [SCRIPT, this.userFolder, String(this.port), String(this.brokerPort), ...args], {
 				stdio: ['ignore', 'pipe', 'pipe'],
 			});
 			const out: Buffer[] = [];
@@ -66,9 +64,9 @@ export class RealN8n {
 			child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
 			child.on('error', reject);
 			child.on('exit', (code) => {
-				const result = { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString() };
+				const result = { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), code };
 				if (code === NOT_INSTALLED) reject(new RealN8nMissing(result.stderr.trim()));
-				else if (code !== 0) reject(new Error(`n8n ${args[0]} exited ${code}: ${(result.stderr + result.stdout).slice(-3000)}`));
+				else if (code !== 0 && !allowFailure) reject(new Error(`n8n ${args[0]} exited ${code}: ${(result.stderr + result.stdout).slice(-3000)}`));
 				else resolve(result);
 			});
 		});
@@ -80,12 +78,16 @@ export class RealN8n {
 		await this.run([`import:${kind}`, `--input=${path}`]);
 	}
 
-	/** Runs a workflow to its end and returns its run data (`n8n execute --rawOutput`). */
+	/**
+	 * Runs a workflow to its end and returns its run data (`n8n execute --rawOutput`). A failed
+	 * execution's run data is printed too (in n8n's log), and returned the same way.
+	 */
 	async execute(workflowId: string): Promise<ExecutionRun> {
-		const { stdout } = await this.run(['execute', `--id=${workflowId}`, '--rawOutput']);
-		const start = stdout.search(/^\{/m);
-		if (start === -1) throw new Error(`n8n execute printed no run data: ${stdout.slice(-2000)}`);
-		return JSON.parse(stdout.slice(start)) as ExecutionRun;
+		const { stdout } = await this.run(['execute', `--id=${workflowId}`, '--rawOutput'], true);
+		// The run data is the one top-level JSON object; n8n's log lines may come before and after it.
+		const match = /^\{$[\s\S]*?^\}$/m.exec(stdout);
+		if (!match) throw new Error(`n8n execute printed no run data: ${stdout.slice(-2000)}`);
+		return JSON.parse(match[0]) as ExecutionRun;
 	}
 }
 

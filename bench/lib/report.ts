@@ -51,6 +51,25 @@ export function machine(): BenchResults['machine'] {
 	};
 }
 
+/** A case that could not run: no figures, and why. */
+export function failedCase(name: string, title: string, message: string): CaseResult {
+	return {
+		case: name,
+		title,
+		time_scale: null,
+		calls: null,
+		floor_calls: null,
+		http_429: null,
+		credits: null,
+		wall_s: null,
+		floor_s: null,
+		ratio: null,
+		floor_definition: '-',
+		targets: [],
+		skipped: `failed: ${message.slice(0, 2000)}`,
+	};
+}
+
 export function ratio(wall: number | null, floor: number | null): number | null {
 	if (wall === null || floor === null || floor <= 0) return null;
 	return round(wall / floor, 3);
