@@ -22,7 +22,7 @@ import {
 	type Answer,
 } from './http';
 import { API_ROUTES } from './routes';
-import { matchRoute, type RequestContext, type StreamedAnswer } from './router';
+import { matchRoute, type RequestContext, type RouteMatch, type StreamedAnswer } from './router';
 import { DEFAULT_RETRY_DELAYS_MS, SandboxState } from './state';
 
 export interface SandboxOptions {
@@ -81,6 +81,27 @@ function malformedText(body: unknown): string {
 	return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
 }
 
+/** A 429: the error and the headers that go with it. */
+class RateLimited extends ApiError {
+	constructor(
+		retryAfter: string,
+		readonly headers: Record<string, string>,
+	) {
+		super(ERROR_CODES.rate_limited, 'rate_limited', `rate limit reached; retry after ${retryAfter} s`, {
+			retry_after: Number(retryAfter),
+		});
+	}
+}
+
+/** 404 for an unknown path, 405 (with Allow) for a known path and another method. */
+function routingError(match: Exclude<RouteMatch, { kind: 'found' }>, method: string, path: string): Answer {
+	if (match.kind === 'not_found') return errorAnswer(apiError('not_found', `no route ${method} ${path}`));
+	const error = new ApiError(ERROR_CODES.method_not_allowed, 'method_not_allowed', `${path} does not answer ${method}`, {
+		allowed: match.allowed,
+	});
+	return errorAnswer(error, { allow: match.allowed.join(', ') });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class SandboxServer {
@@ -99,11 +120,20 @@ class SandboxServer {
 		this.server.keepAliveTimeout = 5_000;
 	}
 
-	private context(req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): RequestContext {
+	private context(
+		req: IncomingMessage,
+		res: ServerResponse,
+		url: URL,
+		params: Record<string, string>,
+		account?: Account,
+	): RequestContext {
 		let body: Promise<unknown> | undefined;
 		return {
 			state: this.state,
-			account: undefined as unknown as Account,
+			get account(): Account {
+				if (!account) throw new Error('this route has no caller account');
+				return account;
+			},
 			req,
 			res,
 			params,
@@ -130,23 +160,16 @@ class SandboxServer {
 		}
 
 		const match = matchRoute(API_ROUTES, method, path);
-		if (match.kind === 'not_found') {
-			sendAnswer(res, errorAnswer(apiError('not_found', `no route ${method} ${path}`)));
-			return;
-		}
-		if (match.kind === 'method_not_allowed') {
-			const error = new ApiError(ERROR_CODES.method_not_allowed, 'method_not_allowed', `${path} does not answer ${method}`, {
-				allowed: match.allowed,
-			});
-			sendAnswer(res, errorAnswer(error, { allow: match.allowed.join(', ') }));
+		if (match.kind !== 'found') {
+			sendAnswer(res, routingError(match, method, path));
 			return;
 		}
 		const { route, params } = match;
 		const key = bearerKey(req);
-		const account = key ? this.state.accounts.get(key) : undefined;
+		const known = key ? this.state.accounts.get(key) : undefined;
 		this.state.requestsTotal++;
 		const statName = `${method} ${route.template}`;
-		if (account) account.requests[statName] = (account.requests[statName] ?? 0) + 1;
+		if (known) known.requests[statName] = (known.requests[statName] ?? 0) + 1;
 
 		const before = this.state.faults.take('before', method, path);
 		if (before && before.kind === 'slow') await sleep(before.delay_ms ?? 1_000);
@@ -155,30 +178,18 @@ class SandboxServer {
 			return;
 		}
 
-		const ctx = this.context(req, res, url, params);
 		let headers: Record<string, string> = {};
 		let answer: Answer | StreamedAnswer;
 		try {
+			let account: Account | undefined;
 			if (!route.public) {
-				ctx.account = this.authenticate(key, account);
-				const rateClass = rateLimitClassOf(method, path);
-				if (rateClass) {
-					const decision = ctx.account.rate.take(rateClass, {
-						timeScale: this.state.settings.timeScale,
-						enabled: this.state.settings.rateLimits,
-					});
-					headers = decision.headers;
-					if (!decision.allowed) {
-						ctx.account.http429++;
-						throw apiError('rate_limited', `rate limit reached; retry after ${decision.retryAfter} s`, {
-							retry_after: Number(decision.retryAfter),
-						});
-					}
-				}
+				account = this.authenticate(key, known);
+				headers = this.takeRate(account, method, path);
 			}
-			answer = await route.handler(ctx);
+			answer = await route.handler(this.context(req, res, url, params, account));
 		} catch (error) {
 			answer = errorAnswer(internalError(error));
+			if (error instanceof RateLimited) headers = error.headers;
 		}
 
 		const after = this.state.faults.take('after', method, path);
@@ -192,6 +203,21 @@ class SandboxServer {
 			return;
 		}
 		sendAnswer(res, { ...answer, headers: { ...headers, ...answer.headers } });
+	}
+
+	/** Counts a call against its rate-limit class and returns the headers (none for exports). */
+	private takeRate(account: Account, method: string, path: string): Record<string, string> {
+		const rateClass = rateLimitClassOf(method, path);
+		if (!rateClass) return {};
+		const decision = account.rate.take(rateClass, {
+			timeScale: this.state.settings.timeScale,
+			enabled: this.state.settings.rateLimits,
+		});
+		if (!decision.allowed) {
+			account.http429++;
+			throw new RateLimited(decision.retryAfter, decision.headers);
+		}
+		return decision.headers;
 	}
 
 	private authenticate(key: string | undefined, account: Account | undefined): Account {
@@ -226,15 +252,8 @@ class SandboxServer {
 			return;
 		}
 		const match = matchRoute(ADMIN_ROUTES, method, url.pathname);
-		if (match.kind === 'not_found') {
-			sendAnswer(res, errorAnswer(apiError('not_found', `no route ${method} ${url.pathname}`)));
-			return;
-		}
-		if (match.kind === 'method_not_allowed') {
-			const error = new ApiError(ERROR_CODES.method_not_allowed, 'method_not_allowed', `${url.pathname} does not answer ${method}`, {
-				allowed: match.allowed,
-			});
-			sendAnswer(res, errorAnswer(error, { allow: match.allowed.join(', ') }));
+		if (match.kind !== 'found') {
+			sendAnswer(res, routingError(match, method, url.pathname));
 			return;
 		}
 		const ctx = this.context(req, res, url, match.params);
