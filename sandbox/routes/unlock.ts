@@ -1,88 +1,18 @@
-/** `POST /v1/search`, `POST /v1/unlock` and `POST /v1/enrich`. */
+/** `POST /v1/unlock` and `POST /v1/enrich`: the calls that charge credits. */
 import {
 	HEADERS,
 	LIMITS,
 	PATHS,
 	enrichRequestSchema,
-	knownSearchFiltersSchema,
-	searchRequestSchema,
 	unlockRequestSchema,
 	type UnlockLevel,
 } from '../../nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
-import { canonicalJson, decodeToken, encodeToken } from '../json';
-import { contactRecord, previewRecord } from '../records';
+import { canonicalJson } from '../json';
+import { contactRecord } from '../records';
 import type { RequestContext, Route } from '../router';
-import { MAX_KEYWORD_WORDS, compileFilters, filtersDigest, keywordWords, scan } from '../search';
 import type { SandboxState } from '../state';
-
-const sandboxSearchSchema = searchRequestSchema.extend({ filters: knownSearchFiltersSchema.default({}) });
-
-interface SearchCursor {
-	/** Digest of the filters the cursor belongs to. */
-	h: string;
-	/** Results returned before this page. */
-	o: number;
-	/** Data set position to continue scanning from. */
-	p: number;
-}
-
-function readCursor(token: string, digest: string): SearchCursor {
-	const value = decodeToken(token) as Partial<SearchCursor> | undefined;
-	if (
-		!value ||
-		typeof value !== 'object' ||
-		typeof value.h !== 'string' ||
-		!Number.isInteger(value.o) ||
-		!Number.isInteger(value.p) ||
-		(value.o as number) < 0 ||
-		(value.p as number) < 0
-	) {
-		throw invalidRequest('cursor', 'is not a cursor from this search');
-	}
-	if (value.h !== digest) throw invalidRequest('cursor', 'belongs to a search with other filters');
-	return value as SearchCursor;
-}
-
-async function search(ctx: RequestContext): Promise<Answer> {
-	const { state, account } = ctx;
-	const request = parseWith(sandboxSearchSchema, asObject(await ctx.body()));
-	if (request.filters.keywords !== undefined && keywordWords(request.filters.keywords).length > MAX_KEYWORD_WORDS) {
-		throw invalidRequest('filters.keywords', `must have at most ${MAX_KEYWORD_WORDS} distinct words`);
-	}
-	const compiled = compileFilters(state.ds, request.filters);
-	const digest = filtersDigest(compiled);
-	const cursor = request.cursor ? readCursor(request.cursor, digest) : { h: digest, o: 0, p: 0 };
-	const limit = request.limit ?? LIMITS.searchLimitDefault;
-	// The page holds up to `limit` results, never past the paging cap.
-	const pageSizeFor = (total: number) => Math.max(0, Math.min(limit, Math.min(total, LIMITS.searchPagingCap) - cursor.o));
-	const indexes: number[] = [];
-	let total = state.counter.cached(compiled);
-	let next: number;
-	if (total === undefined && cursor.p === 0) {
-		// A first page: one full scan counts every match and collects the page.
-		({ count: total, next } = scan(state.ds, compiled, 0, limit, indexes, true));
-		state.counter.remember(compiled, total);
-	} else {
-		total ??= state.counter.count(compiled);
-		const size = pageSizeFor(total);
-		next = size > 0 ? scan(state.ds, compiled, cursor.p, size, indexes, false).next : cursor.p;
-	}
-	const reachable = Math.min(total, LIMITS.searchPagingCap);
-	const pageSize = pageSizeFor(total);
-	const returned = cursor.o + indexes.length;
-	const more = indexes.length === pageSize && returned < reachable;
-	return {
-		status: 200,
-		body: {
-			results: indexes.map((index) => previewRecord(state.ds, index, account.ledger.holding(index) !== undefined)),
-			total,
-			next_cursor: more ? encodeToken({ h: digest, o: returned, p: next }) : null,
-			truncated: !more && total > LIMITS.searchPagingCap && returned >= LIMITS.searchPagingCap,
-		},
-	};
-}
 
 /** 402 when the balance does not cover a cost; nothing is charged. */
 function requireCredits(account: Account, required: number): void {
@@ -164,8 +94,7 @@ async function enrich(ctx: RequestContext): Promise<Answer> {
 	};
 }
 
-export const contactRoutes: Route[] = [
-	{ method: 'POST', template: PATHS.search, handler: search },
+export const unlockRoutes: Route[] = [
 	{ method: 'POST', template: PATHS.unlock, handler: unlock },
 	{ method: 'POST', template: PATHS.enrich, handler: enrich },
 ];
