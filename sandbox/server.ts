@@ -23,7 +23,8 @@ import {
 } from './http';
 import { API_ROUTES } from './routes';
 import { matchRoute, type RequestContext, type RouteMatch, type StreamedAnswer } from './router';
-import { DEFAULT_RETRY_DELAYS_MS, SandboxState } from './state';
+import { SandboxState } from './state';
+import { DEFAULT_RETRY_DELAYS_MS } from './webhooks';
 
 export interface SandboxOptions {
 	/** Default 4010; 0 = a free port (tests always use 0). */

@@ -8,7 +8,7 @@ import { Dataset, seededRandom } from './data';
 import { ExportUrls } from './exports';
 import { Faults } from './faults';
 import { MatchCounter } from './search';
-import { DEFAULT_RETRY_DELAYS_MS, Deliverer } from './webhooks';
+import { Deliverer } from './webhooks';
 
 export interface SandboxSettings {
 	/** A minute of rate limit lasts 60 / timeScale seconds. */
@@ -59,5 +59,3 @@ export class SandboxState {
 		this.eventRandom = seededRandom(this.seed ^ 0xe7e7);
 	}
 }
-
-export { DEFAULT_RETRY_DELAYS_MS };
