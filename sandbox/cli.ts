@@ -66,9 +66,12 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-if (require.main === module) {
+/** Runs the program: a failure to start ends the process with status 1. */
+export function run(): void {
 	main().catch((error: unknown) => {
 		console.error(`sandbox: ${error instanceof Error ? error.message : String(error)}`);
 		process.exit(1);
 	});
 }
+
+if (require.main === module) run();
