@@ -166,6 +166,7 @@ export class ExportUrls {
 
 	/** Registers an export and returns the path and query of its signed URL. */
 	create(job: Omit<ExportJob, 'id' | 'expiresAt'>, now: number): { job: ExportJob; pathAndQuery: string } {
+		for (const [known, existing] of this.jobs) if (existing.expiresAt <= now) this.jobs.delete(known);
 		const id = `ex_${randomBytes(12).toString('hex')}`;
 		const expiresAt = now + LIMITS.exportUrlTtlMs;
 		const full: ExportJob = { ...job, id, expiresAt };

@@ -30,5 +30,11 @@ export class IdempotencyStore {
 	remember(scope: string, key: string, body: string, status: number, response: unknown, now: number): void {
 		if (status < 200 || status > 299) return;
 		this.records.set(`${scope} ${key}`, { body, status, response, at: now });
+		// Forget expired records now and then, so a long run does not keep them all.
+		if (this.records.size % 1_000 === 0) {
+			for (const [id, record] of this.records) {
+				if (now - record.at >= LIMITS.idempotencyWindowMs) this.records.delete(id);
+			}
+		}
 	}
 }

@@ -22,6 +22,9 @@ export interface Subscription {
 	created_at: string;
 }
 
+/** Delivery attempts kept for `GET /_sandbox/deliveries` (the oldest are dropped past it). */
+const DELIVERY_LOG_MAX = 100_000;
+
 /** Delays before each retry: five attempts over about a minute. */
 export const DEFAULT_RETRY_DELAYS_MS = [5_000, 10_000, 15_000, 30_000];
 
@@ -153,6 +156,7 @@ export class Deliverer {
 			at: new Date(this.now()).toISOString(),
 			...(error ? { error } : {}),
 		});
+		if (this.log.length > DELIVERY_LOG_MAX) this.log.splice(0, this.log.length - DELIVERY_LOG_MAX);
 		const delays = this.retryDelays();
 		if (ok || attempt > delays.length) return;
 		const timer = setTimeout(() => {
