@@ -9,7 +9,7 @@ import { request } from 'undici';
 
 import { FUNDING_STAGES, SENIORITIES } from '../nodes/ContactData/shared/contract';
 import { KEYS } from '../sandbox/accounts';
-import { seededRandom } from '../sandbox/data';
+import { seededRandom } from '../sandbox/random';
 import { startSandbox } from '../sandbox/server';
 import { INDUSTRIES, TECHNOLOGIES } from '../sandbox/vocab';
 

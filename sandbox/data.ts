@@ -4,12 +4,12 @@
  * on demand from those indexes and a hash of the seed, so a million contacts take a few megabytes.
  */
 import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/contract';
+import { companyBase, freeDomain } from './companyNames';
+import { ID_LENGTH, mixIndex, unmixIndex } from './ids';
+import { hash32, seededRandom, weightedPicker } from './random';
+import { fold, slug, wordsOf } from './text';
 import {
 	CITIES,
-	COMPANY_NAME_ENDINGS,
-	COMPANY_NAME_FIRST,
-	COMPANY_NAME_SECOND,
-	COMPANY_NAME_SECTORS,
 	COMPANY_SUFFIXES,
 	DEPARTMENTS,
 	DOMAIN_TLDS,
@@ -56,124 +56,9 @@ export interface WorkHistoryEntry {
 	end: string | null;
 }
 
-/** A small, fast, seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
-/** A 32-bit hash of two integers: per-contact details derived without storing them. */
-export function hash32(a: number, b: number): number {
-	let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
-	h ^= h >>> 16;
-	h = Math.imul(h, 0x7feb352d);
-	h ^= h >>> 15;
-	h = Math.imul(h, 0x846ca68b);
-	h ^= h >>> 16;
-	return h >>> 0;
-}
-
-/** Lower-case words of a text, accents removed (keyword matching and email local parts). */
-export function wordsOf(text: string): string[] {
-	return fold(text)
-		.split(/[^a-z0-9]+/)
-		.filter((word) => word.length > 0);
-}
-
-/** Lower case without accents. */
-export function fold(text: string): string {
-	return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
-}
-
-/** Letters only, lower case: the form of a name in an email address or a LinkedIn handle. */
-export function slug(text: string): string {
-	return fold(text).replace(/[^a-z]/g, '');
-}
-
-function weightedPicker<T>(items: T[], weightOf: (item: T) => number): (random: number) => T {
-	const cumulative: number[] = [];
-	let total = 0;
-	for (const item of items) {
-		total += weightOf(item);
-		cumulative.push(total);
-	}
-	return (random) => {
-		const target = random * total;
-		let low = 0;
-		let high = cumulative.length - 1;
-		while (low < high) {
-			const mid = (low + high) >> 1;
-			if (cumulative[mid] > target) high = mid;
-			else low = mid + 1;
-		}
-		return items[low];
-	};
-}
-
-// Contact ids: an invertible mix of the index with the seed, in base 36, so ids look opaque,
-// differ per seed and decode back to the index without a lookup table.
-const MIX_A = 0x9e3779b1;
-const MIX_B = 0x85ebca77;
-const ID_LENGTH = 7;
-
-function modInverse32(odd: number): number {
-	let inverse = odd;
-	for (let i = 0; i < 5; i++) inverse = Math.imul(inverse, 2 - Math.imul(odd, inverse));
-	return inverse >>> 0;
-}
-const MIX_A_INVERSE = modInverse32(MIX_A);
-const MIX_B_INVERSE = modInverse32(MIX_B);
-
-function unshiftRight(value: number, shift: number): number {
-	let result = value;
-	for (let i = 0; i < 32; i += shift) result = value ^ (result >>> shift);
-	return result >>> 0;
-}
-
-function mixIndex(index: number, key: number): number {
-	let x = (index ^ key) >>> 0;
-	x = Math.imul(x, MIX_A) >>> 0;
-	x = (x ^ (x >>> 16)) >>> 0;
-	x = Math.imul(x, MIX_B) >>> 0;
-	x = (x ^ (x >>> 13)) >>> 0;
-	return x;
-}
-
-function unmixIndex(value: number, key: number): number {
-	let x = unshiftRight(value, 13);
-	x = Math.imul(x, MIX_B_INVERSE) >>> 0;
-	x = unshiftRight(x, 16);
-	x = Math.imul(x, MIX_A_INVERSE) >>> 0;
-	return (x ^ key) >>> 0;
-}
-
 interface Mutation {
 	title: number;
 	company: number;
-}
-
-/** The distinctive part of a company name ("Blue Harbor", "Datafy", "Summit Health", "Sterling & Stone"). */
-function companyBase(a: number, b: number, pattern: number): string {
-	const pick = (words: string[], draw: number) => words[Math.floor(draw * words.length)];
-	if (pattern < 0.3) return `${pick(COMPANY_NAME_FIRST, a)} ${pick(COMPANY_NAME_SECOND, b)}`;
-	if (pattern < 0.55) return `${pick(COMPANY_NAME_FIRST, a)}${pick(COMPANY_NAME_SECOND, b).toLowerCase()}`;
-	if (pattern < 0.75) return `${pick(COMPANY_NAME_FIRST, a)} ${pick(COMPANY_NAME_SECTORS, b)}`;
-	if (pattern < 0.9) return `${pick(COMPANY_NAME_SECOND, a)}${pick(COMPANY_NAME_ENDINGS, b)}`;
-	return `${pick(COMPANY_NAME_FIRST, a)} & ${pick(COMPANY_NAME_FIRST, b)}`;
-}
-
-/** A domain not taken yet: the name with its TLD, another TLD, a usual prefix, then a number. */
-function freeDomain(stem: string, tld: string, used: Set<string>): string {
-	const candidates = [tld, ...DOMAIN_TLDS].map((other) => `${stem}.${other}`);
-	candidates.push(...['get', 'try', 'use'].map((prefix) => `${prefix}${stem}.${tld}`), `${stem}hq.${tld}`);
-	for (const candidate of candidates) if (!used.has(candidate)) return candidate;
-	for (let n = 2; ; n++) if (!used.has(`${stem}${n}.${tld}`)) return `${stem}${n}.${tld}`;
 }
 
 export class Dataset {

@@ -1,10 +1,9 @@
 /**
  * List exports: CSV (RFC 4180) or JSON, written a chunk at a time with backpressure so memory
- * stays constant whatever the list's size; and signed download URLs for bulk exports.
+ * stays constant whatever the list's size.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/contract';
+import type { ExportFormat } from '../nodes/ContactData/shared/contract';
 import { csvCell, csvColumn } from './csv';
 import type { Dataset } from './data';
 import type { ListStore, SavedList } from './lists';
@@ -141,54 +140,4 @@ export async function streamExport(
 		if (!res.write(chunk)) await drainedOrClosed(res);
 	}
 	if (!closed) res.end();
-}
-
-// --- signed download URLs ----------------------------------------------------------------------
-
-export interface ExportJob {
-	id: string;
-	accountKey: string;
-	listId: string;
-	format: ExportFormat;
-	fields: string[] | undefined;
-	expiresAt: number;
-}
-
-export type UrlCheck = { ok: true; job: ExportJob } | { ok: false; reason: 'bad_signature' | 'expired' | 'not_found' };
-
-export class ExportUrls {
-	private readonly secret = randomBytes(32);
-	private readonly jobs = new Map<string, ExportJob>();
-
-	private sign(id: string, expires: string): string {
-		return createHmac('sha256', this.secret).update(`${id}.${expires}`).digest('hex');
-	}
-
-	/** Registers an export and returns the path and query of its signed URL. */
-	create(job: Omit<ExportJob, 'id' | 'expiresAt'>, now: number): { job: ExportJob; pathAndQuery: string } {
-		for (const [known, existing] of this.jobs) if (existing.expiresAt <= now) this.jobs.delete(known);
-		const id = `ex_${randomBytes(12).toString('hex')}`;
-		const expiresAt = now + LIMITS.exportUrlTtlMs;
-		const full: ExportJob = { ...job, id, expiresAt };
-		this.jobs.set(id, full);
-		const expires = String(Math.floor(expiresAt / 1000));
-		return { job: full, pathAndQuery: `/v1/exports/${id}?expires=${expires}&signature=${this.sign(id, expires)}` };
-	}
-
-	/** Checks a download: the signature first (a tampered URL), then the expiry, then the export. */
-	check(id: string, expires: string | null, signature: string | null, now: number): UrlCheck {
-		if (!expires || !signature || !/^\d+$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) {
-			return { ok: false, reason: 'bad_signature' };
-		}
-		const expected = Buffer.from(this.sign(id, expires), 'hex');
-		if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { ok: false, reason: 'bad_signature' };
-		if (Number(expires) * 1000 <= now) return { ok: false, reason: 'expired' };
-		const job = this.jobs.get(id);
-		if (!job) return { ok: false, reason: 'not_found' };
-		return { ok: true, job };
-	}
-
-	clear(): void {
-		this.jobs.clear();
-	}
 }

@@ -4,7 +4,7 @@
  * after processing, losing the real answer (phase "after").
  */
 import { z } from 'zod';
-import { seededRandom } from './data';
+import { seededRandom } from './random';
 
 export const FAULT_KINDS = ['error', 'drop', 'slow', 'malformed'] as const;
 export const FAULT_PHASES = ['before', 'after'] as const;

@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, FUNDING_STAGES } from '../nodes/ContactData/shared/contract';
-import type { knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
-import { fold, wordsOf, type Dataset } from './data';
+import { COMPANY_SIZE_PATTERN, FUNDING_STAGES, type knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
+import type { Dataset } from './data';
 import { canonicalJson } from './json';
+import { fold, wordsOf } from './text';
 import { INDUSTRIES, TECHNOLOGIES } from './vocab';
 
 export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;

@@ -24,7 +24,7 @@ import {
 import { API_ROUTES } from './routes';
 import { matchRoute, type RequestContext, type RouteMatch, type StreamedAnswer } from './router';
 import { SandboxState } from './state';
-import { DEFAULT_RETRY_DELAYS_MS } from './webhooks';
+import { DEFAULT_RETRY_DELAYS_MS } from './deliveries';
 
 export interface SandboxOptions {
 	/** Default 4010; 0 = a free port (tests always use 0). */

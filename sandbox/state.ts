@@ -4,11 +4,12 @@
  */
 import { createAccounts, type Account } from './accounts';
 import { Clock } from './clock';
-import { Dataset, seededRandom } from './data';
-import { ExportUrls } from './exports';
+import { Dataset } from './data';
+import { seededRandom } from './random';
+import { ExportUrls } from './exportUrls';
 import { Faults } from './faults';
 import { MatchCounter } from './search';
-import { Deliverer } from './webhooks';
+import { Deliverer } from './deliveries';
 
 export interface SandboxSettings {
 	/** A minute of rate limit lasts 60 / timeScale seconds. */

@@ -7,7 +7,7 @@ import { request } from 'undici';
 import { KEYS } from '../../sandbox/accounts';
 import type { FaultRule } from '../../sandbox/faults';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
-import type { DeliveryRecord } from '../../sandbox/webhooks';
+import type { DeliveryRecord } from '../../sandbox/deliveries';
 
 export { KEYS };
 export type { FaultRule, RunningSandbox, SandboxOptions };
