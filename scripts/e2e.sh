@@ -18,9 +18,13 @@ FAILED=0
 STARTED_AT=$SECONDS
 
 finish() {
+  local status=$?
+  # Ended early by anything but a failed check (Ctrl-C, a script error): still a failure.
+  [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ] && FAILED=1
   stop_started
-  echo "e2e: $PASSED passed, $FAILED failed ($((SECONDS - STARTED_AT)) s)"
   if [ "$FAILED" -eq 0 ] && [ -z "${E2E_KEEP:-}" ]; then rm -rf "$WORK"; else echo "e2e: work folder kept: $WORK"; fi
+  echo "e2e: took $((SECONDS - STARTED_AT)) s"
+  echo "e2e: $PASSED passed, $FAILED failed"
 }
 trap finish EXIT
 trap 'exit 130' INT TERM

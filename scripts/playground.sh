@@ -14,7 +14,7 @@ PORT="${PLAYGROUND_PORT:-5678}"
 OWNER_EMAIL=owner@example.com
 OWNER_PASSWORD=Playground-n8n-1
 
-trap stop_started EXIT
+trap 'echo "Stopping n8n and the sandbox..."; stop_started' EXIT
 trap 'exit 130' INT TERM
 
 rm -rf "$PLAYGROUND_DIR" && mkdir -p "$PLAYGROUND_DIR"

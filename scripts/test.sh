@@ -16,3 +16,4 @@ node -e '
   console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
 ' || true
 [ "$status" -eq 0 ] || exit "$status"
+npm run --silent test:e2e
