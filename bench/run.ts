@@ -5,6 +5,7 @@
  * worker process with n8n-core's WorkflowExecute; the alternative runs in the real n8n.
  * BENCH_CASES=unlock,search,... runs a subset (the results file then holds only those).
  */
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
 import { alternativeCase } from './cases/alternative';
@@ -27,6 +28,8 @@ const ALL_CASES = ['unlock', 'search', 'unlock_3_windows', 'search_3_windows', '
 
 async function main() {
 	const started = process.hrtime.bigint();
+	// Other work on the machine slows every figure; recorded so a reader can judge a run.
+	const loadAtStart = loadavg();
 	const wanted = new Set((process.env.BENCH_CASES ?? ALL_CASES.join(',')).split(',').map((name) => name.trim()));
 	const results: CaseResult[] = [];
 	const progress = (message: string) => process.stderr.write(`bench: ${message} (${round(secondsSince(started), 1)} s)\n`);
@@ -78,12 +81,13 @@ async function main() {
 	results.sort((a, b) => order(a.case) - order(b.case));
 	const output: BenchResults = {
 		generated_at: new Date().toISOString(),
-		machine: machine(),
+		machine: machine(loadAtStart),
 		total_s: round(secondsSince(started), 1),
 		notes: [
 			`Rate-limited cases run at time scale ${RATE_CASES_SCALE} (a minute of rate limit lasts ${60 / RATE_CASES_SCALE} s), the alternative at ${ALTERNATIVE_SCALE}; ratios, not absolute times, are the result.`,
 			'unlock (45 calls, limit 60) and search (100 calls, limit 100) fit in one rolling window: from an idle window the contract makes none of their calls wait, so their floor is latency-bound. unlock_3_windows (150 calls) and search_3_windows (300 calls) exceed one window and measure the pacing.',
 			'Every node run is the Contact Data node inside n8n-core 2.41.1 WorkflowExecute (the project harness), in a fresh process, over HTTP to the sandbox running as a separate process.',
+			`Load average at the start: ${loadAtStart.map((load) => load.toFixed(2)).join(', ')} on ${machine(loadAtStart).cpus} cores (other work slows every figure).`,
 		],
 		...Object.fromEntries(results.map((result) => [result.case, result])),
 	};

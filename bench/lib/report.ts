@@ -31,7 +31,7 @@ export interface CaseResult {
 
 export interface BenchResults {
 	generated_at: string;
-	machine: { cpus: number; cpu_model: string; node: string; platform: string };
+	machine: { cpus: number; cpu_model: string; node: string; platform: string; load_average_at_start: number[] };
 	total_s: number;
 	notes: string[];
 	unlock?: CaseResult;
@@ -42,8 +42,9 @@ export interface BenchResults {
 	[extra: string]: unknown;
 }
 
-export function machine(): BenchResults['machine'] {
+export function machine(loadAtStart: number[]): BenchResults['machine'] {
 	return {
+		load_average_at_start: loadAtStart.map((load) => round(load, 2)),
 		cpus: cpus().length,
 		cpu_model: cpus()[0]?.model ?? 'unknown',
 		node: process.version,
