@@ -26,7 +26,7 @@ interface Plan {
 	balance: number;
 }
 
-export const PLANS: Plan[] = [
+const PLANS: Plan[] = [
 	{ key: KEYS.growth, tier: 'growth', balance: 1_000_000 },
 	{ key: KEYS.empty, tier: 'growth', balance: 0 },
 	{ key: KEYS.starter, tier: 'starter', balance: 0 },

@@ -22,7 +22,7 @@ import {
 } from './vocab';
 
 /** Flags of a contact (one byte each). */
-export const FLAG = {
+const FLAG = {
 	hasEmail: 1,
 	/** The email is a pattern guess (`email_status: "guessed"`): these are the ones that bounce. */
 	emailGuessed: 2,

@@ -13,7 +13,7 @@ import { contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type R
 const CHUNK_MEMBERS = 4_000;
 
 /** `Content-Disposition` naming the file after the list (a UTF-8 form too when the name needs it). */
-export function contentDisposition(listName: string, format: ExportFormat): string {
+function contentDisposition(listName: string, format: ExportFormat): string {
 	const filename = `${listName}.${format}`;
 	const plain = /^[\x20-\x7e]*$/.test(filename) && !/["\\]/.test(filename);
 	if (plain) return `attachment; filename="${filename}"`;
@@ -21,7 +21,7 @@ export function contentDisposition(listName: string, format: ExportFormat): stri
 	return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export const CONTENT_TYPES: Record<ExportFormat, string> = {
+const CONTENT_TYPES: Record<ExportFormat, string> = {
 	csv: 'text/csv; charset=utf-8',
 	json: 'application/json; charset=utf-8',
 };

@@ -6,10 +6,10 @@
 import { z } from 'zod';
 import { seededRandom } from './random';
 
-export const FAULT_KINDS = ['error', 'drop', 'slow', 'malformed'] as const;
-export const FAULT_PHASES = ['before', 'after'] as const;
+const FAULT_KINDS = ['error', 'drop', 'slow', 'malformed'] as const;
+const FAULT_PHASES = ['before', 'after'] as const;
 
-export const faultRuleSchema = z
+const faultRuleSchema = z
 	.object({
 		route: z
 			.string()

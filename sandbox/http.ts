@@ -7,7 +7,7 @@ import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../nodes/ContactData/shared/contract';
 
 /** Bodies above this size are refused unread. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 export class ApiError extends Error {
 	constructor(

@@ -34,7 +34,7 @@ export interface CompiledFilters {
 }
 
 /** The filters without the parts that are ignored (empty arrays, empty keywords). */
-export function normalizeFilters(filters: KnownFilters): KnownFilters {
+function normalizeFilters(filters: KnownFilters): KnownFilters {
 	const normalized: Record<string, unknown> = {};
 	for (const [name, value] of Object.entries(filters)) {
 		if (value === undefined) continue;
