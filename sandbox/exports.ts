@@ -7,7 +7,7 @@ import type { ExportFormat } from '../nodes/ContactData/shared/contract';
 import { csvCell, csvColumn } from './csv';
 import type { Dataset } from './data';
 import type { ListStore, SavedList } from './lists';
-import { contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type RecordLevel } from './records';
+import { LEVEL_RANK, contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type RecordLevel } from './records';
 
 /** Members materialized per written chunk. */
 const CHUNK_MEMBERS = 4_000;
@@ -34,8 +34,6 @@ export interface ExportSource {
 	/** Contacts the account holds (to find the highest level among members). */
 	holdings: () => Iterable<number>;
 }
-
-const LEVEL_RANK: Record<RecordLevel, number> = { preview: 0, basic: 1, premium: 2 };
 
 /** CSV's default columns: every field at the highest level any member is held at. */
 function defaultCsvFields(source: ExportSource): string[] {

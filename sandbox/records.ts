@@ -16,7 +16,8 @@ export interface Holding {
 
 export type RecordLevel = 'preview' | UnlockLevel;
 
-const LEVEL_RANK: Record<RecordLevel, number> = { preview: 0, basic: 1, premium: 2 };
+/** Levels from least to most shown. */
+export const LEVEL_RANK: Record<RecordLevel, number> = { preview: 0, basic: 1, premium: 2 };
 
 export function levelOf(holding: Holding | undefined): RecordLevel {
 	return holding ? holding.level : 'preview';
