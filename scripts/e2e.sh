@@ -106,6 +106,22 @@ only_allowed_imports() {
 }
 check "the compiled package imports only n8n-workflow, zod and node:crypto" only_allowed_imports
 
+# Loads the compiled node, trigger and credential as n8n does (NODE_PATH = n8n's module folders, set by
+# n8n at start) and shows that zod and n8n-workflow resolve to n8n's own copies.
+imports_resolve_to_n8n() {
+  local app="$N8N_CACHE_DIR/app/node_modules" resolved
+  resolved="$(cd "$PACKAGE_DIR" && NODE_PATH="$app/n8n/node_modules:$app" node -e '
+    const { resolve, dirname } = require("node:path");
+    const pkg = require("./package.json");
+    for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) require(resolve(file));
+    for (const name of ["zod", "n8n-workflow"]) {
+      console.log(name, require.resolve(name, { paths: [dirname(resolve(pkg.n8n.nodes[0]))] }));
+    }')" || return 1
+  echo "$resolved" | sed 's/^/        /'
+  [ "$(grep -c " $app/" <<<"$resolved")" -eq 2 ]
+}
+check "the package loads with n8n's module paths; zod and n8n-workflow resolve to n8n's own copies" imports_resolve_to_n8n
+
 node_types_loaded() {
   curl -sS -b "$N8N_COOKIES" "$N8N_BASE/types/nodes.json" >"$WORK/node-types.json" &&
     jq -e '[.[].name] as $n | all("n8n-nodes-contact-data.contactData", "n8n-nodes-contact-data.contactDataTrigger",
