@@ -3,10 +3,8 @@
  * (names, titles, companies, cities) are escaped once per vocabulary entry, so a row is a handful
  * of array lookups.
  */
-import { FUNDING_STAGES } from '../nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { fieldReader, type Holding } from './records';
-import { INDUSTRIES } from './vocab';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
@@ -55,9 +53,9 @@ function tablesOf(ds: Dataset): Tables {
 			department: ds.titles.map((entry) => entry.department),
 			companyName: ds.companyName.map(csvCell),
 			companyDomain: ds.companyDomain.map(csvCell),
-			companyIndustry: companies.map((c) => INDUSTRIES[ds.companyIndustry[c]]),
+			companyIndustry: companies.map((c) => ds.industryOf(c)),
 			companySize: companies.map((c) => String(ds.companySize[c])),
-			companyFunding: companies.map((c) => FUNDING_STAGES[ds.companyFunding[c]]),
+			companyFunding: companies.map((c) => ds.fundingStageOf(c)),
 			companyTech: ds.companyTechList.map(csvCell),
 			country: ds.cities.map((entry) => csvCell(entry.country)),
 			region: ds.cities.map((entry) => csvCell(entry.region)),

@@ -262,6 +262,15 @@ export class Dataset {
 
 	// --- derived details -------------------------------------------------------------------------
 
+	/** The industry of a company (an index into the companies). */
+	industryOf(company: number): string {
+		return INDUSTRIES[this.companyIndustry[company]];
+	}
+
+	fundingStageOf(company: number): (typeof FUNDING_STAGES)[number] {
+		return FUNDING_STAGES[this.companyFunding[company]];
+	}
+
 	hasEmail(index: number): boolean {
 		return (this.flags[index] & FLAG.hasEmail) !== 0;
 	}

@@ -3,9 +3,8 @@
  * the preview (search results, list members not unlocked, events) and the unlocked record at
  * `basic` or `premium` level. Field paths (`company.name`) serve exports' field selection.
  */
-import { FUNDING_STAGES, type UnlockLevel } from '../nodes/ContactData/shared/contract';
+import type { UnlockLevel } from '../nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
-import { INDUSTRIES } from './vocab';
 
 /** How an account holds a contact. */
 export interface Holding {
@@ -43,12 +42,12 @@ export const FIELDS: FieldDefinition[] = [
 	{ path: 'department', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].department },
 	{ path: 'company.name', level: 'preview', get: (ds, i) => ds.companyName[company(ds, i)] },
 	{ path: 'company.domain', level: 'preview', get: (ds, i) => ds.companyDomain[company(ds, i)] },
-	{ path: 'company.industry', level: 'preview', get: (ds, i) => INDUSTRIES[ds.companyIndustry[company(ds, i)]] },
+	{ path: 'company.industry', level: 'preview', get: (ds, i) => ds.industryOf(company(ds, i)) },
 	{ path: 'company.size', level: 'preview', get: (ds, i) => ds.companySize[company(ds, i)] },
 	{
 		path: 'company.funding_stage',
 		level: 'preview',
-		get: (ds, i) => FUNDING_STAGES[ds.companyFunding[company(ds, i)]],
+		get: (ds, i) => ds.fundingStageOf(company(ds, i)),
 	},
 	{ path: 'company.tech_stack', level: 'preview', get: (ds, i) => ds.companyTechList[company(ds, i)] },
 	{ path: 'location.country', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].country },
@@ -112,9 +111,9 @@ export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Re
 		company: {
 			name: ds.companyName[c],
 			domain: ds.companyDomain[c],
-			industry: INDUSTRIES[ds.companyIndustry[c]],
+			industry: ds.industryOf(c),
 			size: ds.companySize[c],
-			funding_stage: FUNDING_STAGES[ds.companyFunding[c]],
+			funding_stage: ds.fundingStageOf(c),
 			tech_stack: ds.companyTechList[c],
 		},
 		location: { country: city.country, region: city.region, city: city.city },

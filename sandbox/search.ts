@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, FUNDING_STAGES, type knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
+import { COMPANY_SIZE_PATTERN, type knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { canonicalJson } from './json';
 import { fold, wordsOf } from './text';
-import { INDUSTRIES, TECHNOLOGIES } from './vocab';
+import { TECHNOLOGIES } from './vocab';
 
 export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
 
@@ -103,10 +103,10 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 		const [, min, max] = f.company_size ? (COMPANY_SIZE_PATTERN.exec(f.company_size) ?? []) : [];
 		const stages = f.funding_stage ? new Set(f.funding_stage) : null;
 		companyMask = maskOf(ds.companyCount, (c) => {
-			if (industries && !industries.has(INDUSTRIES[ds.companyIndustry[c]])) return false;
+			if (industries && !industries.has(ds.industryOf(c))) return false;
 			if (f.tech_stack && (ds.companyTech[c] & techBits) === 0) return false;
 			if (min !== undefined && (ds.companySize[c] < Number(min) || ds.companySize[c] > Number(max))) return false;
-			if (stages && !stages.has(FUNDING_STAGES[ds.companyFunding[c]])) return false;
+			if (stages && !stages.has(ds.fundingStageOf(c))) return false;
 			return true;
 		});
 	}
