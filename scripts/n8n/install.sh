@@ -22,7 +22,8 @@ rm -rf "$N8N_CACHE_ROOT/.tmp-$N8N_CACHE_KEY-"*   # leftovers of interrupted runs
 tmp="$N8N_CACHE_ROOT/.tmp-$N8N_CACHE_KEY-$$"
 mkdir -p "$tmp/node24" "$tmp/app"
 npm_log="$tmp/install.log"
-run() { "$@" >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; log "failed: $*"; exit 1; }; }
+# Commands run without the lock's descriptor, so a child outliving an interrupted run does not hold the lock.
+run() { "$@" 9>&- >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; log "failed: $*"; exit 1; }; }
 
 started=$SECONDS
 log "cold install into $N8N_CACHE_DIR (about 5 minutes)"
