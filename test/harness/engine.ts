@@ -25,7 +25,7 @@ import {
 	type IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-class MapNodeTypes implements INodeTypes {
+export class MapNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
 	getByName(type: string) {
 		const nodeType = this.types[type];

@@ -31,33 +31,15 @@ import {
 	type INodeExecutionData,
 	type INodeParameters,
 	type INodeType,
-	type INodeTypes,
 	type IWebhookData,
 	type IWorkflowExecuteAdditionalData,
 	type WebhookSetupMethodNames,
 } from 'n8n-workflow';
 
-import { MapCredentialsHelper, makeAdditionalData } from './engine';
+import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData } from './engine';
 
 const WORKFLOW_ID = 'wf-trigger';
 const NODE_NAME = 'Trigger';
-
-class OneNodeType implements INodeTypes {
-	constructor(
-		private readonly name: string,
-		private readonly nodeType: INodeType,
-	) {}
-	getByName(type: string) {
-		if (type !== this.name) throw new Error(`Unknown node type "${type}"`);
-		return this.nodeType;
-	}
-	getByNameAndVersion(type: string) {
-		return this.getByName(type);
-	}
-	getKnownTypes() {
-		return {};
-	}
-}
 
 export interface TriggerHostOptions {
 	nodeType: INodeType;
@@ -254,7 +236,7 @@ export class TriggerHost {
 			active: true,
 			// n8n builds each Workflow from the database row; the Workflow may not alter our copy.
 			staticData: structuredClone(staticData),
-			nodeTypes: new OneNodeType(this.nodeTypeName, this.options.nodeType),
+			nodeTypes: new MapNodeTypes({ [this.nodeTypeName]: this.options.nodeType }),
 		});
 	}
 

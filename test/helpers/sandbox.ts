@@ -91,3 +91,5 @@ export async function startTestSandbox(
 	const sandbox = await startSandbox({ ...TEST_SANDBOX_DEFAULTS, ...options });
 	return { ...sandbox, admin: sandboxAdmin(sandbox.url) };
 }
+
+export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;

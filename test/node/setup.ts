@@ -4,7 +4,6 @@
  * checking what happened at the service.
  */
 import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
-import { request } from 'undici';
 import {
 	Workflow,
 	type ILoadOptionsFunctions,
@@ -18,10 +17,10 @@ import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
 import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun } from '../harness/engine';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
+import { api } from '../helpers/api';
+import { KEYS, type TestSandbox } from '../helpers/sandbox';
 
-export { KEYS };
-export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
+export { KEYS, api, type TestSandbox };
 
 export interface RunOptions {
 	parameters: INodeParameters;
@@ -48,26 +47,6 @@ export async function run(sandbox: TestSandbox, options: RunOptions): Promise<No
 export function hints(nodeRun: NodeRun): string[] {
 	const task = nodeRun.run.data.resultData.runData.Node?.[0];
 	return (task?.hints ?? []).map((hint) => hint.message);
-}
-
-/** Calls the sandbox's API directly (not through the node). */
-export async function api<T>(
-	sandbox: TestSandbox,
-	method: 'GET' | 'POST' | 'DELETE',
-	path: string,
-	body?: unknown,
-	key: string = KEYS.growth,
-): Promise<{ status: number; body: T }> {
-	const response = await request(`${sandbox.url}${path}`, {
-		method,
-		headers: {
-			authorization: `Bearer ${key}`,
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await response.body.text();
-	return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
 type SearchPage = { results: ContactPreview[]; next_cursor: string | null };

@@ -1,45 +1,10 @@
-/** A plain HTTP client for the sandbox conformance tests (undici, no retries, no magic). */
-import { request } from 'undici';
+/** Set-up of the sandbox conformance tests: one sandbox per file and a client bound to it. */
+import { call, type CallOptions, type Method, type Reply } from '../helpers/api';
+import { startTestSandbox, type SandboxOptions, type TestSandbox } from '../helpers/sandbox';
 
-import { KEYS, startTestSandbox, type SandboxOptions } from '../helpers/sandbox';
+export { call, type CallOptions, type Method, type Reply };
 
-export type TestSandbox = Awaited<ReturnType<typeof startTestSandbox>>;
-
-export interface Reply {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	text: string;
-	/** The parsed JSON body (undefined when the body is empty or not JSON). */
-	body: any;
-}
-
-export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
-
-export interface CallOptions {
-	/** API key; null sends no Authorization header. Default: the growth key. */
-	key?: string | null;
-	headers?: Record<string, string>;
-	/** A raw body, sent as is (malformed JSON tests). */
-	raw?: string;
-}
-
-export async function call(baseUrl: string, method: Method, path: string, body?: unknown, options: CallOptions = {}): Promise<Reply> {
-	const key = options.key === undefined ? KEYS.growth : options.key;
-	const headers: Record<string, string> = { ...options.headers };
-	if (key !== null) headers.authorization = `Bearer ${key}`;
-	let payload: string | undefined = options.raw;
-	if (payload === undefined && body !== undefined) payload = JSON.stringify(body);
-	if (payload !== undefined) headers['content-type'] = 'application/json';
-	const response = await request(`${baseUrl}${path}`, { method, headers, body: payload });
-	const text = await response.body.text();
-	let parsed: unknown;
-	try {
-		parsed = text === '' ? undefined : JSON.parse(text);
-	} catch {
-		parsed = undefined;
-	}
-	return { status: response.statusCode, headers: response.headers, text, body: parsed };
-}
+export type { TestSandbox };
 
 export type Api = (method: Method, path: string, body?: unknown, options?: CallOptions) => Promise<Reply>;
 

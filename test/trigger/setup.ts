@@ -10,8 +10,8 @@ import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/contract';
 import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { TriggerHost } from '../harness/webhook';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
-import { api, type TestSandbox } from '../node/setup';
+import { api } from '../helpers/api';
+import { KEYS, startTestSandbox, type TestSandbox } from '../helpers/sandbox';
 
 export { api, type TestSandbox };
 
