@@ -1,7 +1,7 @@
 /** Input data for the cases, read from the sandbox with a plain client (rate limits off). */
 import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/contract';
 import { BENCH_KEY } from '../lib/bench';
-import { callApi } from '../lib/plainClient';
+import { apiHeaders, callApi } from '../lib/plainClient';
 import type { RecordedRequest } from '../lib/requestCapture';
 
 interface SearchPage {
@@ -66,7 +66,7 @@ export function unlockFloorRequests(items: Array<{ id: string }>, apiKey: string
 		requests.push({
 			method: 'POST',
 			path: PATHS.unlock,
-			headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+			headers: apiHeaders(apiKey, true),
 			body: JSON.stringify({ ids: unique.slice(i, i + LIMITS.idsPerUnlock), level: 'basic' }),
 		});
 	}

@@ -18,9 +18,9 @@ import {
 	unlockFloorCalls,
 } from '../lib/floors';
 import { searchAllParameters, unlockParameters } from '../lib/nodeParameters';
-import { sendSequentially } from '../lib/plainClient';
+import { apiHeaders, sendSequentially } from '../lib/plainClient';
 import type { RecordedRequest } from '../lib/requestCapture';
-import { ratio, round, type CaseResult } from '../lib/report';
+import { ratio, round, type CaseResult, type Target } from '../lib/report';
 import type { SandboxProcess } from '../lib/sandboxProcess';
 import { inWorker } from '../lib/workerProcess';
 import { contactIds, itemsWithRepeats, unlockFloorRequests } from './prepare';
@@ -39,7 +39,6 @@ interface RateLimitedRun {
 	warmupFile: string;
 	/** The per-item parameter whose reading by n8n itself is timed (see ParameterProbe). */
 	probeParameter?: string;
-	items: number;
 }
 
 async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimitedRun) {
@@ -82,7 +81,7 @@ async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimi
 }
 
 /** Where the node's time went, and the warm-up. */
-function nodeDetails(m: Awaited<ReturnType<typeof measure>>): string[] {
+function nodeDetails(m: Measured): string[] {
 	const { http } = m.node;
 	const probe =
 		m.probe_s === undefined
@@ -97,7 +96,7 @@ function nodeDetails(m: Awaited<ReturnType<typeof measure>>): string[] {
 	];
 }
 
-function floorDefinition(run: RateLimitedRun, timeScale: number, m: Awaited<ReturnType<typeof measure>>): string {
+function floorDefinition(run: RateLimitedRun, timeScale: number, m: Measured): string {
 	const fits = run.floorCalls <= run.limit;
 	return [
 		`${run.floorCalls} calls, limit ${run.limit} per rolling minute = ${round(60 / timeScale)} s at scale ${timeScale}.`,
@@ -106,6 +105,54 @@ function floorDefinition(run: RateLimitedRun, timeScale: number, m: Awaited<Retu
 			: `The fastest schedule from an idle window (bursts of ${run.limit}, one window apart) with ${m.latency_ms} ms a call = ${m.floor_s} s.`,
 		`The full-rate figure (calls x 60 s / limit / scale, latency excluded) is ${m.full_rate_floor_s} s; ratio to it ${ratio(m.wall_s, m.full_rate_floor_s)}.`,
 	].join(' ');
+}
+
+type Measured = Awaited<ReturnType<typeof measure>>;
+
+/** The figures of a rate-limited case: shared targets and fields, plus the case's own. */
+function result(
+	run: RateLimitedRun,
+	timeScale: number,
+	m: Measured,
+	own: { targets: Target[]; expectedOut: number; fields: Record<string, unknown> },
+): CaseResult {
+	const r = ratio(m.wall_s, m.floor_s);
+	return {
+		case: run.name,
+		title: run.title,
+		time_scale: timeScale,
+		calls: m.calls,
+		floor_calls: run.floorCalls,
+		http_429: m.http_429,
+		credits: m.credits,
+		wall_s: m.wall_s,
+		floor_s: m.floor_s,
+		ratio: r,
+		floor_definition: floorDefinition(run, timeScale, m),
+		targets: [
+			{ name: 'calls = floor', met: m.calls === run.floorCalls, value: `${m.calls} of ${run.floorCalls}` },
+			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
+			...own.targets,
+			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
+			{
+				name: `${own.expectedOut.toLocaleString('en-US')} items out, no error`,
+				met: m.node.items_out === own.expectedOut && m.node.error_items === 0,
+				value: `${m.node.items_out} out, ${m.node.error_items} errors${m.node.first_error ? ` (${m.node.first_error})` : ''}`,
+			},
+		],
+		...own.fields,
+		items_out: m.node.items_out,
+		error_items: m.node.error_items,
+		latency_ms: m.latency_ms,
+		full_rate_floor_s: m.full_rate_floor_s,
+		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
+		idle_window_floor_s: m.idle_window_floor_s,
+		parameter_read_s: m.probe_s ?? null,
+		ratio_floor_plus_parameter_read: m.probe_s === undefined ? null : ratio(m.wall_s, m.floor_s + m.probe_s),
+		http_timeline: m.node.http,
+		formulas: FLOOR_FORMULAS,
+		details: nodeDetails(m),
+	};
 }
 
 export async function unlockCase(
@@ -127,47 +174,13 @@ export async function unlockCase(
 		probeParameter: 'contactIds',
 		inputFile: writeItems(options.name, items),
 		warmupFile: writeItems(`${options.name}-warmup`, items.slice(0, 500)),
-		items: options.items,
 	};
 	const m = await measure(sandbox, timeScale, run);
-	const r = ratio(m.wall_s, m.floor_s);
-	return {
-		case: options.name,
-		title: run.title,
-		time_scale: timeScale,
-		calls: m.calls,
-		floor_calls: run.floorCalls,
-		http_429: m.http_429,
-		credits: m.credits,
-		wall_s: m.wall_s,
-		floor_s: m.floor_s,
-		ratio: r,
-		floor_definition: floorDefinition(run, timeScale, m),
-		targets: [
-			{ name: 'calls = floor', met: m.calls === run.floorCalls, value: `${m.calls} of ${run.floorCalls}` },
-			{ name: `credits = ${options.uniqueIds}`, met: m.credits === options.uniqueIds, value: String(m.credits) },
-			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
-			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
-			{
-				name: 'every input item has an output item',
-				met: m.node.items_out === options.items && m.node.error_items === 0,
-				value: `${m.node.items_out} out, ${m.node.error_items} errors${m.node.first_error ? ` (${m.node.first_error})` : ''}`,
-			},
-		],
-		items_in: options.items,
-		unique_ids: options.uniqueIds,
-		items_out: m.node.items_out,
-		error_items: m.node.error_items,
-		latency_ms: m.latency_ms,
-		full_rate_floor_s: m.full_rate_floor_s,
-		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
-		idle_window_floor_s: m.idle_window_floor_s,
-		parameter_read_s: m.probe_s,
-		ratio_floor_plus_parameter_read: m.probe_s === undefined ? null : ratio(m.wall_s, m.floor_s + m.probe_s),
-		http_timeline: m.node.http,
-		formulas: FLOOR_FORMULAS,
-		details: nodeDetails(m),
-	};
+	return result(run, timeScale, m, {
+		targets: [{ name: `credits = ${options.uniqueIds}`, met: m.credits === options.uniqueIds, value: String(m.credits) }],
+		expectedOut: options.items,
+		fields: { items_in: options.items, unique_ids: options.uniqueIds },
+	});
 }
 
 interface SearchPage {
@@ -186,7 +199,7 @@ async function searchFloorRequests(baseUrl: string, queries: SearchFilters[]): P
 			const entry: RecordedRequest = {
 				method: 'POST',
 				path: PATHS.search,
-				headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json', accept: 'application/json' },
+				headers: apiHeaders(BENCH_KEY, true),
 				body: JSON.stringify({ filters, limit: 100, ...(cursor ? { cursor } : {}) }),
 			};
 			requests.push(entry);
@@ -219,43 +232,11 @@ export async function searchCase(
 		parameters: searchAllParameters(),
 		inputFile: writeItems(options.name, options.countries.map((country) => ({ country }))),
 		warmupFile: writeItems(`${options.name}-warmup`, [{ country: options.countries[0] }]),
-		items: queries.length,
 	};
 	const m = await measure(sandbox, timeScale, run);
-	const r = ratio(m.wall_s, m.floor_s);
-	const expectedOut = queries.length * 10_000;
-	return {
-		case: options.name,
-		title: run.title,
-		time_scale: timeScale,
-		calls: m.calls,
-		floor_calls: floorCalls,
-		http_429: m.http_429,
-		credits: m.credits,
-		wall_s: m.wall_s,
-		floor_s: m.floor_s,
-		ratio: r,
-		floor_definition: floorDefinition(run, timeScale, m),
-		targets: [
-			{ name: 'calls = floor', met: m.calls === floorCalls, value: `${m.calls} of ${floorCalls}` },
-			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
-			{ name: 'no credits (search is free)', met: m.credits === 0, value: String(m.credits) },
-			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
-			{
-				name: `${expectedOut.toLocaleString('en-US')} contacts out`,
-				met: m.node.items_out === expectedOut && m.node.error_items === 0,
-				value: `${m.node.items_out} out, ${m.node.error_items} errors${m.node.first_error ? ` (${m.node.first_error})` : ''}`,
-			},
-		],
-		queries: queries.length,
-		items_out: m.node.items_out,
-		error_items: m.node.error_items,
-		latency_ms: m.latency_ms,
-		full_rate_floor_s: m.full_rate_floor_s,
-		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
-		idle_window_floor_s: m.idle_window_floor_s,
-		http_timeline: m.node.http,
-		formulas: FLOOR_FORMULAS,
-		details: nodeDetails(m),
-	};
+	return result(run, timeScale, m, {
+		targets: [{ name: 'no credits (search is free)', met: m.credits === 0, value: String(m.credits) }],
+		expectedOut: queries.length * 10_000,
+		fields: { queries: queries.length },
+	});
 }

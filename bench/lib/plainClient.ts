@@ -35,6 +35,15 @@ export async function sendSequentially(
 	return { wall_s: secondsSince(started), requests: requests.length, non_2xx: nonOk };
 }
 
+/** The headers of a JSON API call with a key. */
+export function apiHeaders(apiKey: string, withBody: boolean): Record<string, string> {
+	return {
+		authorization: `Bearer ${apiKey}`,
+		accept: 'application/json',
+		...(withBody ? { 'content-type': 'application/json' } : {}),
+	};
+}
+
 /** A JSON API call with the bench's key, for preparing data and measuring latency floors. */
 export async function callApi<T>(
 	baseUrl: string,
@@ -45,11 +54,7 @@ export async function callApi<T>(
 ): Promise<{ status: number; body: T }> {
 	const answer = await request(`${baseUrl}${path}`, {
 		method,
-		headers: {
-			authorization: `Bearer ${apiKey}`,
-			accept: 'application/json',
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-		},
+		headers: apiHeaders(apiKey, body !== undefined),
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	return { status: answer.statusCode, body: (await answer.body.json()) as T };
