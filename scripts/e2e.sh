@@ -79,14 +79,13 @@ poll() {
 
 # ---------------------------------------------------------------- 1. install and start
 echo "e2e: work folder $WORK"
-N8N_PORT_E2E="$(free_port)"
-EXECUTE_BROKER_PORT="$(free_port)"
+read -r N8N_PORT_E2E SERVER_BROKER_PORT EXECUTE_BROKER_PORT <<<"$(free_ports 3)"
 # n8n's processes log every DNS lookup of an outside host here (there must be none).
 export DNS_LOG_FILE="$WORK/dns-lookups.log"
 N8N_EXTRA_NODE_OPTIONS="--require $N8N_LIB_DIR/dns-log.cjs"
 started=$SECONDS
 check "install Node 24 and n8n 2.41.1, install the packed package, start the sandbox and n8n, set up the owner" \
-  bring_up "$WORK" "$N8N_PORT_E2E" "$(free_port)" 0 SANDBOX_CONTACTS=150000 SANDBOX_TIME_SCALE=60
+  bring_up "$WORK" "$N8N_PORT_E2E" "$SERVER_BROKER_PORT" 0 SANDBOX_CONTACTS=150000 SANDBOX_TIME_SCALE=60
 echo "e2e: n8n up after $((SECONDS - started)) s"
 PACKAGE_DIR="$N8N_USER_FOLDER/.n8n/nodes/node_modules/n8n-nodes-contact-data"
 

@@ -22,9 +22,15 @@ stop_started() {
   STARTED_PIDS=()
 }
 
-# free_port: a TCP port free on 127.0.0.1 right now.
-free_port() {
-  node -e 'const s=require("node:net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+# free_ports <n>: n distinct TCP ports free on 127.0.0.1 right now (held together while chosen).
+free_ports() {
+  node -e '
+    const net = require("node:net");
+    const servers = Array.from({ length: Number(process.argv[1]) }, () => net.createServer());
+    Promise.all(servers.map((s) => new Promise((ok) => s.listen(0, "127.0.0.1", ok)))).then(() => {
+      console.log(servers.map((s) => s.address().port).join(" "));
+      for (const s of servers) s.close();
+    });' "$1"
 }
 
 # wait_for <seconds> <pid> <log> <command...>: polls the command until it succeeds; fails when the process

@@ -21,7 +21,8 @@ fi
 
 trap 'stop_started; rm -rf "$WORK"' EXIT
 trap 'exit 130' INT TERM
-bring_up "$WORK" "$(free_port)" "$(free_port)" 0 SANDBOX_CONTACTS=150000
+read -r n8n_port broker_port <<<"$(free_ports 2)"
+bring_up "$WORK" "$n8n_port" "$broker_port" 0 SANDBOX_CONTACTS=150000
 mkdir -p docs/images
 crm="$(n8n_import_workflow examples/search-unlock-upsert-crm.json)"
 alert="$(n8n_import_workflow examples/job-change-alert.json)"
