@@ -277,6 +277,21 @@ forged_event_is_refused() {
 }
 check "a forged delivery is answered 401 and starts no execution" forged_event_is_refused
 
+# n8n keeps its webhooks registered over a restart and asks the trigger whether its subscription still
+# exists: afterwards there must still be exactly one, and it must still start the workflow.
+restart_keeps_one_subscription() {
+  local before event
+  before="$(subscriptions | jq -r '.[0].id')"
+  stop_group "$N8N_PID" && start_n8n "$WORK/n8n-restarted.log" || return 1
+  N8N_LOG="$WORK/n8n-restarted.log"
+  # Once an event has run the workflow again, n8n has re-activated it (and run checkExists/create).
+  event="$(emit_event)" && poll 60 execution_with_event "$event" || return 1
+  subscriptions | jq -e --arg id "$before" 'length == 1 and .[0].id == $id' >/dev/null ||
+    { echo "subscriptions after the restart: $(subscriptions)" >&2; return 1; }
+}
+check "after n8n restarts, the same single subscription remains and still starts the workflow" \
+  restart_keeps_one_subscription
+
 deactivate_removes_subscription() {
   n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/deactivate" | jq -e '.active == false' >/dev/null &&
     poll 30 unsubscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
@@ -287,7 +302,7 @@ check "deactivating the workflow deletes the subscription" deactivate_removes_su
 package_loads_cleanly() {
   local complaints
   # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.
-  complaints="$({ cat "$N8N_LOG"; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } |
+  complaints="$({ cat "$WORK"/n8n*.log; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } |
     grep -iE 'contact-?data' | grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
   [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
 }

@@ -10,15 +10,18 @@ spawn() {
   STARTED_PIDS+=("$SPAWNED_PID")
 }
 
-# stop_started: SIGTERM to each started process group (newest first), SIGKILL after 20 s.
+# stop_group <pid>: SIGTERM to the process group a spawned process leads, SIGKILL after 20 s.
+stop_group() {
+  local pid="$1" tries
+  kill -TERM -- "-$pid" 2>/dev/null || return 0
+  for ((tries = 0; tries < 40; tries++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+}
+
+# stop_started: stops every started process group, newest first.
 stop_started() {
-  local i pid tries
-  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do
-    pid="${STARTED_PIDS[$i]}"
-    kill -TERM -- "-$pid" 2>/dev/null || continue
-    for ((tries = 0; tries < 40; tries++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL -- "-$pid" 2>/dev/null || true
-  done
+  local i
+  for ((i = ${#STARTED_PIDS[@]} - 1; i >= 0; i--)); do stop_group "${STARTED_PIDS[$i]}"; done
   STARTED_PIDS=()
 }
 
