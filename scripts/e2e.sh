@@ -205,6 +205,19 @@ export_saved_list() {
 }
 check "example: create a saved list from filters and export it to a CSV file with one row per member" export_saved_list
 
+# The same example for a list of all 150,000 contacts: the export comes as a signed URL (lists of 100,000
+# or more) and is streamed to the file.
+export_large_list() {
+  local file="$N8N_FILES_DIR/everyone.csv"
+  run_workflow export-large examples/export-saved-list-to-file.json '
+    .nodes |= map(if .name == "Create saved list" then .parameters.name = "Everyone" | .parameters.filters = {} else . end
+      | if .name == "Write CSV file" then .parameters.fileName |= sub("[^/]+$"; "everyone.csv") else . end)' &&
+    expect export-large "Create saved list" 'length == 1 and .[0].contact_count == 150000' &&
+    expect export-large "Export as CSV" 'length == 1 and .[0].contact_count == 150000' || return 1
+  [ "$(wc -l <"$file")" -eq 150001 ] || { echo "$file has $(wc -l <"$file") lines" >&2; return 1; }
+}
+check "a list of all 150,000 contacts is exported through the signed URL and streamed to a file" export_large_list
+
 enrich_refund_balance() {
   run_workflow credits "$E2E_WORKFLOWS/enrich-refund-balance.json" &&
     expect credits "Unlock premium" 'length == 1 and .[0].level == "premium" and (.[0].email | type) == "string"' || return 1
