@@ -55,7 +55,7 @@ start_sandbox() {
   spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/build/sandbox/cli.js"
   wait_for 120 "$SPAWNED_PID" "$log" grep -q 'http://127\.0\.0\.1:[0-9]' "$log" || return 1
   SANDBOX_URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)"
-  wait_for 30 "$SPAWNED_PID" "$log" curl -sf -H 'Authorization: Bearer sk_sandbox_growth' "$SANDBOX_URL/v1/credits/balance"
+  wait_for 30 "$SPAWNED_PID" "$log" curl -sf -H "Authorization: Bearer $SANDBOX_KEY" "$SANDBOX_URL/v1/credits/balance"
 }
 
 # start_n8n <log>: starts n8n with the environment already set (n8n_offline_env); waits until it is ready.

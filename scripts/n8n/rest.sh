@@ -25,7 +25,7 @@ n8n_setup_owner() {
     '{emailOrLdapLoginId: $e, password: $p}')" >/dev/null || return 1
   scopes="$(n8n_rest GET /api-keys/scopes | jq -c .data)" || return 1
   N8N_API_KEY="$(n8n_rest POST /api-keys "$(jq -nc --argjson s "$scopes" \
-    '{label: "contact-data scripts", scopes: $s, expiresAt: null}')" | jq -r .data.rawApiKey)" || return 1
+    '{label: "contact-data scripts", scopes: $s, expiresAt: null}')" | jq -er .data.rawApiKey)" || return 1
   export N8N_API_KEY N8N_COOKIES
 }
 
