@@ -7,8 +7,7 @@
  * 1000 / scale ms here), so the HTTP Request node keeps exactly the rate it would in production.
  */
 import { PATHS, RATE_LIMITS } from '../../nodes/ContactData/shared/contract';
-import { requestsOf } from '../lib/admin';
-import { BENCH_KEY, secondsSince } from '../lib/bench';
+import { BENCH_KEY, keyFigures, secondsSince } from '../lib/bench';
 import { fullRateFloorS, unlockFloorCalls } from '../lib/floors';
 import { unlockParameters } from '../lib/nodeParameters';
 import { RealN8n, RealN8nMissing, type ExecutionRun } from '../lib/realN8n';
@@ -111,15 +110,13 @@ async function runJob(n8n: RealN8n, sandbox: SandboxProcess, workflowId: string,
 	// No run data at all means n8n itself did not run the workflow: the case fails, it has no figures.
 	const run: ExecutionRun = await n8n.execute(workflowId);
 	const commandS = secondsSince(started);
-	const stats = await sandbox.admin.keyStats(BENCH_KEY);
+	const counted = await keyFigures(sandbox.admin, BENCH_KEY, `POST ${PATHS.unlock}`);
 	const task = run.data.resultData.runData[UNLOCK_NODE]?.at(-1);
 	const output = task?.data?.main?.[0] ?? [];
 	const failedInOutput = output.filter((item) => item.json.error !== undefined).length;
 	const error = task?.error?.message ?? run.data.resultData.error?.message;
 	return {
-		calls: requestsOf(stats, `POST ${PATHS.unlock}`),
-		http_429: stats.http_429,
-		credits: stats.credits_charged,
+		...counted,
 		// A node that fails stops the workflow: none of its items got through.
 		failed_items: error !== undefined ? items : failedInOutput,
 		items_out: output.length,

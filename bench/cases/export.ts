@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { PATHS } from '../../nodes/ContactData/shared/contract';
 import { BENCH_KEY, benchTempDir, secondsSince } from '../lib/bench';
 import { exportParameters } from '../lib/nodeParameters';
-import { callApi } from '../lib/plainClient';
+import { call } from '../../test/helpers/api';
 import { ratio, round, type CaseResult } from '../lib/report';
 import { startSandboxProcess } from '../lib/sandboxProcess';
 import { inWorker } from '../lib/workerProcess';
@@ -30,9 +30,10 @@ interface ExportAnswer {
 /** The plain client's export: request it, then stream the file to disk. */
 async function plainExport(baseUrl: string, listId: string, dir: string) {
 	const started = process.hrtime.bigint();
-	const answer = await callApi<ExportAnswer>(baseUrl, BENCH_KEY, 'POST', PATHS.listExport(listId), { format: 'csv' });
-	if (answer.status !== 202 || !answer.body.url) throw new Error(`export answered ${answer.status} without a url`);
-	const download = await request(answer.body.url);
+	const answer = await call(baseUrl, 'POST', PATHS.listExport(listId), { format: 'csv' }, { key: BENCH_KEY });
+	const { url } = (answer.body ?? {}) as ExportAnswer;
+	if (answer.status !== 202 || !url) throw new Error(`export answered ${answer.status} without a url`);
+	const download = await request(url);
 	if (download.statusCode !== 200) throw new Error(`export download answered ${download.statusCode}`);
 	const path = join(dir, 'plain.csv');
 	await pipeline(download.body, createWriteStream(path));
@@ -85,13 +86,9 @@ export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
 	const sandbox = await startSandboxProcess({ contacts, rateLimits: true });
 	const sandboxStart = secondsSince(sandboxStarted);
 	try {
-		const created = await callApi<{ id: string; contact_count: number }>(sandbox.url, BENCH_KEY, 'POST', PATHS.lists, {
-			name: `Bench ${contacts}`,
-			filters: {},
-		});
+		const created = await call(sandbox.url, 'POST', PATHS.lists, { name: `Bench ${contacts}`, filters: {} }, { key: BENCH_KEY });
 		if (created.status !== 201) throw new Error(`creating the list answered ${created.status}`);
-		const listId = created.body.id;
-		const rows = created.body.contact_count;
+		const { id: listId, contact_count: rows } = created.body as { id: string; contact_count: number };
 		const dir = benchTempDir(`export-${contacts}`);
 		const plain = await plainExport(sandbox.url, listId, dir);
 

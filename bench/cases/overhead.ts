@@ -4,7 +4,7 @@
  * sent (recorded through a pass-through proxy), one at a time as the node does.
  */
 import { PATHS } from '../../nodes/ContactData/shared/contract';
-import { BENCH_KEY, WARMUP_KEY, writeItems } from '../lib/bench';
+import { BENCH_KEY, WARMUP_KEY, keyFigures, writeItems } from '../lib/bench';
 import { searchLimitParameters } from '../lib/nodeParameters';
 import { ratio, round, type CaseResult } from '../lib/report';
 import type { SandboxProcess } from '../lib/sandboxProcess';
@@ -30,7 +30,7 @@ export async function overheadCase(sandbox: SandboxProcess, options: { items: nu
 		inputFile: writeItems('overhead', items),
 		warmup: { inputFile: writeItems('overhead-warmup', items.slice(0, 500)), apiKey: WARMUP_KEY },
 	});
-	const stats = await sandbox.admin.keyStats(BENCH_KEY);
+	const counted = await keyFigures(sandbox.admin, BENCH_KEY, `POST ${PATHS.search}`);
 	await sandbox.admin.setSettings({ rate_limits: true });
 	const plainWalls = result.plain_runs.map((run) => run.wall_s);
 	const floor = plainWalls.reduce((sum, wall) => sum + wall, 0) / plainWalls.length;
@@ -45,8 +45,8 @@ export async function overheadCase(sandbox: SandboxProcess, options: { items: nu
 		time_scale: null,
 		calls: nodeCalls,
 		floor_calls: options.items,
-		http_429: stats.http_429,
-		credits: stats.credits_charged,
+		http_429: counted.http_429,
+		credits: counted.credits,
 		wall_s: round(result.node.wall_s),
 		floor_s: round(floor),
 		ratio: r,

@@ -1,7 +1,8 @@
 /** Input data for the cases, read from the sandbox with a plain client (rate limits off). */
 import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/contract';
 import { BENCH_KEY } from '../lib/bench';
-import { apiHeaders, callApi } from '../lib/plainClient';
+import { call } from '../../test/helpers/api';
+import { apiHeaders } from '../lib/plainClient';
 import type { RecordedRequest } from '../lib/requestCapture';
 
 interface SearchPage {
@@ -19,14 +20,17 @@ export async function contactIds(baseUrl: string, count: number): Promise<string
 	for (const filters of [{}, ...SENIORITIES.map((seniority) => ({ seniority: [seniority] }))] as SearchFilters[]) {
 		let cursor: string | null = null;
 		do {
-			const page: { status: number; body: SearchPage } = await callApi<SearchPage>(baseUrl, BENCH_KEY, 'POST', PATHS.search, {
-				filters,
-				limit: LIMITS.searchLimitMax,
-				...(cursor ? { cursor } : {}),
-			});
-			if (page.status !== 200) throw new Error(`search for ids answered ${page.status}`);
-			for (const contact of page.body.results) ids.add(contact.id);
-			cursor = page.body.next_cursor;
+			const reply = await call(
+				baseUrl,
+				'POST',
+				PATHS.search,
+				{ filters, limit: LIMITS.searchLimitMax, ...(cursor ? { cursor } : {}) },
+				{ key: BENCH_KEY },
+			);
+			if (reply.status !== 200) throw new Error(`search for ids answered ${reply.status}`);
+			const page = reply.body as SearchPage;
+			for (const contact of page.results) ids.add(contact.id);
+			cursor = page.next_cursor;
 		} while (cursor && ids.size < count);
 		if (ids.size >= count) return [...ids].slice(0, count);
 	}

@@ -7,8 +7,7 @@
 import { request } from 'undici';
 
 import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/contract';
-import { requestsOf } from '../lib/admin';
-import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, writeItems } from '../lib/bench';
+import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, keyFigures, writeItems } from '../lib/bench';
 import {
 	FLOOR_FORMULAS,
 	fullRateFloorS,
@@ -62,14 +61,12 @@ async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimi
 		warmup: { inputFile: run.warmupFile, apiKey: WARMUP_KEY },
 		probeParameter: run.probeParameter,
 	});
-	const stats = await admin.keyStats(BENCH_KEY);
+	const counted = await keyFigures(admin, BENCH_KEY, run.route);
 	const floorS = scheduleFloorS(run.floorCalls, run.limit, timeScale, latencyS);
 	const fullRate = fullRateFloorS(run.floorCalls, run.limit, timeScale);
 	return {
 		node,
-		calls: requestsOf(stats, run.route),
-		http_429: stats.http_429,
-		credits: stats.credits_charged,
+		...counted,
 		latency_ms: round(latencyS * 1000, 2),
 		plain_floor_run_s: round(plain.wall_s),
 		floor_s: round(floorS),

@@ -3,11 +3,23 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { KEYS, type SandboxAdmin } from '../../test/helpers/sandbox';
+
 /** The sandbox's growth key: 1,000,000 credits, rate limited like a real key. */
-export const BENCH_KEY = 'sk_sandbox_growth';
+export const BENCH_KEY = KEYS.growth;
 /** Another key of the same tier, for warm-up runs: its windows and ledger are its own. */
-export const WARMUP_KEY = 'sk_sandbox_empty';
+export const WARMUP_KEY = KEYS.empty;
 export const WARMUP_CREDITS = 1_000_000;
+
+/** One key's counters in the sandbox's stats: calls of a route, 429s, credits charged. */
+export async function keyFigures(admin: SandboxAdmin, key: string, route: string) {
+	const figures = (await admin.stats()).keys[key];
+	return {
+		calls: figures?.requests[route] ?? 0,
+		http_429: figures?.http_429 ?? 0,
+		credits: figures?.credits_charged ?? 0,
+	};
+}
 
 let tempRoot: string | undefined;
 

@@ -43,19 +43,3 @@ export function apiHeaders(apiKey: string, withBody: boolean): Record<string, st
 		...(withBody ? { 'content-type': 'application/json' } : {}),
 	};
 }
-
-/** A JSON API call with the bench's key, for preparing data and measuring latency floors. */
-export async function callApi<T>(
-	baseUrl: string,
-	apiKey: string,
-	method: 'GET' | 'POST',
-	path: string,
-	body?: unknown,
-): Promise<{ status: number; body: T }> {
-	const answer = await request(`${baseUrl}${path}`, {
-		method,
-		headers: apiHeaders(apiKey, body !== undefined),
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	return { status: answer.statusCode, body: (await answer.body.json()) as T };
-}

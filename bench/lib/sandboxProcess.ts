@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { SandboxAdmin } from './admin';
+import { sandboxAdmin, type SandboxAdmin } from '../../test/helpers/sandbox';
 
 export interface SandboxProcessOptions {
 	contacts: number;
@@ -38,7 +38,7 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 	const url = await waitForUrl(child);
 	return {
 		url,
-		admin: new SandboxAdmin(url),
+		admin: sandboxAdmin(url),
 		pid: child.pid!,
 		close: () => stop(child),
 	};
