@@ -41,6 +41,11 @@ export function writeItems(name: string, items: unknown[]): string {
 	return path;
 }
 
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)];
+}
+
 export function secondsSince(started: bigint): number {
 	return Number(process.hrtime.bigint() - started) / 1e9;
 }
