@@ -66,6 +66,8 @@ export interface ExportSizeFigures {
 	rows: number;
 	bytes: number;
 	calls: number;
+	http_429: number;
+	credits: number;
 	wall_s: number;
 	floor_s: number;
 	ratio: number | null;
@@ -111,6 +113,8 @@ export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
 			rows,
 			bytes,
 			calls: stats.requests_total - before.requests_total,
+			http_429: (stats.keys[BENCH_KEY]?.http_429 ?? 0) - (before.keys[BENCH_KEY]?.http_429 ?? 0),
+			credits: (stats.keys[BENCH_KEY]?.credits_charged ?? 0) - (before.keys[BENCH_KEY]?.credits_charged ?? 0),
 			wall_s: round(node.wall_s),
 			floor_s: round(plain.wall_s),
 			ratio: ratio(node.wall_s, plain.wall_s),
@@ -142,8 +146,8 @@ export async function exportCase(sizes: number[]): Promise<CaseResult> {
 		time_scale: null,
 		calls: largest.calls,
 		floor_calls: 2,
-		http_429: 0,
-		credits: 0,
+		http_429: Math.max(...bySize.map((s) => s.http_429)),
+		credits: Math.max(...bySize.map((s) => s.credits)),
 		wall_s: largest.wall_s,
 		floor_s: largest.floor_s,
 		ratio: largest.ratio,
