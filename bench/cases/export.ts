@@ -77,6 +77,8 @@ export interface ExportSizeFigures {
 	peak_rss_mb: number;
 	growth_mb: number;
 	peak_source: string;
+	/** The highest RSS of each quarter second of the node run. */
+	rss_timeline_mb: number[];
 	stored: string;
 	rows_in_file: number;
 	same_bytes_as_plain: boolean;
@@ -124,6 +126,7 @@ export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
 			peak_rss_mb: memory.peak_rss_mb,
 			growth_mb: memory.growth_mb,
 			peak_source: memory.peak_source,
+			rss_timeline_mb: memory.timeline_mb,
 			stored: node.binary[0]?.stored ?? 'none',
 			rows_in_file: stored ? await csvRows(stored) : 0,
 			same_bytes_as_plain: bytes === plain.bytes,
@@ -177,6 +180,10 @@ export async function exportCase(sizes: number[]): Promise<CaseResult> {
 		peak_rss_mb: largest.peak_rss_mb,
 		growth_mb: largest.growth_mb,
 		by_size: bySize,
+		details: bySize.map(
+			(size) =>
+				`${size.rows.toLocaleString('en-US')} rows (${round(size.bytes / MB)} MB): ${size.mb_per_s} MB/s (plain ${size.plain_mb_per_s}), RSS idle ${size.idle_rss_mb} MB, peak ${size.peak_rss_mb} MB; highest RSS of each quarter second: ${size.rss_timeline_mb.join(', ')}`,
+		),
 		units: 'throughput MB = 10^6 bytes; memory MB = 2^20 bytes (resident set size of the process running WorkflowExecute)',
 	};
 }

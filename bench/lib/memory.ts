@@ -34,13 +34,19 @@ export interface MemoryFigures {
 	growth_mb: number;
 	/** How the peak was taken: the kernel's high-water mark or the sampler alone. */
 	peak_source: 'VmHWM' | 'sampled';
+	/** The highest sampled RSS of each quarter second of the run: flat when memory does not grow. */
+	timeline_mb: number[];
 }
+
+const TIMELINE_STEP_MS = 250;
 
 export class PeakMemory {
 	private idle = 0;
 	private sampledPeak = 0;
 	private hwmReset = false;
 	private timer: NodeJS.Timeout | undefined;
+	private started = 0;
+	private readonly timeline: number[] = [];
 
 	/** Call when the process is loaded and idle, right before the measured work. */
 	start(): void {
@@ -48,11 +54,15 @@ export class PeakMemory {
 		this.idle = process.memoryUsage.rss();
 		this.sampledPeak = this.idle;
 		this.hwmReset = resetHighWaterMark();
+		this.started = Date.now();
 		this.timer = setInterval(() => this.sample(), 5);
 	}
 
 	private sample(): void {
-		this.sampledPeak = Math.max(this.sampledPeak, process.memoryUsage.rss());
+		const rss = process.memoryUsage.rss();
+		this.sampledPeak = Math.max(this.sampledPeak, rss);
+		const step = Math.floor((Date.now() - this.started) / TIMELINE_STEP_MS);
+		this.timeline[step] = Math.max(this.timeline[step] ?? 0, rss);
 	}
 
 	stop(): MemoryFigures {
@@ -65,6 +75,8 @@ export class PeakMemory {
 			peak_rss_mb: round(peak / MB),
 			growth_mb: round((peak - this.idle) / MB),
 			peak_source: hwm === undefined ? 'sampled' : 'VmHWM',
+			// A step with no sample (a long synchronous stretch) repeats the one before.
+			timeline_mb: Array.from(this.timeline, (rss, i) => round((rss ?? this.timeline[i - 1] ?? this.idle) / MB)),
 		};
 	}
 }
