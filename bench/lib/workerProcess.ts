@@ -21,6 +21,8 @@ export async function inWorker(job: Job): Promise<unknown> {
 			const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
 			const child = spawn(process.execPath, ['--expose-gc', ...profile, WORKER, jobPath, resultPath], {
 				stdio: ['ignore', 'ignore', 'pipe'],
+				// n8n-core's settings folder, inside the bench's temp folder so it is removed at the end.
+				env: { ...process.env, N8N_USER_FOLDER: join(dir, 'n8n') },
 			});
 			let errors = '';
 			child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
