@@ -12,6 +12,8 @@ import {
 	NodeOperationError,
 	sleep,
 	type IDataObject,
+	type ICredentialDataDecryptedObject,
+	type ICredentialsDecrypted,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type IHttpRequestOptions,
@@ -168,15 +170,48 @@ function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<un
 // Requests
 // ---------------------------------------------------------------------------------------------
 
-export async function getApiCredential(this: ApiContext): Promise<ContactDataCredential> {
-	const credential = await this.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
-	const baseUrl = String(credential.baseUrl ?? '');
+/**
+ * The credential of one execution context, fetched and checked once: n8n decrypts a credential on
+ * every `getCredentials`, and a node run may make thousands of calls. Keyed by the context object,
+ * so it lives as long as that run (or that webhook call, list search, trigger activation) does.
+ */
+const credentialsByContext = new WeakMap<ApiContext, Promise<ApiCredential>>();
+
+interface ApiCredential extends ContactDataCredential {
+	/** Handed to `httpRequestWithAuthentication`, so that it does not fetch the credential again. */
+	decrypted: ICredentialsDecrypted;
+}
+
+async function apiCredentialOf(context: ApiContext): Promise<ApiCredential> {
+	let credential = credentialsByContext.get(context);
+	if (!credential) {
+		credential = fetchApiCredential(context);
+		credentialsByContext.set(context, credential);
+		// A refused credential is not kept: every item that asks again gets its own error.
+		credential.catch(() => credentialsByContext.delete(context));
+	}
+	return await credential;
+}
+
+async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
+	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
+	const baseUrl = String(data.baseUrl ?? '');
 	if (!isAllowedBaseUrl(baseUrl)) {
-		throw new NodeOperationError(this.getNode(), BASE_URL_REFUSED_MESSAGE, {
+		throw new NodeOperationError(context.getNode(), BASE_URL_REFUSED_MESSAGE, {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
 	}
-	return { apiKey: String(credential.apiKey ?? ''), baseUrl: normalizeBaseUrl(baseUrl) };
+	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
+	return {
+		apiKey: String(data.apiKey ?? ''),
+		baseUrl: normalizeBaseUrl(baseUrl),
+		decrypted: {
+			id: details?.id ?? '',
+			name: details?.name ?? '',
+			type: CREDENTIAL_NAME,
+			data: { ...data } as unknown as ICredentialDataDecryptedObject,
+		},
+	};
 }
 
 type Attempt<T> =
@@ -193,7 +228,8 @@ export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
-	const { baseUrl, apiKey } = await getApiCredential.call(this);
+	const credential = await apiCredentialOf(this);
+	const { baseUrl, apiKey } = credential;
 	const rateClass = rateLimitClassOf(request.method, request.path);
 	let window: RateWindow | undefined;
 	if (rateClass) {
@@ -211,7 +247,7 @@ export async function apiRequest<T = unknown>(
 	let transientAttempts = 0;
 	for (;;) {
 		const attempt = await inTurn(window, async () => {
-			const outcome = await sendOnce(this, baseUrl, request);
+			const outcome = await sendOnce(this, credential, request);
 			// Refused calls count against the limit too, and say so in their headers.
 			if (outcome.kind === 'ok') noteRateHeaders(window, outcome.response.headers);
 			if (outcome.kind === 'failed') noteRateHeaders(window, outcome.headers);
@@ -264,7 +300,7 @@ export async function apiRequest<T = unknown>(
 
 async function sendOnce<T>(
 	context: ApiContext,
-	baseUrl: string,
+	{ baseUrl, decrypted }: ApiCredential,
 	request: ApiRequest<T>,
 ): Promise<Attempt<T>> {
 	const options: IHttpRequestOptions = {
@@ -288,6 +324,8 @@ async function sendOnce<T>(
 			context,
 			CREDENTIAL_NAME,
 			options,
+			// A copy each time: n8n may add to the data it is given (pre-authentication).
+			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
 		const code = errorCodeOf(error);
