@@ -401,6 +401,16 @@ export const searchResponseSchema = z
 	.passthrough();
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
+/**
+ * A search page as a client checks it on the hot path: the page fields, and an id for each contact,
+ * the rest of every contact passed through as it came. Checking each field of every contact of
+ * every page cost more than the rest of the node's own handling of a search call.
+ */
+export const searchPageSchema = searchResponseSchema.extend({
+	results: z.array(contactPreviewSchema.pick({ id: true }).passthrough()),
+});
+export type SearchPage = z.infer<typeof searchPageSchema>;
+
 export const unlockEntryErrorSchema = z
 	.object({ id: z.string(), error: z.object({ code: z.string(), message: z.string() }).passthrough() })
 	.passthrough();

@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import {
 	LIMITS,
 	PATHS,
+	searchPageSchema,
 	searchRequestSchema,
-	searchResponseSchema,
-	type SearchResponse,
+	type SearchPage,
 } from '../../shared/contract';
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { filterProperties, readFilters } from '../../shared/filters';
@@ -42,13 +42,13 @@ export async function execute(
 		do {
 			const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
 			const body = searchRequestSchema.parse({ filters, limit: pageSize, cursor });
-			const { body: page } = await (apiRequest<SearchResponse>).call(this, {
+			const { body: page } = await (apiRequest<SearchPage>).call(this, {
 				method: 'POST',
 				path: PATHS.search,
 				body: body as IDataObject,
 				safeToRetry: true,
 				itemIndex,
-				schema: searchResponseSchema,
+				schema: searchPageSchema,
 			});
 			contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
 			cursor = page.next_cursor;
