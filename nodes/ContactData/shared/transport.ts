@@ -121,8 +121,7 @@ interface RateWindow {
 
 const rateWindows = new Map<string, RateWindow>();
 
-function rateWindowKey(baseUrl: string, apiKey: string, rateClass: RateLimitClass): string {
-	const keyHash = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+function rateWindowKey({ baseUrl, keyHash }: ApiCredential, rateClass: RateLimitClass): string {
 	return `${baseUrl}|${keyHash}|${rateClass}`;
 }
 
@@ -177,7 +176,10 @@ function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<un
  */
 const credentialsByContext = new WeakMap<ApiContext, Promise<ApiCredential>>();
 
-interface ApiCredential extends ContactDataCredential {
+interface ApiCredential {
+	baseUrl: string;
+	/** Names the key in the rate windows, so that the key itself is not kept there. */
+	keyHash: string;
 	/** Handed to `httpRequestWithAuthentication`, so that it does not fetch the credential again. */
 	decrypted: ICredentialsDecrypted;
 }
@@ -203,8 +205,11 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	}
 	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
 	return {
-		apiKey: String(data.apiKey ?? ''),
 		baseUrl: normalizeBaseUrl(baseUrl),
+		keyHash: createHash('sha256')
+			.update(String(data.apiKey ?? ''))
+			.digest('hex')
+			.slice(0, 16),
 		decrypted: {
 			id: details?.id ?? '',
 			name: details?.name ?? '',
@@ -229,11 +234,10 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this);
-	const { baseUrl, apiKey } = credential;
 	const rateClass = rateLimitClassOf(request.method, request.path);
 	let window: RateWindow | undefined;
 	if (rateClass) {
-		const key = rateWindowKey(baseUrl, apiKey, rateClass);
+		const key = rateWindowKey(credential, rateClass);
 		window = rateWindows.get(key);
 		if (!window) {
 			window = { remaining: null, resetAt: 0, tail: Promise.resolve() };
