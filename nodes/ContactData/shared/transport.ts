@@ -320,6 +320,9 @@ async function sendOnce<T>(
 		},
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// The API never redirects. Not following keeps the key from going to another address, and
+		// spares every call the redirect-following wrapper around the request.
+		disableFollowRedirect: true,
 		...(request.stream ? { encoding: 'stream' as const } : {}),
 	};
 	let raw: ApiResponse<unknown>;
@@ -372,6 +375,16 @@ async function sendOnce<T>(
 	}
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
 		return { kind: 'transient', reason: `the API answered ${statusCode}` };
+	}
+	if (statusCode >= 300 && statusCode < 400) {
+		const location = headerValue(headers, 'location');
+		const error = new NodeApiError(context.getNode(), { code: 'redirected' } as JsonObject, {
+			message: withItem(`The Contact Data API answered ${statusCode}, a redirect`, request.itemIndex),
+			description: `The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+			httpCode: String(statusCode),
+			itemIndex: request.itemIndex,
+		});
+		return { kind: 'failed', error, headers };
 	}
 	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex), headers };
 }
