@@ -2,6 +2,9 @@
  * The credential: its test request (run the way n8n's credentials tester runs it, through the
  * routing node with the test request as the only route), the https rule, and the key never showing.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
@@ -124,6 +127,33 @@ describe('the API key stays secret', () => {
 			[ok, KEYS.growth],
 		] as const) {
 			expect(everything(result)).not.toContain(key);
+		}
+	});
+});
+
+describe('a redirect from the base URL', () => {
+	it('is an error naming the Base URL, and the key is not sent on to the other address', async () => {
+		const seen: Array<{ url?: string; authorization?: string }> = [];
+		const server = createServer((req, res) => {
+			seen.push({ url: req.url, authorization: req.headers.authorization });
+			if (req.url?.startsWith('/elsewhere')) {
+				res.writeHead(200, { 'content-type': 'application/json' }).end('{"balance":1}');
+				return;
+			}
+			res.writeHead(301, { location: `${url}/elsewhere${req.url}` }).end();
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		try {
+			const result = await run(sandbox, {
+				parameters: { resource: 'credits', operation: 'getBalance' },
+				baseUrl: url,
+			});
+			expect(result.error?.message).toMatch(/answered 301, a redirect/);
+			expect(result.error?.description).toContain(url);
+			expect(seen).toEqual([{ url: '/v1/credits/balance', authorization: `Bearer ${KEYS.growth}` }]);
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
 		}
 	});
 });
