@@ -1,6 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import {
+	LIMITS,
 	PATHS,
 	exportRequestSchema,
 	exportUrlResponseSchema,
@@ -33,7 +40,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Items',
 				value: 'items',
-				description: 'One item per contact (for lists small enough to handle as items)',
+				description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
 			},
 		],
 	},
@@ -118,6 +125,17 @@ export async function execute(
 			// A large list: the answer is a signed URL to stream the file from.
 			const bulk = exportUrlResponseSchema.parse(await readJsonStream(file.body));
 			contactCount = bulk.contact_count;
+			if (outputAs === 'items') {
+				// As items the whole export would be held in memory at once: refuse before downloading.
+				throw new NodeOperationError(
+					this.getNode(),
+					`The saved list has ${bulk.contact_count} contacts, too many to output as items [item ${itemIndex}]`,
+					{
+						itemIndex,
+						description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
+					},
+				);
+			}
 			file = await openSignedUrl.call(this, bulk.url, itemIndex);
 		}
 
