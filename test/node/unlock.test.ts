@@ -108,8 +108,28 @@ describe('Max Credits budget', () => {
 			parameters: unlock({ maxCredits: 100, level: 'premium' }),
 			inputItems: asItems(idsOf(60)),
 		});
-		expect(result.error?.message).toMatch(/budget of 100 reached: the next call \(60 contacts at premium level\) could cost up to 120/);
+		expect(result.error?.message).toMatch(/budget of 100 reached: unlocking 60 contacts at premium level could cost up to 120/);
 		expect((await keyStats(sandbox)).credits_charged).toBe(0);
+	});
+
+	it('without continueOnFail, a run that could go over stops before its first call, not halfway', async () => {
+		const result = await run(sandbox, { parameters: unlock({ maxCredits: 220 }), inputItems: asItems(idsOf(250)) });
+		expect(result.error?.message).toMatch(/budget of 220 reached: unlocking 250 contacts at basic level could cost up to 250/);
+		const stats = await keyStats(sandbox);
+		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
+		expect(stats.credits_charged).toBe(0);
+	});
+
+	it('contacts the input shows as unlocked do not count against the budget up front', async () => {
+		await run(sandbox, { parameters: unlock({ maxCredits: 100 }), inputItems: asItems(idsOf(100)) });
+		const previews = await contacts(sandbox, 150); // the first 100 now show "unlocked": true
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 50 }),
+			inputItems: previews.map((preview) => ({ json: { ...preview } as IDataObject })),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(150);
+		expect((await keyStats(sandbox)).credits_charged).toBe(150);
 	});
 
 	it('continueOnFail: sends what fits, and the contacts past the budget become error items', async () => {

@@ -108,6 +108,23 @@ export async function execute(
 		wanted.filter(({ itemIndex, id }) => !skipped.has(`${itemIndex}|${id}`)).map(({ id }) => id),
 	);
 
+	// Contacts the input shows as held at this level come back free: they do not count against the budget.
+	const knownHeld = new Set(
+		wanted.filter(({ itemIndex, id }) => alreadyHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
+	);
+	const worstCase = (ids: string[]) => ids.filter((id) => !knownHeld.has(id)).length;
+
+	// Without continueOnFail a budget stop fails the whole run and its output: find that out before
+	// the first call, so no credits go to a run that cannot finish.
+	if (!continueOnFail && toSend.length > 0) {
+		const mayCharge = worstCase(toSend);
+		budget.reserve(
+			mayCharge * CREDIT_COST[level],
+			`unlocking ${mayCharge} contacts at ${level} level`,
+			wanted.find((entry) => entry.id === toSend[0])?.itemIndex,
+		);
+	}
+
 	// 2. Unlock the unique ids, 100 per call, within the budget.
 	const records = new Map<string, IDataObject>();
 	const failures = new Map<string, Error>();
@@ -122,7 +139,8 @@ export async function execute(
 			continue;
 		}
 		try {
-			budget.reserve(ids.length * CREDIT_COST[level], `the next call (${ids.length} contacts at ${level} level)`, firstItem);
+			const mayCharge = worstCase(ids);
+			budget.reserve(mayCharge * CREDIT_COST[level], `the next call (${mayCharge} contacts at ${level} level)`, firstItem);
 			const body = checkBody(this, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
 				ids: 'Contact IDs',
 				level: 'Level',
