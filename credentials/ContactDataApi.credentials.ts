@@ -6,13 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-/**
- * The base URL must be https://, except a loopback host (the local sandbox). As an n8n expression,
- * so the credential test applies the same rule as the node's transport before anything is sent.
- * Keep in step with `isAllowedBaseUrl` in nodes/ContactData/shared/baseUrl.ts.
- */
-const CHECKED_BASE_URL =
-	'={{ /^https:\\/\\/[^\\s\\/]+/i.test($credentials.baseUrl.trim()) || /^http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)/i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim().replace(/\\/+$/, "") : $credentials.baseUrl.trim().replace(/^[a-z]+:\\/\\//i, "https-required://") }}';
+import { CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';

@@ -1,7 +1,7 @@
 /**
  * The API's base URL rule: https:// only, except a loopback host (the local sandbox), so an API key
- * never travels in clear text over a network. The credential test applies the same rule as an
- * expression (credentials/ContactDataApi.credentials.ts); keep the two in step.
+ * never travels in clear text over a network. The node's transport checks it in code; the
+ * credential test applies the same regular expressions as an n8n expression (`CHECKED_BASE_URL`).
  */
 
 const HTTPS_URL = /^https:\/\/[^\s/]+/i;
@@ -19,3 +19,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
 
 export const BASE_URL_REFUSED_MESSAGE =
 	'The Contact Data API credential’s Base URL must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1])';
+
+/**
+ * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows
+ * it, otherwise one whose scheme (https-required://) makes the test fail before anything is sent.
+ */
+const BASE_URL = '$credentials.baseUrl.trim()';
+export const CHECKED_BASE_URL = `={{ ${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}) ? ${BASE_URL}.replace(/\\/+$/, "") : ${BASE_URL}.replace(/^[a-z]+:\\/\\//i, "https-required://") }}`;
