@@ -94,6 +94,11 @@ const BACKOFF_MAX_MS = 8_000;
 /** Used when a 429 carries no usable Retry-After. */
 const FALLBACK_RETRY_AFTER_MS = 1_000;
 
+/** The wait before attempt `failures + 1` of a call that failed `failures` times: doubling, capped. */
+function backoffMs(failures: number): number {
+	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
+}
+
 const CONNECTION_ERROR_CODES = new Set([
 	'ECONNRESET',
 	'ECONNABORTED',
@@ -148,8 +153,11 @@ function headerValue(headers: ApiResponse<unknown>['headers'], name: string): st
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/** Seconds as a number (the sandbox's scaled clock gives decimals); undefined when absent or bad. */
-function secondsHeader(headers: ApiResponse<unknown>['headers'], name: string): number | undefined {
+/**
+ * A non-negative number header (a count, or seconds: the sandbox's scaled clock gives decimals);
+ * undefined when absent or bad.
+ */
+function numberHeader(headers: ApiResponse<unknown>['headers'], name: string): number | undefined {
 	const raw = headerValue(headers, name);
 	if (raw === undefined || raw.trim() === '') return undefined;
 	const seconds = Number(raw);
@@ -158,8 +166,8 @@ function secondsHeader(headers: ApiResponse<unknown>['headers'], name: string): 
 
 function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers']) {
 	if (!window) return;
-	const remaining = secondsHeader(headers, HEADERS.rateLimitRemaining);
-	const reset = secondsHeader(headers, HEADERS.rateLimitReset);
+	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
+	const reset = numberHeader(headers, HEADERS.rateLimitReset);
 	if (remaining === undefined) return;
 	window.remaining = remaining;
 	window.resetAt = Date.now() + (reset ?? 0) * 1000;
@@ -291,7 +299,7 @@ export async function apiRequest<T = unknown>(
 						itemIndex: request.itemIndex,
 					});
 				}
-				const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (transientAttempts - 1));
+				const delay = backoffMs(transientAttempts);
 				this.logger.debug(
 					`Contact Data API: ${attempt.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${transientAttempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
 				);
@@ -370,7 +378,7 @@ async function sendOnce<T>(
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
 	if (statusCode === 429) {
 		const seconds =
-			secondsHeader(headers, HEADERS.retryAfter) ?? secondsHeader(headers, HEADERS.rateLimitReset);
+			numberHeader(headers, HEADERS.retryAfter) ?? numberHeader(headers, HEADERS.rateLimitReset);
 		return { kind: 'rateLimited', waitMs: seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS };
 	}
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
@@ -485,7 +493,7 @@ export async function openSignedUrl(
 		} catch (error) {
 			const code = errorCodeOf(error);
 			if (code !== undefined && CONNECTION_ERROR_CODES.has(code) && attempt < MAX_TRANSIENT_ATTEMPTS) {
-				await sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+				await sleep(backoffMs(attempt));
 				continue;
 			}
 			throw new NodeApiError(this.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
@@ -497,7 +505,7 @@ export async function openSignedUrl(
 		if (statusCode >= 200 && statusCode < 300) return response;
 		const body = await readJsonStream(response.body);
 		if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode) && attempt < MAX_TRANSIENT_ATTEMPTS) {
-			await sleep(Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1)));
+			await sleep(backoffMs(attempt));
 			continue;
 		}
 		throw apiError(this, statusCode, body, itemIndex);
