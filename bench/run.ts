@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every case in one run, printed as a table and written to bench/results.json.
  *
- * Sandboxes run as separate processes (build/sandbox/cli.js); every engine run happens in a fresh
+ * Sandboxes run as separate processes (sandbox/dist/cli.js); every engine run happens in a fresh
  * worker process with n8n-core's WorkflowExecute; the alternative runs in the real n8n.
  * BENCH_CASES=unlock,search,... runs a subset, written to build/bench-results.json.
  */

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 
 import { request } from 'undici';
 
-import { FUNDING_STAGES, SENIORITIES } from '../nodes/ContactData/shared/contract';
+import { FUNDING_STAGES, SENIORITIES } from '../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
 import { KEYS } from '../sandbox/accounts';
 import { seededRandom } from '../sandbox/random';
 import { startSandbox } from '../sandbox/server';

@@ -3,7 +3,7 @@
  * fault rules, events, the delivery log and request statistics.
  */
 import { z } from 'zod';
-import { EVENT_TYPES } from '../nodes/ContactData/shared/contract';
+import { EVENT_TYPES } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { KEYS } from './accounts';
 import { makeEvents } from './events';
 import { faultRulesSchema } from './faults';

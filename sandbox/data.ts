@@ -3,7 +3,7 @@
  * typed arrays of indexes into vocabularies (names, titles, companies, cities). Records are built
  * on demand from those indexes and a hash of the seed, so a million contacts take a few megabytes.
  */
-import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/contract';
+import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { companyBase, freeDomain } from './companyNames';
 import { ID_LENGTH, mixIndex, unmixIndex } from './ids';
 import { hash32, seededRandom, weightedPicker } from './random';

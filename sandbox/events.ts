@@ -4,7 +4,7 @@
  * to every matching subscription of the account.
  */
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIXES, LIMITS, type EventType } from '../nodes/ContactData/shared/contract';
+import { ID_PREFIXES, LIMITS, type EventType } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from './accounts';
 import type { SavedList } from './lists';
 import { contactRecord, jobOf } from './records';

@@ -3,7 +3,7 @@
  * stays constant whatever the list's size.
  */
 import type { ServerResponse } from 'node:http';
-import type { ExportFormat } from '../nodes/ContactData/shared/contract';
+import type { ExportFormat } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { csvCell, csvColumn } from './csv';
 import type { Dataset } from './data';
 import type { ListStore, SavedList } from './lists';

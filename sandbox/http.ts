@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
-import { ERROR_CODES, type ErrorCode } from '../nodes/ContactData/shared/contract';
+import { ERROR_CODES, type ErrorCode } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 
 /** Bodies above this size are refused unread. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -11,7 +11,7 @@ import {
 	type RefundReason,
 	type Tier,
 	type UnlockLevel,
-} from '../nodes/ContactData/shared/contract';
+} from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Holding } from './records';
 
 export interface UsageEntry {

@@ -4,7 +4,7 @@
  * `removed` stay disjoint, so the count is the search's count adjusted by both.
  */
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIXES } from '../nodes/ContactData/shared/contract';
+import { ID_PREFIXES } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { compileFilters, matchesAt, scan, type CompiledFilters, type KnownFilters, type MatchCounter } from './search';
 

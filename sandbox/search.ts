@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, type knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
+import { COMPANY_SIZE_PATTERN, type knownSearchFiltersSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { canonicalJson } from './json';
 import { fold, wordsOf } from './text';

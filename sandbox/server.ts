@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, TIERS, MIN_API_TIER, rateLimitClassOf } from '../nodes/ContactData/shared/contract';
+import { ERROR_CODES, TIERS, MIN_API_TIER, rateLimitClassOf } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { REVOKED_KEYS, type Account } from './accounts';
 import { ADMIN_ROUTES } from './admin';
 import type { FaultRule } from './faults';

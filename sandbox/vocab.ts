@@ -2,7 +2,7 @@
  * Vocabularies of the sandbox's generated data set. Contacts store indexes into these lists,
  * so every filter is evaluated once per entry here, then by a scan over typed arrays.
  */
-import type { Seniority } from '../nodes/ContactData/shared/contract';
+import type { Seniority } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 
 export const FIRST_NAMES = [
 	'Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'John', 'Katherine',

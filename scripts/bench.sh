@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench`: builds the package (dist/, installed into the real n8n) and the tools (build/:
+# `npm run bench`: builds the package (dist/, installed into the real n8n) and the bench (build/:
 # sandbox, bench), then runs every case once, prints the figures and writes bench/results.json.
 # See docs/performance.md.
 #   BENCH_CASES=unlock,search,unlock_3_windows,search_3_windows,export,overhead,alternative  picks cases
@@ -12,5 +12,5 @@ if [ -n "${BENCH_INSTALL_N8N:-}" ]; then
   bash scripts/n8n/install.sh >/dev/null
 fi
 npm run --silent build
-npm run --silent build:tools
+npm run --silent build:bench
 exec node build/bench/run.js

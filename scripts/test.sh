@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The project's test command (`npm test`): type-check, lint, build, the engine and sandbox tests
-# under jest, then the end-to-end check inside a real n8n. Exits non-zero on any failure.
+# The project's test command (`npm test`): build the package and the sandbox, type-check, n8n's gate
+# (n8n-node lint and build in the package's folder, cloud eligibility, the scanner on the tarball), the
+# engine and sandbox tests under jest, then the end-to-end check inside a real n8n. Exits non-zero on any
+# failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-npm run --silent typecheck
-npm run --silent lint
 npm run --silent build
+npm run --silent typecheck
+npm run --silent test:gate
 
 mkdir -p build
 status=0

@@ -7,7 +7,7 @@ import {
 	knownSearchFiltersSchema,
 	unlockRequestSchema,
 	webhookSignature,
-} from '../nodes/ContactData/shared/contract';
+} from '../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
 
 describe('contract module', () => {
 	it('signs webhooks per Standard Webhooks: HMAC-SHA256 over "id.timestamp.body" keyed by the decoded secret', () => {

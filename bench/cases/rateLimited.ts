@@ -6,7 +6,7 @@
  */
 import { request } from 'undici';
 
-import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/contract';
+import { PATHS, RATE_LIMITS, type SearchFilters } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
 import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, keyFigures, median, writeItems } from '../lib/bench';
 import {
 	FLOOR_FORMULAS,

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
-import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
+import { ContactData } from '../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node';
 import { runNode } from '../../test/harness/engine';
 import { secondsSince } from '../lib/bench';
 import { useFilesystemBinaryData } from '../lib/binaryData';

@@ -1,5 +1,5 @@
 /**
- * The sandbox in a process of its own (build/sandbox/cli.js), so the process that runs the node
+ * The sandbox in a process of its own (sandbox/dist/cli.js), so the process that runs the node
  * is measured alone: its memory, and its CPU on a 2-core machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +20,7 @@ export interface SandboxProcess {
 	close(): Promise<void>;
 }
 
-const CLI = join(__dirname, '..', '..', 'sandbox', 'cli.js');
+const CLI = join(__dirname, '..', '..', '..', 'sandbox', 'dist', 'cli.js');
 const STARTUP_TIMEOUT_MS = 180_000;
 
 export async function startSandboxProcess(options: SandboxProcessOptions): Promise<SandboxProcess> {

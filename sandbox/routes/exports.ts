@@ -1,5 +1,5 @@
 /** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
-import { LIMITS, exportRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, exportRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
 import { streamExport, type ExportSource } from '../exports';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';

@@ -7,7 +7,7 @@ import {
 	createListRequestSchema,
 	knownSearchFiltersSchema,
 	listContactsRequestSchema,
-} from '../../nodes/ContactData/shared/contract';
+} from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
 import type { Dataset } from '../data';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';

@@ -1,5 +1,5 @@
 /** `POST /v1/search`: previews of matching contacts, paged by cursors up to the 10,000-result cap. */
-import { LIMITS, PATHS, knownSearchFiltersSchema, searchRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, PATHS, knownSearchFiltersSchema, searchRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { asObject, invalidRequest, parseWith, type Answer } from '../http';
 import { decodeToken, encodeToken } from '../json';
 import { previewRecord } from '../records';

@@ -6,7 +6,7 @@ import {
 	enrichRequestSchema,
 	unlockRequestSchema,
 	type UnlockLevel,
-} from '../../nodes/ContactData/shared/contract';
+} from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
 import { canonicalJson } from '../json';

@@ -1,5 +1,5 @@
 /** `POST|GET /v1/webhooks` and `DELETE /v1/webhooks/:id`. */
-import { PATHS, createWebhookRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { PATHS, createWebhookRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
 import type { RequestContext, Route } from '../router';
 import { isAcceptableWebhookUrl, publicSubscription } from '../webhooks';

@@ -6,13 +6,13 @@
 n8n_install_package() {
   local nodes_dir="$1/.n8n/nodes"
   local name version pack_dir tarball pkg_dir
-  name="$(node -p 'require(process.argv[1]).name' "$N8N_REPO_DIR/package.json")"
-  version="$(node -p 'require(process.argv[1]).version' "$N8N_REPO_DIR/package.json")"
+  name="$(node -p 'require(process.argv[1]).name' "$N8N_PACKAGE_DIR/package.json")"
+  version="$(node -p 'require(process.argv[1]).version' "$N8N_PACKAGE_DIR/package.json")"
   pkg_dir="$nodes_dir/node_modules/$name"
   pack_dir="$(mktemp -d)"
 
-  (cd "$N8N_REPO_DIR" && npm run --silent build) || return 1
-  tarball="$(cd "$N8N_REPO_DIR" && npm pack --json --loglevel=error --pack-destination "$pack_dir" \
+  (cd "$N8N_REPO_DIR" && npm run --silent build -w n8n-nodes-contact-data) || return 1
+  tarball="$(cd "$N8N_PACKAGE_DIR" && npm pack --json --loglevel=error --pack-destination "$pack_dir" \
     | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].filename))')" \
     || return 1
 

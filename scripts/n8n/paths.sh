@@ -1,11 +1,12 @@
 # Sourced, never run. Where Node 24 and n8n live: a cache folder outside the repo, keyed by the pinned
 # lockfile and Node version, so a lockfile change means a fresh install and never a half-updated one.
 #   N8N_CACHE_ROOT   cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-contact-data)
-# After sourcing: N8N_APP_SRC, N8N_NODE_VERSION, N8N_CACHE_KEY, N8N_CACHE_DIR, N8N_NODE_BIN, N8N_BIN,
+# After sourcing: N8N_PACKAGE_DIR, N8N_APP_SRC, N8N_NODE_VERSION, N8N_CACHE_KEY, N8N_CACHE_DIR, N8N_NODE_BIN, N8N_BIN,
 # n8n_use_node24 and npm_forget_repo_config.
 
 N8N_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 N8N_REPO_DIR="$(cd "$N8N_SCRIPTS_DIR/../.." && pwd)"
+N8N_PACKAGE_DIR="$N8N_REPO_DIR/n8n-nodes-contact-data"  # the published package
 N8N_APP_SRC="$N8N_SCRIPTS_DIR/app"          # package.json + package-lock.json pinning n8n 2.41.1
 N8N_NODE_VERSION=24.21.0                    # the `node` package on the npm registry ships the binary
 N8N_CACHE_ROOT="${N8N_CACHE_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-contact-data}"

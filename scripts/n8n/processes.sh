@@ -51,8 +51,8 @@ wait_for() {
 # start_sandbox <port (0 = free)> <log> [VAR=value...]: builds and starts the sandbox; sets SANDBOX_URL.
 start_sandbox() {
   local port="$1" log="$2"; shift 2
-  (cd "$N8N_REPO_DIR" && npm run --silent build:tools) || return 1
-  spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/build/sandbox/cli.js"
+  (cd "$N8N_REPO_DIR" && npm run --silent build) || return 1
+  spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/sandbox/dist/cli.js"
   wait_for 120 "$SPAWNED_PID" "$log" grep -q 'http://127\.0\.0\.1:[0-9]' "$log" || return 1
   SANDBOX_URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)"
   wait_for 30 "$SPAWNED_PID" "$log" curl -sf -H "Authorization: Bearer $SANDBOX_KEY" "$SANDBOX_URL/v1/credits/balance"

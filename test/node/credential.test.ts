@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 
 import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
 import { runNode } from '../harness/engine';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
@@ -79,10 +79,12 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		expect(outcome.message).toMatch(/https-required/);
 	});
 
-	it('defaults the base URL to the local sandbox', () => {
+	it('has no loopback default: the Base URL is required, with an https placeholder (n8n Cloud)', () => {
 		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
-		expect(baseUrl?.default).toBe('http://127.0.0.1:4010');
-		expect(baseUrl?.hint).toMatch(/sandbox/);
+		expect(baseUrl?.default).toBe('');
+		expect(baseUrl?.required).toBe(true);
+		expect(baseUrl?.placeholder).toMatch(/^https:\/\//);
+		expect(JSON.stringify(credential.properties)).not.toMatch(/127\.0\.0\.1|localhost|sandbox/i);
 	});
 });
 

@@ -8,21 +8,9 @@ import { call } from './client';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Runs sandbox/cli.ts in a child process, transpiling TypeScript on load (no build needed). */
+/** Runs the built sandbox (sandbox/dist/cli.js, what `npm run sandbox` starts; `npm test` builds it first). */
 function startCli(env: Record<string, string>) {
-	const register = `
-		const ts = require('typescript');
-		const fs = require('fs');
-		require.extensions['.ts'] = (module, filename) => {
-			const { outputText } = ts.transpileModule(fs.readFileSync(filename, 'utf8'), {
-				compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true },
-				fileName: filename,
-			});
-			module._compile(outputText, filename);
-		};
-		require(${JSON.stringify(path.join(ROOT, 'sandbox/cli.ts'))}).run();
-	`;
-	const child = spawn(process.execPath, ['-e', register], {
+	const child = spawn(process.execPath, [path.join(ROOT, 'sandbox/dist/cli.js')], {
 		cwd: ROOT,
 		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_CONTACTS: '2000', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 
 import { request } from 'undici';
 
-import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../nodes/ContactData/shared/contract';
-import { ACCEPTED_EVENT_IDS_KEPT } from '../../nodes/ContactDataTrigger/state';
+import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { ACCEPTED_EVENT_IDS_KEPT } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/state';
 import type { ReceivedRequest, TriggerHost } from '../harness/webhook';
 import type { DeliveryLogEntry } from '../helpers/sandbox';
 import {

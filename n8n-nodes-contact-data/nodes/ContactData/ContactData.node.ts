@@ -29,7 +29,7 @@ export class ContactData implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Search, unlock and enrich B2B contacts, manage and export saved lists, and check credits',
+			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
 		defaults: { name: 'Contact Data' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -26,16 +26,16 @@ export class ContactDataApi implements ICredentialType {
 			required: true,
 			default: '',
 			description:
-				'Generated in the service dashboard (Growth tier or higher). For the local sandbox use sk_sandbox_growth.',
+				'Generated in the Contact Data dashboard (Growth tier or higher)',
 		},
 		{
 			displayName: 'Base URL',
 			name: 'baseUrl',
 			type: 'string',
 			required: true,
-			default: 'http://127.0.0.1:4010',
+			default: '',
 			placeholder: 'https://api.contactdata.example',
-			hint: 'The default is the local sandbox (npm run sandbox), so you can try the node without an account. Use your account’s https:// address for real data; plain http:// is refused except on this machine (localhost, 127.x.x.x, [::1]).',
+			hint: 'Your account’s API address, as shown in the Contact Data dashboard, without /v1. It must start with https:// (plain http:// only for a server on the machine n8n runs on).',
 		},
 	];
 
