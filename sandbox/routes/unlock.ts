@@ -5,6 +5,7 @@ import {
 	PATHS,
 	enrichRequestSchema,
 	unlockRequestSchema,
+	type EnrichRequest,
 	type UnlockLevel,
 } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
@@ -46,13 +47,38 @@ function unlockContacts(state: SandboxState, account: Account, ids: string[], le
 	};
 }
 
-async function unlock(ctx: RequestContext): Promise<Answer> {
-	const { state, account } = ctx;
-	const idempotencyKey = ctx.req.headers[HEADERS.idempotencyKey];
-	if (Array.isArray(idempotencyKey)) throw invalidRequest('Idempotency-Key', 'must be sent once');
-	if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > LIMITS.idempotencyKeyMaxLength)) {
+/** The request's `Idempotency-Key`, checked: sent once, 1-255 characters; undefined when absent. */
+function idempotencyKeyOf(ctx: RequestContext): string | undefined {
+	const key = ctx.req.headers[HEADERS.idempotencyKey];
+	if (Array.isArray(key)) throw invalidRequest('Idempotency-Key', 'must be sent once');
+	if (key !== undefined && (key.length === 0 || key.length > LIMITS.idempotencyKeyMaxLength)) {
 		throw invalidRequest('Idempotency-Key', `must be 1-${LIMITS.idempotencyKeyMaxLength} characters`);
 	}
+	return key;
+}
+
+/**
+ * Runs a charging call once per `Idempotency-Key`: the same key and body (as parsed JSON) replay
+ * the first 2xx answer, credits_charged included, and charge nothing more; another body is 409.
+ */
+function once(ctx: RequestContext, path: string, key: string | undefined, body: unknown, perform: () => Answer): Answer {
+	if (key === undefined) return perform();
+	const { state, account } = ctx;
+	const canonical = canonicalJson(body);
+	const now = state.clock.now();
+	const previous = account.idempotency.lookup(path, key, canonical, now);
+	if (previous.kind === 'replay') return { status: previous.status, body: previous.response };
+	if (previous.kind === 'conflict') {
+		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });
+	}
+	const answer = perform();
+	account.idempotency.remember(path, key, canonical, answer.status, answer.body, now);
+	return answer;
+}
+
+async function unlock(ctx: RequestContext): Promise<Answer> {
+	const { state, account } = ctx;
+	const key = idempotencyKeyOf(ctx);
 	const body = asObject(await ctx.body());
 	if (Array.isArray(body.ids) && body.ids.length > LIMITS.idsPerUnlock) {
 		throw apiError('too_many_ids', `at most ${LIMITS.idsPerUnlock} ids per unlock`, {
@@ -62,23 +88,10 @@ async function unlock(ctx: RequestContext): Promise<Answer> {
 		});
 	}
 	const request = parseWith(unlockRequestSchema, body);
-	if (idempotencyKey === undefined) return unlockContacts(state, account, request.ids, request.level);
-
-	const canonical = canonicalJson(body);
-	const now = state.clock.now();
-	const previous = account.idempotency.lookup(PATHS.unlock, idempotencyKey, canonical, now);
-	if (previous.kind === 'replay') return { status: previous.status, body: previous.response };
-	if (previous.kind === 'conflict') {
-		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });
-	}
-	const answer = unlockContacts(state, account, request.ids, request.level);
-	account.idempotency.remember(PATHS.unlock, idempotencyKey, canonical, answer.status, answer.body, now);
-	return answer;
+	return once(ctx, PATHS.unlock, key, body, () => unlockContacts(state, account, request.ids, request.level));
 }
 
-async function enrich(ctx: RequestContext): Promise<Answer> {
-	const { state, account } = ctx;
-	const request = parseWith(enrichRequestSchema, asObject(await ctx.body()));
+function enrichContact(state: SandboxState, account: Account, request: EnrichRequest): Answer {
 	let index = request.email ? state.ds.indexOfEmail(request.email) : -1;
 	if (index < 0 && request.linkedin_url) index = state.ds.indexOfLinkedinUrl(request.linkedin_url);
 	if (index < 0) throw notFound('no contact matches this email or LinkedIn URL');
@@ -92,6 +105,14 @@ async function enrich(ctx: RequestContext): Promise<Answer> {
 			credits_remaining: account.ledger.balance,
 		},
 	};
+}
+
+async function enrich(ctx: RequestContext): Promise<Answer> {
+	const { state, account } = ctx;
+	const key = idempotencyKeyOf(ctx);
+	const body = asObject(await ctx.body());
+	const request = parseWith(enrichRequestSchema, body);
+	return once(ctx, PATHS.enrich, key, body, () => enrichContact(state, account, request));
 }
 
 export const unlockRoutes: Route[] = [

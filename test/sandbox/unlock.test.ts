@@ -211,6 +211,29 @@ describe('POST /v1/enrich', () => {
 		expect(await balance()).toBe(1_000_000);
 	});
 
+	it('Idempotency-Key: a replay returns the first answer, credits_charged included; another body is 409', async () => {
+		const contact = (await api('POST', '/v1/unlock', { ids: ids.slice(10, 20) })).body.contacts.find((c: any) => c.email !== null);
+		await env.sandbox.admin.reset();
+		const headers = { 'Idempotency-Key': 'enrich-run-1-item-0' };
+		const first = await api('POST', '/v1/enrich', { email: contact.email, level: 'basic' }, { headers });
+		expect(first.body.credits_charged).toBe(1);
+		// Without the key, a second enrich of a held contact is free and says so; with it, the first answer comes back.
+		const replay = await api('POST', '/v1/enrich', { level: 'basic', email: contact.email }, { headers });
+		expect(replay.status).toBe(200);
+		expect(replay.body).toEqual(first.body);
+		expect(await balance()).toBe(1_000_000 - 1);
+		expectError(await api('POST', '/v1/enrich', { email: contact.email, level: 'premium' }, { headers }), 409, 'conflict');
+		// Keys of unlock and enrich are kept apart.
+		const unlockSameKey = await api('POST', '/v1/unlock', { ids: [ids[30]] }, { headers });
+		expect(unlockSameKey.status).toBe(200);
+		// Only 2xx answers are remembered: a no-match is answered afresh.
+		const noMatch = { 'Idempotency-Key': 'enrich-no-match' };
+		expectError(await api('POST', '/v1/enrich', { email: 'nobody.here@nowhere.example' }, { headers: noMatch }), 404, 'not_found');
+		expect((await api('POST', '/v1/enrich', { email: contact.email }, { headers: noMatch })).status).toBe(200);
+		const tooLong = await api('POST', '/v1/enrich', { email: contact.email }, { headers: { 'Idempotency-Key': 'k'.repeat(256) } });
+		expect(expectError(tooLong, 400, 'invalid_request').details).toEqual({ field: 'Idempotency-Key' });
+	});
+
 	it('answers 402 when the balance does not cover the record', async () => {
 		const contact = (await api('POST', '/v1/unlock', { ids: [ids[5]] })).body.contacts[0];
 		const email = contact.email ?? (await api('POST', '/v1/unlock', { ids: [ids[6]] })).body.contacts[0].email;
