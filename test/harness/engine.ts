@@ -175,7 +175,11 @@ export interface NodeRun {
 	error: (Record<string, unknown> & { message?: string; description?: string | null }) | undefined;
 }
 
+/** Each run is its own execution, with its own id, as in n8n. */
+let executions = 0;
+
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const executionId = `exec-${++executions}`;
 	const typeName = `test.${options.nodeType.description.name}`;
 	const description = NodeHelpers.getVersionedNodeType(options.nodeType, options.typeVersion).description;
 	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
@@ -205,7 +209,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		Object.fromEntries((options.credentialTypes ?? []).map((type) => [type.name, type])),
 		options.credentials ?? {},
 	);
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
 		id: 'wf-test',
 		name: 'test',
 		nodes: [node],
@@ -223,8 +227,10 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			],
 		},
 	});
+	const additionalData = makeAdditionalData(credentialsHelper, hooks);
+	additionalData.executionId = executionId;
 	const run = await new WorkflowExecute(
-		makeAdditionalData(credentialsHelper, hooks),
+		additionalData,
 		'manual',
 		runExecutionData,
 	).processRunExecutionData(workflow);

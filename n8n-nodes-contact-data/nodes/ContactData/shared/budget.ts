@@ -1,33 +1,153 @@
 /**
- * The Max Credits budget of a run: before each charged call the node reserves what the call could
- * cost at most, and refuses to send when that would go over the budget.
+ * The Max Credits ceiling of a charging run (Unlock, Enrich). Before each call the node reserves
+ * what the call could cost at most and sends only when that fits; the answer's `credits_charged`
+ * then replaces the reservation. A call whose answer was lost keeps its worst case reserved until
+ * a replay with the same idempotency key reports the real charge. So the credits charged never
+ * exceed Max Credits, whatever the network or the input items say.
  */
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+} from 'n8n-workflow';
+
+/** What the node does when the run may cost more than Max Credits. */
+export type WhenMaxCreditsReached = 'stop' | 'whatFits';
+
+/** Credits counted against Max Credits: charged as the API reported, and reserved for calls not settled. */
+export interface CreditLedger {
+	charged: number;
+	reserved: number;
+}
+
+/** The worst case held for one call until its answer settles it. */
+export interface Reservation {
+	credits: number;
+	open: boolean;
+}
+
+/** Where the tool calls of one execution keep their shared ledger (n8n's execution-scoped flow context). */
+const TOOL_LEDGER_KEY = 'contactDataCredits';
 
 export class CreditBudget {
-	/** Credits the API reported as charged so far in this run. */
-	spent = 0;
+	/** Credits charged by this node run (the ledger may also hold other tool calls of the execution). */
+	chargedHere = 0;
 
 	constructor(
-		private readonly node: INode,
 		readonly maxCredits: number,
+		private readonly ledger: CreditLedger = { charged: 0, reserved: 0 },
+		/** Whether the ledger is shared by the tool calls of an execution. */
+		readonly shared = false,
 	) {}
 
-	/** Throws (before anything is sent) when a call that may cost `worstCase` could exceed the budget. */
-	reserve(worstCase: number, what: string, itemIndex?: number): void {
-		if (this.spent + worstCase <= this.maxCredits) return;
-		throw new NodeOperationError(
-			this.node,
-			`Max Credits budget of ${this.maxCredits} reached: ${what} could cost up to ${worstCase} credits and ${this.spent} are already spent in this run${itemIndex === undefined ? '' : ` [item ${itemIndex}]`}`,
-			{
-				itemIndex,
-				description:
-					'Nothing more was sent. Raise Max Credits to continue; contacts already unlocked can be unlocked again free of charge.',
-			},
-		);
+	get charged(): number {
+		return this.ledger.charged;
 	}
 
-	charge(credits: number): void {
-		this.spent += credits;
+	/** Worst cases of calls whose answer was lost (or is still awaited). */
+	get reserved(): number {
+		return this.ledger.reserved;
 	}
+
+	/** Credits that may still be reserved. */
+	get headroom(): number {
+		return Math.max(0, this.maxCredits - this.ledger.charged - this.ledger.reserved);
+	}
+
+	/** Holds `credits` for a call about to be sent; undefined when they do not fit. */
+	reserve(credits: number): Reservation | undefined {
+		if (credits > this.headroom) return undefined;
+		this.ledger.reserved += credits;
+		return { credits, open: true };
+	}
+
+	/** The API reported what the call charged: that replaces the worst case. */
+	settle(reservation: Reservation, charged: number): void {
+		this.close(reservation);
+		this.ledger.charged += charged;
+		this.chargedHere += charged;
+	}
+
+	/** The API refused the call (a 4xx answer): nothing was charged. */
+	release(reservation: Reservation): void {
+		this.close(reservation);
+	}
+
+	private close(reservation: Reservation): void {
+		if (!reservation.open) return;
+		reservation.open = false;
+		this.ledger.reserved -= reservation.credits;
+	}
+}
+
+/**
+ * The budget of this node run. A node run as an AI agent's tool shares one ledger with every
+ * Contact Data tool call of the same execution (n8n runs each tool call as its own node run), so an
+ * agent calling the tool fifty times cannot spend fifty budgets. The ledger lives in n8n's flow
+ * context, which belongs to the execution: the next execution starts from nothing.
+ */
+export function creditBudgetOf(context: IExecuteFunctions, maxCredits: number): CreditBudget {
+	if (!context.getNode().type.endsWith('Tool')) return new CreditBudget(maxCredits);
+	const flow = context.getContext('flow');
+	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
+	return new CreditBudget(maxCredits, ledger, true);
+}
+
+/** Whether a failed call certainly charged nothing: the API answered and refused it (4xx). */
+export function certainlyNotCharged(error: unknown): boolean {
+	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '');
+}
+
+export function plural(count: number, word: string): string {
+	return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */
+export function notEnoughError(
+	node: INode,
+	budget: CreditBudget,
+	what: string,
+	worstCase: number,
+	fitsLabel: string,
+): NodeOperationError {
+	const spentBefore = budget.charged + budget.reserved;
+	return new NodeOperationError(
+		node,
+		`Max Credits of ${budget.maxCredits} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}. Nothing was sent and nothing was charged`,
+		{
+			description: `${spentBefore > 0 ? `Earlier tool calls of this execution already used ${spentBefore} of the ${budget.maxCredits}. ` : ''}Raise Max Credits to ${worstCase + spentBefore}, or set When Max Credits Is Reached to ${fitsLabel} to spend up to the budget and pass the rest through.`,
+		},
+	);
+}
+
+/** Stop Before Spending, found out during the run (the API charged more than the input suggested, or an answer was lost). */
+export function reachedError(node: INode, budget: CreditBudget, notSent: string): NodeOperationError {
+	return new NodeOperationError(
+		node,
+		`Max Credits of ${budget.maxCredits} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent`,
+		{
+			description:
+				'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
+		},
+	);
+}
+
+/** What the run spent, in plain words, for the notice under the output. */
+export function spentText(budget: CreditBudget): string {
+	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
+	return `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}`;
+}
+
+/** Credits still reserved for answers that were lost (they may have been charged). */
+function heldBackText(budget: CreditBudget): string {
+	return budget.reserved > 0
+		? `, and ${budget.reserved} held back for answers that were lost (the API may have charged them)`
+		: '';
+}
+
+/** An input item passed through because the budget did not reach it. */
+export function skippedForBudget(json: IDataObject): IDataObject {
+	return { ...json, unlock_skipped: 'budget' };
 }

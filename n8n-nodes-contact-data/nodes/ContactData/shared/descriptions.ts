@@ -79,7 +79,8 @@ export function levelParameter(displayOptions: IDisplayOptions): INodeProperties
 				description: `Basic plus phone, mobile phone and work history (${CREDIT_COST.premium} credits per new contact)`,
 			},
 		],
-		description: 'How much of each record to unlock. A contact you already hold at this level or higher costs nothing.',
+		description:
+			'How much of each record to unlock (read once per run, from the first item). A contact you already hold at this level or higher costs nothing.',
 	};
 }
 
@@ -93,7 +94,7 @@ export function maxCreditsParameter(displayOptions: IDisplayOptions): INodePrope
 		required: true,
 		displayOptions,
 		description:
-			'The most credits this node may spend in one run. Before each call the node counts what it could cost at most; when that would go over this budget it stops before sending, so the budget is never exceeded.',
+			'The most credits this node may spend in one run (read once per run, from the first item). Before each call the node counts what it could cost at most, and a call whose answer is lost stays counted at that until the API confirms its charge, so the budget is never exceeded. Used as an AI agent’s tool, it caps all Contact Data tool calls of one execution together.',
 	};
 }
 
@@ -117,4 +118,27 @@ export function returnAllAndLimit(displayOptions: IDisplayOptions): INodePropert
 			description: 'Max number of results to return',
 		},
 	];
+}
+
+/** What a charging run does when it could cost more than Max Credits; the option values are read by shared/budget.ts. */
+export function whenMaxCreditsReachedParameter(
+	displayOptions: IDisplayOptions,
+	whatFits: { name: string; description: string },
+): INodeProperties {
+	return {
+		displayName: 'When Max Credits Is Reached',
+		name: 'whenMaxCreditsReached',
+		type: 'options',
+		default: 'stop',
+		displayOptions,
+		options: [
+			{
+				name: 'Stop Before Spending',
+				value: 'stop',
+				description: 'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
+			},
+			{ name: whatFits.name, value: 'whatFits', description: whatFits.description },
+		],
+		description: 'What to do when the run could cost more than Max Credits. Read once per run, from the first item.',
+	};
 }

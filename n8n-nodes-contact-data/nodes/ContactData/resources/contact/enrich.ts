@@ -6,7 +6,18 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { CreditBudget } from '../../shared/budget';
+import {
+	certainlyNotCharged,
+	creditBudgetOf,
+	notEnoughError,
+	plural,
+	reachedError,
+	skippedForBudget,
+	spentText,
+	type CreditBudget,
+	type Reservation,
+	type WhenMaxCreditsReached,
+} from '../../shared/budget';
 import {
 	CREDIT_COST,
 	PATHS,
@@ -15,8 +26,9 @@ import {
 	type EnrichResponse,
 	type UnlockLevel,
 } from '../../shared/contract';
-import { levelParameter, maxCreditsParameter } from '../../shared/descriptions';
-import { asNodeError, forEachItem } from '../../shared/items';
+import { levelParameter, maxCreditsParameter, whenMaxCreditsReachedParameter } from '../../shared/descriptions';
+import { idempotencyKeyFor } from '../../shared/idempotency';
+import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody } from '../../shared/values';
 
@@ -44,6 +56,11 @@ export const description: INodeProperties[] = [
 	},
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
+	whenMaxCreditsReachedParameter(showFor, {
+		name: 'Enrich What Fits',
+		description:
+			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -64,47 +81,168 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** One item's enrich call, checked before anything is sent. */
+interface Lookup {
+	itemIndex: number;
+	body: IDataObject;
+	email: string;
+	linkedinUrl: string;
+	outputNoMatch: boolean;
+	/** The worst case: the full price the first time a body is sent in this run; a repeat is free. */
+	worstCase: number;
+}
+
+type Outcome = IDataObject | Error;
+
+/** A call whose answer never came: its worst case stays reserved until a replay settles it. */
+class LostAnswer {
+	constructor(
+		readonly lookup: Lookup,
+		readonly reservation: Reservation,
+		readonly error: Error,
+	) {}
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const budget = new CreditBudget(this.getNode(), this.getNodeParameter('maxCredits', 0, 100) as number);
-	return await forEachItem(this, items, async (itemIndex) => {
-		const email = String(this.getNodeParameter('email', itemIndex, '') ?? '').trim();
-		const linkedinUrl = String(this.getNodeParameter('linkedinUrl', itemIndex, '') ?? '').trim();
-		const level = this.getNodeParameter('level', itemIndex, 'basic') as UnlockLevel;
-		const outputNoMatch = this.getNodeParameter('options.outputNoMatch', itemIndex, false) as boolean;
+	const node = this.getNode();
+	const continueOnFail = this.continueOnFail();
+	// Read once per run: one budget and one level for all input items.
+	const level = this.getNodeParameter('level', 0, 'basic') as UnlockLevel;
+	const budget = creditBudgetOf(this, this.getNodeParameter('maxCredits', 0, 100) as number);
+	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
 
-		const body = checkBody(
-			this,
-			enrichRequestSchema,
-			{ ...(email ? { email } : {}), ...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}), level },
-			itemIndex,
-			{ email: 'Email', linkedin_url: 'LinkedIn URL', level: 'Level' },
-		);
-		budget.reserve(CREDIT_COST[level], 'enriching this item', itemIndex);
+	// 1. Check every item before anything is sent.
+	const outcomes = new Map<number, Outcome>();
+	const lookups: Lookup[] = [];
+	const bodies = new Set<string>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const { body: answer } = await (apiRequest<EnrichResponse>).call(this, {
-				method: 'POST',
-				path: PATHS.enrich,
-				body: body as IDataObject,
-				// Sending it again is free: a contact already held is returned again without charge.
-				safeToRetry: true,
-				itemIndex,
-				schema: enrichResponseSchema,
-			});
-			budget.charge(answer.credits_charged);
-			const contact = answer.contact as IDataObject;
-			return outputNoMatch ? { matched: true, ...contact } : contact;
+			const lookup = readLookup(this, itemIndex, level);
+			const text = JSON.stringify(lookup.body);
+			if (bodies.has(text)) lookup.worstCase = 0;
+			bodies.add(text);
+			lookups.push(lookup);
 		} catch (error) {
-			if (outputNoMatch && error instanceof NodeApiError && error.httpCode === '404') {
-				return {
-					matched: false,
-					email: email || null,
-					linkedin_url: linkedinUrl || null,
-				};
-			}
-			throw asNodeError(this, error, itemIndex);
+			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
+			outcomes.set(itemIndex, error as Error);
 		}
+	}
+
+	// 2. Stop Before Spending: a run that could go over sends nothing.
+	const forecast = lookups.reduce((sum, lookup) => sum + lookup.worstCase, 0);
+	let queue = lookups;
+	if (policy === 'stop' && forecast > budget.headroom) {
+		const refusal = notEnoughError(node, budget, `enriching ${plural(bodies.size, 'item')} at ${level} level`, forecast, 'Enrich What Fits');
+		if (!continueOnFail) throw refusal;
+		for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
+		queue = [];
+	}
+
+	// 3. One call per item, in order, while the budget holds its worst case.
+	let lost: LostAnswer[] = [];
+	let next = 0;
+	for (; next < queue.length; next++) {
+		const lookup = queue[next];
+		if (lookup.worstCase > budget.headroom && lost.length > 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			await replay(this, budget, lost, outcomes);
+			lost = [];
+		}
+		if (lookup.worstCase > budget.headroom) break;
+		const answer = await enrichOne(this, budget, lookup, budget.reserve(lookup.worstCase)!);
+		if (answer instanceof LostAnswer) lost.push(answer);
+		else if (answer instanceof Error && !continueOnFail) throw answer;
+		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
+	}
+	await replay(this, budget, lost, outcomes);
+
+	// 4. What the budget did not reach.
+	const notSent = queue.slice(next);
+	if (notSent.length > 0) {
+		const reached = reachedError(node, budget, plural(notSent.length, 'item'));
+		if (policy === 'stop' && !continueOnFail) throw reached;
+		for (const { itemIndex } of notSent) {
+			outcomes.set(itemIndex, policy === 'stop' ? reached : skippedForBudget(items[itemIndex].json));
+		}
+	}
+
+	// 5. One output item per input item, in order.
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const outcome = outcomes.get(itemIndex);
+		if (outcome instanceof Error) {
+			if (!continueOnFail) throw asNodeError(this, outcome, itemIndex);
+			output.push(errorItem(outcome, { item: itemIndex }));
+		} else if (outcome) {
+			output.push({ json: outcome, pairedItem: { item: itemIndex } });
+		}
+	}
+	this.addExecutionHints({
+		message: `Enriched ${lookups.length - notSent.length} items (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
+		location: 'outputPane',
 	});
+	return output;
+}
+
+function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
+	const email = String(context.getNodeParameter('email', itemIndex, '') ?? '').trim();
+	const linkedinUrl = String(context.getNodeParameter('linkedinUrl', itemIndex, '') ?? '').trim();
+	const outputNoMatch = context.getNodeParameter('options.outputNoMatch', itemIndex, false) as boolean;
+	const body = checkBody(
+		context,
+		enrichRequestSchema,
+		{ ...(email ? { email } : {}), ...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}), level },
+		itemIndex,
+		{ email: 'Email', linkedin_url: 'LinkedIn URL', level: 'Level' },
+	) as IDataObject;
+	return { itemIndex, body, email, linkedinUrl, outputNoMatch, worstCase: CREDIT_COST[level] };
+}
+
+/**
+ * Sends one item's enrich (or replays it: the key is the same) and settles its reservation with the
+ * charge the API reports.
+ */
+async function enrichOne(
+	context: IExecuteFunctions,
+	budget: CreditBudget,
+	lookup: Lookup,
+	reservation: Reservation,
+): Promise<IDataObject | Error | LostAnswer> {
+	const { itemIndex, body, outputNoMatch } = lookup;
+	try {
+		const { body: answer } = await (apiRequest<EnrichResponse>).call(context, {
+			method: 'POST',
+			path: PATHS.enrich,
+			body,
+			idempotencyKey: idempotencyKeyFor(context, PATHS.enrich, body, itemIndex),
+			itemIndex,
+			schema: enrichResponseSchema,
+		});
+		budget.settle(reservation, answer.credits_charged);
+		const contact = answer.contact as IDataObject;
+		return outputNoMatch ? { matched: true, ...contact } : contact;
+	} catch (error) {
+		if (!certainlyNotCharged(error)) return new LostAnswer(lookup, reservation, asNodeError(context, error, itemIndex));
+		budget.release(reservation);
+		if (outputNoMatch && error instanceof NodeApiError && error.httpCode === '404') {
+			return { matched: false, email: lookup.email || null, linkedin_url: lookup.linkedinUrl || null };
+		}
+		return asNodeError(context, error, itemIndex);
+	}
+}
+
+/** Replays lost calls once with their own keys: the API answers with the first answer and its charge. */
+async function replay(
+	context: IExecuteFunctions,
+	budget: CreditBudget,
+	lost: LostAnswer[],
+	outcomes: Map<number, Outcome>,
+): Promise<void> {
+	for (const { lookup, reservation } of lost) {
+		const answer = await enrichOne(context, budget, lookup, reservation);
+		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
+	}
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
 	NodeApiError,
 	type IDataObject,
@@ -8,7 +7,18 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { CreditBudget } from '../../shared/budget';
+import {
+	certainlyNotCharged,
+	creditBudgetOf,
+	notEnoughError,
+	plural,
+	reachedError,
+	skippedForBudget,
+	spentText,
+	type CreditBudget,
+	type Reservation,
+	type WhenMaxCreditsReached,
+} from '../../shared/budget';
 import {
 	CREDIT_COST,
 	LIMITS,
@@ -19,10 +29,16 @@ import {
 	type UnlockLevel,
 	type UnlockResponse,
 } from '../../shared/contract';
-import { contactIdsParameter, levelParameter, maxCreditsParameter } from '../../shared/descriptions';
+import {
+	contactIdsParameter,
+	levelParameter,
+	maxCreditsParameter,
+	whenMaxCreditsReachedParameter,
+} from '../../shared/descriptions';
+import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
+import { checkBody, checkContactIds, toContactIds, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -30,6 +46,11 @@ export const description: INodeProperties[] = [
 	contactIdsParameter(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
+	whenMaxCreditsReachedParameter(showFor, {
+		name: 'Unlock What Fits',
+		description:
+			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -66,12 +87,78 @@ interface Wanted {
 
 const LEVEL_RANK: Record<UnlockLevel, number> = { basic: 0, premium: 1 };
 
-function alreadyHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
+/** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
+function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
 	if (json.id !== id || json.unlocked !== true) return false;
 	const heldLevel = json.level as UnlockLevel | undefined;
 	// A preview says only "unlocked": it is held at basic level at least.
 	const rank = heldLevel && UNLOCK_LEVELS.includes(heldLevel) ? LEVEL_RANK[heldLevel] : 0;
 	return rank >= LEVEL_RANK[level];
+}
+
+/** One unlock call: its ids, and the worst case held for it until its answer settles it. */
+interface Call {
+	ids: string[];
+	body: IDataObject;
+	idempotencyKey: string;
+	reservation: Reservation;
+	firstItem?: number;
+}
+
+/** What the calls of a run brought back. */
+class Results {
+	readonly records = new Map<string, IDataObject>();
+	/** Ids the API reported per entry as unknown (nothing charged for them). */
+	readonly missing = new Map<string, { code?: string; message?: string }>();
+	readonly failures = new Map<string, Error>();
+	/** Calls whose answer was lost: their worst case stays reserved until a replay settles it. */
+	lost: Call[] = [];
+	calls = 0;
+}
+
+/** Sends one call (or replays it, with the same key) and settles its reservation with the charge the API reports. */
+async function send(
+	context: IExecuteFunctions,
+	budget: CreditBudget,
+	results: Results,
+	call: Call,
+): Promise<void> {
+	results.calls++;
+	try {
+		const { body: answer } = await (apiRequest<UnlockResponse>).call(context, {
+			method: 'POST',
+			path: PATHS.unlock,
+			body: call.body,
+			idempotencyKey: call.idempotencyKey,
+			schema: unlockResponseSchema,
+			itemIndex: call.firstItem,
+		});
+		budget.settle(call.reservation, answer.credits_charged);
+		for (const entry of answer.contacts as IDataObject[]) {
+			const id = String(entry.id);
+			results.failures.delete(id);
+			const entryError = entry.error as { code?: string; message?: string } | undefined;
+			if (entryError) results.missing.set(id, entryError);
+			else results.records.set(id, entry);
+		}
+	} catch (error) {
+		// Refused by the API: nothing was charged. Otherwise the answer was lost: keep the worst case.
+		if (certainlyNotCharged(error)) budget.release(call.reservation);
+		throw error;
+	}
+}
+
+/** Sends every lost call once more with its own key: the API replays the answer and reports its real charge. */
+async function replayLost(context: IExecuteFunctions, budget: CreditBudget, results: Results): Promise<void> {
+	const lost = results.lost;
+	results.lost = [];
+	for (const call of lost) {
+		try {
+			await send(context, budget, results, call);
+		} catch (error) {
+			for (const id of call.ids) results.failures.set(id, asNodeError(context, error, call.firstItem));
+		}
+	}
 }
 
 export async function execute(
@@ -80,9 +167,12 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
+	// Read once per run: one budget and one level for all input items.
 	const level = this.getNodeParameter('level', 0, 'basic') as UnlockLevel;
-	const budget = new CreditBudget(node, this.getNodeParameter('maxCredits', 0, 100) as number);
+	const budget = creditBudgetOf(this, this.getNodeParameter('maxCredits', 0, 100) as number);
+	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
 	const skipHeld = this.getNodeParameter('options.skipAlreadyUnlocked', 0, false) as boolean;
+	const cost = CREDIT_COST[level];
 
 	// 1. Read and check every item's ids before anything is sent.
 	const outcome = new Map<number, INodeExecutionData[]>();
@@ -98,113 +188,118 @@ export async function execute(
 		}
 	}
 
-	const skipped = new Set<string>();
-	if (skipHeld) {
-		for (const { itemIndex, id } of wanted) {
-			if (alreadyHeld(items[itemIndex].json, id, level)) skipped.add(`${itemIndex}|${id}`);
-		}
-	}
-	const toSend = unique(
-		wanted.filter(({ itemIndex, id }) => !skipped.has(`${itemIndex}|${id}`)).map(({ id }) => id),
+	const shown = new Set(
+		wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
 	);
+	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
+	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
+	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
+	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
+	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
+	const results = new Results();
 
-	// Contacts the input shows as held at this level come back free: they do not count against the budget.
-	const knownHeld = new Set(
-		wanted.filter(({ itemIndex, id }) => alreadyHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
-	);
-	const worstCase = (ids: string[]) => ids.filter((id) => !knownHeld.has(id)).length;
-
-	// Without continueOnFail a budget stop fails the whole run and its output: find that out before
-	// the first call, so no credits go to a run that cannot finish.
-	if (!continueOnFail && toSend.length > 0) {
-		const mayCharge = worstCase(toSend);
-		budget.reserve(
-			mayCharge * CREDIT_COST[level],
-			`unlocking ${mayCharge} contacts at ${level} level`,
-			wanted.find((entry) => entry.id === toSend[0])?.itemIndex,
-		);
+	// 2. Stop Before Spending: a run that could go over sends nothing.
+	const forecast = (toSend.length - shown.size) * cost;
+	if (policy === 'stop' && forecast > budget.headroom) {
+		const refusal = notEnoughError(node, budget, `unlocking ${plural(toSend.length - shown.size, 'contact')} at ${level} level`, forecast, 'Unlock What Fits');
+		if (!continueOnFail) throw refusal;
+		for (const id of queue) results.failures.set(id, refusal);
+		queue.length = 0;
 	}
 
-	// 2. Unlock the unique ids, 100 per call, within the budget.
-	const records = new Map<string, IDataObject>();
-	const failures = new Map<string, Error>();
-	/** Ids the API reported per entry as unknown (nothing charged for them). */
-	const missing = new Map<string, { code?: string; message?: string }>();
-	let calls = 0;
+	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
 	let stopped: Error | undefined;
-	for (const ids of chunk(toSend, LIMITS.idsPerUnlock)) {
-		const firstItem = wanted.find((entry) => entry.id === ids[0])?.itemIndex;
-		if (stopped) {
-			for (const id of ids) failures.set(id, stopped);
+	while (queue.length > 0 && !stopped) {
+		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(budget.headroom / cost));
+		if (size === 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			if (results.lost.length === 0) break;
+			await replayLost(this, budget, results);
 			continue;
 		}
+		const ids = queue.splice(0, size);
+		const firstItem = firstItemOf(ids[0]);
+		const body = checkBody(this, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
+			ids: 'Contact IDs',
+			level: 'Level',
+		}) as IDataObject;
+		const call: Call = {
+			ids,
+			body,
+			idempotencyKey: idempotencyKeyFor(this, PATHS.unlock, body),
+			reservation: budget.reserve(size * cost)!,
+			firstItem,
+		};
 		try {
-			const mayCharge = worstCase(ids);
-			budget.reserve(mayCharge * CREDIT_COST[level], `the next call (${mayCharge} contacts at ${level} level)`, firstItem);
-			const body = checkBody(this, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
-				ids: 'Contact IDs',
-				level: 'Level',
-			});
-			calls++;
-			const { body: answer } = await (apiRequest<UnlockResponse>).call(this, {
-				method: 'POST',
-				path: PATHS.unlock,
-				body: body as IDataObject,
-				// The same key on every attempt: a retried call is answered from the first and charged once.
-				idempotencyKey: randomUUID(),
-				schema: unlockResponseSchema,
-				itemIndex: firstItem,
-			});
-			budget.charge(answer.credits_charged);
-			for (const entry of answer.contacts as IDataObject[]) {
-				const id = String(entry.id);
-				const entryError = entry.error as { code?: string; message?: string } | undefined;
-				if (entryError) missing.set(id, entryError);
-				else records.set(id, entry);
-			}
+			await send(this, budget, results, call);
 		} catch (error) {
 			const failure = asNodeError(this, error, firstItem);
-			if (!continueOnFail) throw failure;
-			for (const id of ids) failures.set(id, failure);
-			// A refused budget or balance refuses every later call too: stop sending.
-			const code = failure instanceof NodeApiError ? failure.httpCode : undefined;
-			if (code === '402' || failure.message.startsWith('Max Credits budget')) stopped = failure;
+			if (certainlyNotCharged(error)) {
+				if (!continueOnFail) throw failure;
+				// A refused balance refuses every later call too: stop sending.
+				if (failure instanceof NodeApiError && failure.httpCode === '402') stopped = failure;
+			} else {
+				results.lost.push(call);
+			}
+			for (const id of ids) results.failures.set(id, failure);
 		}
 	}
+	await replayLost(this, budget, results);
 
-	// 3. One output item per wanted id, in input order.
-	for (const { itemIndex, id } of wanted) {
-		const itemOutput = outcome.get(itemIndex) ?? [];
-		outcome.set(itemIndex, itemOutput);
-		const record = records.get(id);
-		if (skipped.has(`${itemIndex}|${id}`)) {
-			itemOutput.push({
-				json: { ...items[itemIndex].json, unlock_skipped: 'already_unlocked' },
-				pairedItem: { item: itemIndex },
-			});
-			continue;
-		}
-		if (record) {
-			itemOutput.push({ json: { ...record }, pairedItem: { item: itemIndex } });
-			continue;
-		}
-		const entryError = missing.get(id);
-		const failure = entryError
-			? new NodeApiError(node, { id, ...entryError } as JsonObject, {
-					message: `${entryError.message ?? 'Contact not found'} (contact ${id}) [item ${itemIndex}]`,
-					description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-					httpCode: entryError.code === 'not_found' ? '404' : undefined,
-					itemIndex,
-				})
-			: failures.get(id);
-		if (!failure) continue;
-		if (!continueOnFail) throw asNodeError(this, failure, itemIndex);
-		itemOutput.push(errorItem(failure, { item: itemIndex }, { id }));
+	// 4. What the budget did not reach.
+	const notSent = new Set(queue);
+	if (stopped) for (const id of queue) results.failures.set(id, stopped);
+	else if (notSent.size > 0 && policy === 'stop') {
+		const reached = reachedError(node, budget, plural(notSent.size, 'contact'));
+		if (!continueOnFail) throw reached;
+		for (const id of notSent) results.failures.set(id, reached);
+	}
+
+	// 5. One output item per wanted id, in input order.
+	for (const entry of wanted) {
+		const itemOutput = outcome.get(entry.itemIndex) ?? [];
+		outcome.set(entry.itemIndex, itemOutput);
+		const output = outputFor(this, items, entry, results, {
+			skipped: isSkipped(entry),
+			passedOver: notSent.has(entry.id) && policy === 'whatFits' && !stopped,
+		});
+		if (output) itemOutput.push(output);
 	}
 
 	this.addExecutionHints({
-		message: `Unlocked ${records.size} unique contacts (${level}) in ${calls} calls: ${budget.spent} credits charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
+		message: `Unlocked ${results.records.size} unique contacts (${level}) in ${results.calls} calls: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
+			wanted.some(isSkipped) ? `; ${wanted.filter(isSkipped).length} already unlocked and skipped` : ''
+		}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
 	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+}
+
+/** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
+function outputFor(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	{ itemIndex, id }: Wanted,
+	results: Results,
+	{ skipped, passedOver }: { skipped: boolean; passedOver: boolean },
+): INodeExecutionData | undefined {
+	const json = items[itemIndex].json;
+	const pairedItem = { item: itemIndex };
+	if (skipped) return { json: { ...json, unlock_skipped: 'already_unlocked' }, pairedItem };
+	const record = results.records.get(id);
+	if (record) return { json: { ...record }, pairedItem };
+	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
+	const entryError = results.missing.get(id);
+	const failure = entryError
+		? new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
+				message: `${entryError.message ?? 'Contact not found'} (contact ${id}) [item ${itemIndex}]`,
+				description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+				httpCode: entryError.code === 'not_found' ? '404' : undefined,
+				itemIndex,
+			})
+		: results.failures.get(id);
+	if (!failure) return undefined;
+	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
+	return errorItem(failure, pairedItem, { id });
 }
