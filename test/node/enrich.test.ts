@@ -89,9 +89,9 @@ it('Output No-Match Items: a no-match is an item with matched false, found ones 
 	expect((await keyStats(sandbox)).credits_charged).toBe(1);
 });
 
-it('continueOnFail: bad and unknown items become error items; the budget stops further charges', async () => {
+it('continueOnFail, Enrich What Fits: bad and unknown items become error items; a no-match costs nothing; the budget stops further charges', async () => {
 	const result = await run(sandbox, {
-		parameters: enrich({ maxCredits: 2 }),
+		parameters: enrich({ maxCredits: 2, whenMaxCreditsReached: 'whatFits' }),
 		inputItems: [
 			{ json: { email: people[0].email } },
 			{ json: { email: 'broken' } },
@@ -101,13 +101,14 @@ it('continueOnFail: bad and unknown items become error items; the budget stops f
 		],
 		continueOnFail: true,
 	});
-	expect(result.items.map((item) => item.json.error ?? item.json.id)).toEqual([
+	expect(result.items.map((item) => item.json.error ?? item.json.id ?? item.json.unlock_skipped)).toEqual([
 		people[0].id,
 		expect.stringMatching(/^Email: must be an email address/),
 		expect.stringMatching(/\[item 2\]/),
 		people[1].id,
-		expect.stringMatching(/Max Credits budget of 2 reached/),
+		'budget',
 	]);
+	expect(result.items[4].json).toEqual({ email: people[2].email, unlock_skipped: 'budget' });
 	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
 	expect((await keyStats(sandbox)).credits_charged).toBe(2);
 });

@@ -97,7 +97,7 @@ describe('Max Credits budget', () => {
 	it('stops before the first call when it could go over: no request, nothing charged', async () => {
 		const result = await run(sandbox, { parameters: unlock({ maxCredits: 10 }), inputItems: asItems(idsOf(20)) });
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/Max Credits budget of 10 reached/);
+		expect(result.error?.message).toMatch(/Max Credits of 10 is not enough.*Nothing was sent and nothing was charged/);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
 		expect(stats.credits_charged).toBe(0);
@@ -108,13 +108,13 @@ describe('Max Credits budget', () => {
 			parameters: unlock({ maxCredits: 100, level: 'premium' }),
 			inputItems: asItems(idsOf(60)),
 		});
-		expect(result.error?.message).toMatch(/budget of 100 reached: unlocking 60 contacts at premium level could cost up to 120/);
+		expect(result.error?.message).toMatch(/Max Credits of 100 is not enough: unlocking 60 contacts at premium level could cost up to 120/);
 		expect((await keyStats(sandbox)).credits_charged).toBe(0);
 	});
 
 	it('without continueOnFail, a run that could go over stops before its first call, not halfway', async () => {
 		const result = await run(sandbox, { parameters: unlock({ maxCredits: 220 }), inputItems: asItems(idsOf(250)) });
-		expect(result.error?.message).toMatch(/budget of 220 reached: unlocking 250 contacts at basic level could cost up to 250/);
+		expect(result.error?.message).toMatch(/Max Credits of 220 is not enough: unlocking 250 contacts at basic level could cost up to 250/);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
 		expect(stats.credits_charged).toBe(0);
@@ -132,23 +132,23 @@ describe('Max Credits budget', () => {
 		expect((await keyStats(sandbox)).credits_charged).toBe(150);
 	});
 
-	it('continueOnFail: sends what fits, and the contacts past the budget become error items', async () => {
+	it('continueOnFail, Unlock What Fits: the last call is cut to what fits, the contacts past the budget pass through marked', async () => {
 		const ids = idsOf(250);
 		const result = await run(sandbox, {
-			parameters: unlock({ maxCredits: 220 }),
+			parameters: unlock({ maxCredits: 220, whenMaxCreditsReached: 'whatFits' }),
 			inputItems: asItems(ids),
 			continueOnFail: true,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(250);
-		expect(result.items.slice(0, 200).every((item) => isUnlocked(item.json))).toBe(true);
-		for (const [offset, item] of result.items.slice(200).entries()) {
-			expect(item.json).toMatchObject({ id: ids[200 + offset], error: expect.stringMatching(/Max Credits budget of 220/) });
-			expect(item.pairedItem).toEqual({ item: 200 + offset });
+		expect(result.items.slice(0, 220).every((item) => isUnlocked(item.json))).toBe(true);
+		for (const [offset, item] of result.items.slice(220).entries()) {
+			expect(item.json).toEqual({ id: ids[220 + offset], unlock_skipped: 'budget' });
+			expect(item.pairedItem).toEqual({ item: 220 + offset });
 		}
 		const stats = await keyStats(sandbox);
-		expect(stats.requests['POST /v1/unlock']).toBe(2);
-		expect(stats.credits_charged).toBe(200);
+		expect(stats.requests['POST /v1/unlock']).toBe(3);
+		expect(stats.credits_charged).toBe(220);
 	});
 
 	it('the budget is spent only by what the API charged: held contacts come back free', async () => {
