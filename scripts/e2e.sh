@@ -185,7 +185,7 @@ budget_stops_before_spending() {
   run_workflow over-budget examples/search-unlock-upsert-crm.json '
     .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
       | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 10 | .onError = "continueRegularOutput" else . end)' &&
-    expect over-budget "Unlock within 25 credits" 'length > 0 and all(.error | test("Max Credits budget of 10"))' &&
+    expect over-budget "Unlock within 25 credits" 'length > 0 and all(.error | test("Max Credits of 10 is not enough"))' &&
     [ "$(credits_charged)" -eq "$charged_before" ]
 }
 check "with Max Credits 10 for 25 new contacts nothing is sent or charged, and each item says why" \
