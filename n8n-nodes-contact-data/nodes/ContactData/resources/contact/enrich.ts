@@ -88,8 +88,8 @@ interface Lookup {
 	email: string;
 	linkedinUrl: string;
 	outputNoMatch: boolean;
-	/** The worst case: the full price the first time a body is sent in this run; a repeat is free. */
-	worstCase: number;
+	/** The body as JSON text: the same person asked for twice in a run is charged once. */
+	text: string;
 }
 
 type Outcome = IDataObject | Error;
@@ -121,9 +121,7 @@ export async function execute(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const lookup = readLookup(this, itemIndex, level);
-			const text = JSON.stringify(lookup.body);
-			if (bodies.has(text)) lookup.worstCase = 0;
-			bodies.add(text);
+			bodies.add(lookup.text);
 			lookups.push(lookup);
 		} catch (error) {
 			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
@@ -132,7 +130,8 @@ export async function execute(
 	}
 
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const forecast = lookups.reduce((sum, lookup) => sum + lookup.worstCase, 0);
+	const cost = CREDIT_COST[level];
+	const forecast = bodies.size * cost;
 	let queue = lookups;
 	if (policy === 'stop' && forecast > budget.headroom) {
 		const refusal = notEnoughError(node, budget, `enriching ${plural(bodies.size, 'item')} at ${level} level`, forecast, 'Enrich What Fits');
@@ -141,20 +140,27 @@ export async function execute(
 		queue = [];
 	}
 
-	// 3. One call per item, in order, while the budget holds its worst case.
+	// 3. One call per item, in order, while the budget holds its worst case: the full price, or
+	// nothing for a body already answered (or lost, and so still reserved) in this run.
+	const covered = new Set<string>();
 	let lost: LostAnswer[] = [];
 	let next = 0;
 	for (; next < queue.length; next++) {
 		const lookup = queue[next];
-		if (lookup.worstCase > budget.headroom && lost.length > 0) {
+		const worstCase = covered.has(lookup.text) ? 0 : cost;
+		if (worstCase > budget.headroom && lost.length > 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
 			await replay(this, budget, lost, outcomes);
 			lost = [];
 		}
-		if (lookup.worstCase > budget.headroom) break;
-		const answer = await enrichOne(this, budget, lookup, budget.reserve(lookup.worstCase)!);
-		if (answer instanceof LostAnswer) lost.push(answer);
-		else if (answer instanceof Error && !continueOnFail) throw answer;
+		if (worstCase > budget.headroom) break;
+		const answer = await enrichOne(this, budget, lookup, budget.reserve(worstCase)!);
+		if (answer instanceof LostAnswer) {
+			// Stop pressed: send nothing more.
+			if (this.getExecutionCancelSignal()?.aborted) throw answer.error;
+			lost.push(answer);
+		} else if (answer instanceof Error && !continueOnFail) throw answer;
+		if (!(answer instanceof Error)) covered.add(lookup.text);
 		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
 	}
 	await replay(this, budget, lost, outcomes);
@@ -198,7 +204,7 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
 		itemIndex,
 		{ email: 'Email', linkedin_url: 'LinkedIn URL', level: 'Level' },
 	) as IDataObject;
-	return { itemIndex, body, email, linkedinUrl, outputNoMatch, worstCase: CREDIT_COST[level] };
+	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
 }
 
 /**

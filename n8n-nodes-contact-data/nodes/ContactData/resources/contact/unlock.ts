@@ -144,7 +144,7 @@ async function send(
 	} catch (error) {
 		// Refused by the API: nothing was charged. Otherwise the answer was lost: keep the worst case.
 		if (certainlyNotCharged(error)) budget.release(call.reservation);
-		throw error;
+		throw asNodeError(context, error, call.firstItem);
 	}
 }
 
@@ -159,6 +159,58 @@ async function replayLost(context: IExecuteFunctions, budget: CreditBudget, resu
 			for (const id of call.ids) results.failures.set(id, asNodeError(context, error, call.firstItem));
 		}
 	}
+}
+
+/**
+ * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
+ * budget never reaches stays in the queue. Returns the refusal that stopped every later call (402).
+ */
+async function sendWithinBudget(
+	context: IExecuteFunctions,
+	budget: CreditBudget,
+	results: Results,
+	queue: string[],
+	{ level, firstItemOf }: { level: UnlockLevel; firstItemOf: (id: string) => number | undefined },
+): Promise<Error | undefined> {
+	const cost = CREDIT_COST[level];
+	while (queue.length > 0) {
+		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(budget.headroom / cost));
+		if (size === 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			if (results.lost.length === 0) return undefined;
+			await replayLost(context, budget, results);
+			continue;
+		}
+		const ids = queue.splice(0, size);
+		const firstItem = firstItemOf(ids[0]);
+		const body = checkBody(context, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
+			ids: 'Contact IDs',
+			level: 'Level',
+		}) as IDataObject;
+		const call: Call = {
+			ids,
+			body,
+			idempotencyKey: idempotencyKeyFor(context, PATHS.unlock, body),
+			reservation: budget.reserve(size * cost)!,
+			firstItem,
+		};
+		try {
+			await send(context, budget, results, call);
+		} catch (error) {
+			const failure = asNodeError(context, error, firstItem);
+			for (const id of ids) results.failures.set(id, failure);
+			// Stop pressed: send nothing more.
+			if (context.getExecutionCancelSignal()?.aborted) throw failure;
+			if (!certainlyNotCharged(failure)) {
+				results.lost.push(call);
+				continue;
+			}
+			if (!context.continueOnFail()) throw failure;
+			// A refused balance refuses every later call too: stop sending.
+			if (failure instanceof NodeApiError && failure.httpCode === '402') return failure;
+		}
+	}
+	return undefined;
 }
 
 export async function execute(
@@ -200,57 +252,23 @@ export async function execute(
 	const results = new Results();
 
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const forecast = (toSend.length - shown.size) * cost;
-	if (policy === 'stop' && forecast > budget.headroom) {
-		const refusal = notEnoughError(node, budget, `unlocking ${plural(toSend.length - shown.size, 'contact')} at ${level} level`, forecast, 'Unlock What Fits');
+	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	if (policy === 'stop' && mayCharge * cost > budget.headroom) {
+		const what = `unlocking ${plural(mayCharge, 'contact')} at ${level} level`;
+		const refusal = notEnoughError(node, budget, what, mayCharge * cost, 'Unlock What Fits');
 		if (!continueOnFail) throw refusal;
 		for (const id of queue) results.failures.set(id, refusal);
 		queue.length = 0;
 	}
 
 	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
-	let stopped: Error | undefined;
-	while (queue.length > 0 && !stopped) {
-		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(budget.headroom / cost));
-		if (size === 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (results.lost.length === 0) break;
-			await replayLost(this, budget, results);
-			continue;
-		}
-		const ids = queue.splice(0, size);
-		const firstItem = firstItemOf(ids[0]);
-		const body = checkBody(this, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
-			ids: 'Contact IDs',
-			level: 'Level',
-		}) as IDataObject;
-		const call: Call = {
-			ids,
-			body,
-			idempotencyKey: idempotencyKeyFor(this, PATHS.unlock, body),
-			reservation: budget.reserve(size * cost)!,
-			firstItem,
-		};
-		try {
-			await send(this, budget, results, call);
-		} catch (error) {
-			const failure = asNodeError(this, error, firstItem);
-			if (certainlyNotCharged(error)) {
-				if (!continueOnFail) throw failure;
-				// A refused balance refuses every later call too: stop sending.
-				if (failure instanceof NodeApiError && failure.httpCode === '402') stopped = failure;
-			} else {
-				results.lost.push(call);
-			}
-			for (const id of ids) results.failures.set(id, failure);
-		}
-	}
+	const stopped = await sendWithinBudget(this, budget, results, queue, { level, firstItemOf });
 	await replayLost(this, budget, results);
 
 	// 4. What the budget did not reach.
+	if (stopped) for (const id of queue.splice(0)) results.failures.set(id, stopped);
 	const notSent = new Set(queue);
-	if (stopped) for (const id of queue) results.failures.set(id, stopped);
-	else if (notSent.size > 0 && policy === 'stop') {
+	if (notSent.size > 0 && policy === 'stop') {
 		const reached = reachedError(node, budget, plural(notSent.size, 'contact'));
 		if (!continueOnFail) throw reached;
 		for (const id of notSent) results.failures.set(id, reached);
@@ -262,14 +280,15 @@ export async function execute(
 		outcome.set(entry.itemIndex, itemOutput);
 		const output = outputFor(this, items, entry, results, {
 			skipped: isSkipped(entry),
-			passedOver: notSent.has(entry.id) && policy === 'whatFits' && !stopped,
+			passedOver: notSent.has(entry.id) && policy === 'whatFits',
 		});
 		if (output) itemOutput.push(output);
 	}
 
+	const skippedCount = wanted.filter(isSkipped).length;
 	this.addExecutionHints({
-		message: `Unlocked ${results.records.size} unique contacts (${level}) in ${results.calls} calls: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
-			wanted.some(isSkipped) ? `; ${wanted.filter(isSkipped).length} already unlocked and skipped` : ''
+		message: `Unlocked ${results.records.size} unique contacts (${level}) in ${plural(results.calls, 'call')}: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
+			skippedCount ? `; ${skippedCount} already unlocked and skipped` : ''
 		}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
