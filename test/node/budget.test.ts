@@ -84,6 +84,46 @@ describe('lost answers', () => {
 		expect((await keyStats(sandbox)).credits_charged).toBe(1);
 	});
 
+	it('Enrich: an answer lost five times in a row is replayed at the end of the run and its charge counted', async () => {
+		await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'drop', count: 5, phase: 'after' }]);
+		const result = await run(sandbox, {
+			parameters: enrich({ maxCredits: 1 }),
+			inputItems: [{ json: { email: people[0].email } }],
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual([people[0].id]);
+		expect(hints(result)[0]).toMatch(/1 credit charged of a 1 budget/);
+		const stats = await keyStats(sandbox);
+		expect(stats.requests['POST /v1/enrich']).toBe(6);
+		expect(stats.credits_charged).toBe(1);
+	});
+
+	it('Unlock without continueOnFail, first call lost five times: the run still ends with every record', async () => {
+		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' }]);
+		const ids = idsOf(120);
+		const result = await run(sandbox, { parameters: unlock({ maxCredits: 120 }), inputItems: asItems(ids) });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.id)).toEqual(ids);
+		expect(result.items.every((item) => isUnlocked(item.json))).toBe(true);
+		expect((await keyStats(sandbox)).credits_charged).toBe(120);
+	});
+
+	it('answers that stay lost keep their worst case counted: every answer lost, Max Credits 150, 150 charged at most', async () => {
+		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', rate: 1, phase: 'after' }]);
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 150, whenMaxCreditsReached: 'whatFits' }),
+			inputItems: asItems(idsOf(200)),
+			continueOnFail: true,
+		});
+		const stats = await keyStats(sandbox);
+		expect(stats.credits_charged).toBe(150);
+		// Two calls (100 + 50) of five attempts each, then one replay of each (five attempts again).
+		expect(stats.requests['POST /v1/unlock']).toBe(20);
+		expect(result.items.filter((item) => item.json.error)).toHaveLength(150);
+		expect(result.items.filter((item) => item.json.unlock_skipped === 'budget')).toHaveLength(50);
+		expect(hints(result)[0]).toMatch(/0 credits charged of a 150 budget, and 150 held back for answers that were lost/);
+	});
+
 	it('Unlock, continueOnFail, first call lost five times: paid contacts are records, not errors, within the budget', async () => {
 		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' }]);
 		const ids = idsOf(150);
@@ -228,6 +268,21 @@ describe('AI agent tool calls', () => {
 		expect(stats.credits_charged).toBe(25);
 		const unlocked = toolCalls.flatMap((call) => call.items.filter((item) => isUnlocked(item.json)));
 		expect(unlocked).toHaveLength(25);
+	});
+
+	it('Stop Before Spending: the call that could go over fails with a message the agent can read, nothing more spent', async () => {
+		const rounds = [[{ ids: idsOf(10) }], [{ ids: idsOf(10, 10) }], [{ ids: idsOf(10, 20) }]];
+		const { toolCalls } = await runAgent({
+			toolType: new ContactData(),
+			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits: 25 }),
+			rounds,
+			credentialTypes: [new ContactDataApi()],
+			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
+		});
+		expect(toolCalls).toHaveLength(3);
+		expect(toolCalls[2].error?.message).toMatch(/Max Credits of 25 is not enough: unlocking 10 contacts/);
+		expect(toolCalls[2].error?.description).toMatch(/Earlier tool calls of this execution already used 20 of the 25/);
+		expect((await keyStats(sandbox)).credits_charged).toBe(20);
 	});
 
 	it('each execution has its own cap', async () => {
