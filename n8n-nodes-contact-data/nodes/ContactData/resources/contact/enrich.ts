@@ -140,33 +140,10 @@ export async function execute(
 		queue = [];
 	}
 
-	// 3. One call per item, in order, while the budget holds its worst case: the full price, or
-	// nothing for a body already answered (or lost, and so still reserved) in this run.
-	const covered = new Set<string>();
-	let lost: LostAnswer[] = [];
-	let next = 0;
-	for (; next < queue.length; next++) {
-		const lookup = queue[next];
-		const worstCase = covered.has(lookup.text) ? 0 : cost;
-		if (worstCase > budget.headroom && lost.length > 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			await replay(this, budget, lost, outcomes);
-			lost = [];
-		}
-		if (worstCase > budget.headroom) break;
-		const answer = await enrichOne(this, budget, lookup, budget.reserve(worstCase)!);
-		if (answer instanceof LostAnswer) {
-			// Stop pressed: send nothing more.
-			if (this.getExecutionCancelSignal()?.aborted) throw answer.error;
-			lost.push(answer);
-		} else if (answer instanceof Error && !continueOnFail) throw answer;
-		if (!(answer instanceof Error)) covered.add(lookup.text);
-		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
-	}
-	await replay(this, budget, lost, outcomes);
+	// 3. One call per item, in order, while the budget holds its worst case.
+	const notSent = queue.slice(await sendWithinBudget(this, budget, queue, outcomes, cost));
 
 	// 4. What the budget did not reach.
-	const notSent = queue.slice(next);
 	if (notSent.length > 0) {
 		const reached = reachedError(node, budget, plural(notSent.length, 'item'));
 		if (policy === 'stop' && !continueOnFail) throw reached;
@@ -187,10 +164,52 @@ export async function execute(
 		}
 	}
 	this.addExecutionHints({
-		message: `Enriched ${lookups.length - notSent.length} items (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
+		message: `Enriched ${plural(output.filter(({ json }) => isRecord(json)).length, 'item')} (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
 	return output;
+}
+
+/**
+ * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
+ * nothing for a body already answered (or lost, and so still reserved) in this run. Returns how
+ * many lookups were sent; the rest were not reached.
+ */
+async function sendWithinBudget(
+	context: IExecuteFunctions,
+	budget: CreditBudget,
+	queue: Lookup[],
+	outcomes: Map<number, Outcome>,
+	cost: number,
+): Promise<number> {
+	const covered = new Set<string>();
+	let lost: LostAnswer[] = [];
+	let next = 0;
+	for (; next < queue.length; next++) {
+		const lookup = queue[next];
+		const worstCase = covered.has(lookup.text) ? 0 : cost;
+		if (worstCase > budget.headroom && lost.length > 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			await replay(context, budget, lost, outcomes);
+			lost = [];
+		}
+		if (worstCase > budget.headroom) break;
+		const answer = await enrichOne(context, budget, lookup, budget.reserve(worstCase)!);
+		if (answer instanceof LostAnswer) {
+			// Stop pressed: send nothing more.
+			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
+			lost.push(answer);
+		} else if (answer instanceof Error && !context.continueOnFail()) throw answer;
+		if (!(answer instanceof Error)) covered.add(lookup.text);
+		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
+	}
+	await replay(context, budget, lost, outcomes);
+	return next;
+}
+
+/** An output that is a contact record (not an error, a no-match or an item passed over). */
+function isRecord(json: IDataObject): boolean {
+	return typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined;
 }
 
 function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
