@@ -1,8 +1,11 @@
 /**
- * An AI agent's tool calls inside n8n-core's real `WorkflowExecute`: a stand-in agent node asks
- * the engine to run a tool node (n8n's EngineRequest, as the Tools Agent does), round after round.
- * The engine runs each tool call as its own node execution within one workflow execution, the way
- * n8n runs a node used as an agent tool.
+ * An AI agent's tool calls inside n8n-core's real `WorkflowExecute`, both ways n8n 2.41 runs them:
+ * - `engine`: a stand-in agent node asks the engine to run the tool node (n8n's EngineRequest, as
+ *   the Tools Agent does), round after round; each tool call is its own node execution.
+ * - `langchain`: a stand-in agent takes the tool from n8n-core's `getInputConnectionData` (a
+ *   LangChain tool made by `createNodeAsTool`) and invokes it, all calls of a round at once; each
+ *   invocation runs the node's `execute` in its own context.
+ * Either way the calls belong to one workflow execution.
  */
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import {
@@ -46,20 +49,53 @@ class Start implements INodeType {
 	}
 }
 
-/** Asks for one round of tool calls per entry of `rounds`, then outputs nothing more. */
-function agentType(rounds: IDataObject[][]): INodeType {
+/** The node's description as n8n gives a node used as a tool: named "…Tool", with an ai_tool output. */
+function asToolType(nodeType: INodeType): INodeType {
 	return {
 		description: {
-			displayName: 'Agent',
-			name: 'agent',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Agent' },
-			inputs: [NodeConnectionTypes.Main, NodeConnectionTypes.AiTool],
-			outputs: [NodeConnectionTypes.Main],
-			properties: [],
+			...nodeType.description,
+			name: `${nodeType.description.name}Tool`,
+			inputs: [],
+			outputs: [NodeConnectionTypes.AiTool],
 		},
+		methods: nodeType.methods,
+		execute: nodeType.execute,
+	};
+}
+
+/** Invokes the connected tool with every input of a round at once, round after round. */
+function langchainAgentType(rounds: IDataObject[][]): INodeType {
+	return {
+		description: agentDescription,
+		async execute(this: IExecuteFunctions) {
+			const [tool] = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as Array<{
+				invoke(input: IDataObject): Promise<string>;
+			}>;
+			const answers: string[] = [];
+			for (const round of rounds) {
+				answers.push(...(await Promise.all(round.map(async (input) => await tool.invoke(input).catch(String)))));
+			}
+			return [[{ json: { answers } }]];
+		},
+	};
+}
+
+const agentDescription: INodeTypeDescription = {
+	displayName: 'Agent',
+	name: 'agent',
+	group: ['transform'],
+	version: 1,
+	description: '',
+	defaults: { name: 'Agent' },
+	inputs: [NodeConnectionTypes.Main, NodeConnectionTypes.AiTool],
+	outputs: [NodeConnectionTypes.Main],
+	properties: [],
+};
+
+/** Asks for one round of tool calls per entry of `rounds`, then outputs nothing more. */
+function engineAgentType(rounds: IDataObject[][]): INodeType {
+	return {
+		description: agentDescription,
 		async execute(this: IExecuteFunctions, response?: EngineResponse<{ round: number }>) {
 			const round = response?.metadata?.round ?? 0;
 			if (round >= rounds.length) return [[{ json: { rounds: round } }]];
@@ -88,7 +124,10 @@ export interface ToolCall {
 export interface AgentRun {
 	run: IRun;
 	executionId: string;
+	/** The tool's runs as the engine recorded them. */
 	toolCalls: ToolCall[];
+	/** The agent's output (with `langchain`: `{answers}`, what each tool call answered the agent). */
+	agentItems: INodeExecutionData[];
 }
 
 /**
@@ -96,6 +135,8 @@ export interface AgentRun {
  * name ending in "Tool", as n8n names a node used as a tool) with each input of each round.
  */
 export async function runAgent(options: {
+	/** How the agent calls its tool (see above); `engine` by default. */
+	way?: 'engine' | 'langchain';
 	toolType: INodeType;
 	toolParameters: INodeParameters;
 	rounds: IDataObject[][];
@@ -133,8 +174,9 @@ export async function runAgent(options: {
 		active: false,
 		nodeTypes: new MapNodeTypes({
 			'test.start': new Start(),
-			'test.agent': agentType(options.rounds),
-			[toolTypeName]: options.toolType,
+			'test.agent':
+				options.way === 'langchain' ? langchainAgentType(options.rounds) : engineAgentType(options.rounds),
+			[toolTypeName]: asToolType(options.toolType),
 		}),
 		settings: { executionOrder: 'v1' },
 	});
@@ -165,5 +207,6 @@ export async function runAgent(options: {
 		items: (task.data?.ai_tool?.[0] ?? task.data?.main?.[0] ?? []) as INodeExecutionData[],
 		error: task.error as ToolCall['error'],
 	}));
-	return { run, executionId, toolCalls };
+	const agentItems = (run.data.resultData.runData.Agent?.at(-1)?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	return { run, executionId, toolCalls, agentItems };
 }

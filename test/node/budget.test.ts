@@ -285,6 +285,26 @@ describe('AI agent tool calls', () => {
 		expect((await keyStats(sandbox)).credits_charged).toBe(20);
 	});
 
+	it('LangChain tool calls, six at once: 6 calls of 10 contacts with Max Credits 25 spend 25, not 60', async () => {
+		const { agentItems } = await runAgent({
+			way: 'langchain',
+			toolType: new ContactData(),
+			toolParameters: unlock({
+				contactIds: "={{ $fromAI('ids', 'Contact IDs separated by commas', 'string') }}",
+				maxCredits: 25,
+				...whatFits,
+			}),
+			rounds: [Array.from({ length: 6 }, (_, call) => ({ ids: idsOf(10, call * 10).join(',') }))],
+			credentialTypes: [new ContactDataApi()],
+			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
+		});
+		const answers = agentItems[0].json.answers as string[];
+		expect(answers).toHaveLength(6);
+		const stats = await keyStats(sandbox);
+		expect(stats.credits_charged).toBe(25);
+		expect(answers.join('\n').match(/"unlocked_at"/g)).toHaveLength(25);
+	});
+
 	it('each execution has its own cap', async () => {
 		await agent([[{ ids: idsOf(10) }]], 10);
 		const second = await agent([[{ ids: idsOf(10, 10) }]], 10);

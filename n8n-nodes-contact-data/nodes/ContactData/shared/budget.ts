@@ -89,10 +89,18 @@ export class CreditBudget {
  * context, which belongs to the execution: the next execution starts from nothing.
  */
 export function creditBudgetOf(context: IExecuteFunctions, maxCredits: number): CreditBudget {
-	if (!context.getNode().type.endsWith('Tool')) return new CreditBudget(maxCredits);
+	if (!runsAsTool(context)) return new CreditBudget(maxCredits);
 	const flow = context.getContext('flow');
 	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
 	return new CreditBudget(maxCredits, ledger, true);
+}
+
+/**
+ * Whether the node runs as an agent's tool. n8n names a node used as a tool "<name>Tool"; a tool
+ * invoked through LangChain also says so itself (the engine's own tool calls do not).
+ */
+function runsAsTool(context: IExecuteFunctions): boolean {
+	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
 }
 
 /** Whether a failed call certainly charged nothing: the API answered and refused it (4xx). */
