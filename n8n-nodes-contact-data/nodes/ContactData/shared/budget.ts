@@ -13,6 +13,8 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
+import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from './contract';
+
 /** What the node does when the run may cost more than Max Credits. */
 export type WhenMaxCreditsReached = 'stop' | 'whatFits';
 
@@ -34,6 +36,8 @@ const TOOL_LEDGER_KEY = 'contactDataCredits';
 export class CreditBudget {
 	/** Credits charged by this node run (the ledger may also hold other tool calls of the execution). */
 	chargedHere = 0;
+	/** Credits this node run holds reserved (for answers that were lost, at the end of a run). */
+	reservedHere = 0;
 
 	constructor(
 		readonly maxCredits: number,
@@ -60,6 +64,7 @@ export class CreditBudget {
 	reserve(credits: number): Reservation | undefined {
 		if (credits > this.headroom) return undefined;
 		this.ledger.reserved += credits;
+		this.reservedHere += credits;
 		return { credits, open: true };
 	}
 
@@ -79,6 +84,7 @@ export class CreditBudget {
 		if (!reservation.open) return;
 		reservation.open = false;
 		this.ledger.reserved -= reservation.credits;
+		this.reservedHere -= reservation.credits;
 	}
 }
 
@@ -88,11 +94,33 @@ export class CreditBudget {
  * agent calling the tool fifty times cannot spend fifty budgets. The ledger lives in n8n's flow
  * context, which belongs to the execution: the next execution starts from nothing.
  */
-export function creditBudgetOf(context: IExecuteFunctions, maxCredits: number): CreditBudget {
+export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
+	const maxCredits = context.getNodeParameter('maxCredits', 0, 100) as unknown;
+	if (typeof maxCredits !== 'number' || !Number.isFinite(maxCredits) || maxCredits < 0) {
+		// An expression can give anything: without a number there is no ceiling to keep.
+		throw new NodeOperationError(
+			context.getNode(),
+			`Max Credits: must be a number of 0 or more; got ${JSON.stringify(maxCredits) ?? String(maxCredits)}`,
+			{ description: 'Nothing was sent. Give Max Credits as a whole number, such as 100.' },
+		);
+	}
 	if (!runsAsTool(context)) return new CreditBudget(maxCredits);
 	const flow = context.getContext('flow');
 	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
 	return new CreditBudget(maxCredits, ledger, true);
+}
+
+/** The price of a contact at `level`, read once per run; a level by expression is checked first. */
+export function creditCostOf(context: IExecuteFunctions): { level: UnlockLevel; cost: number } {
+	const level = context.getNodeParameter('level', 0, 'basic') as UnlockLevel;
+	if (!UNLOCK_LEVELS.includes(level)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Level: must be ${UNLOCK_LEVELS.join(' or ')}; got ${JSON.stringify(level) ?? String(level)}`,
+			{ description: 'Nothing was sent.' },
+		);
+	}
+	return { level, cost: CREDIT_COST[level] };
 }
 
 /**
@@ -150,8 +178,8 @@ export function spentText(budget: CreditBudget): string {
 
 /** Credits still reserved for answers that were lost (they may have been charged). */
 function heldBackText(budget: CreditBudget): string {
-	return budget.reserved > 0
-		? `, and ${budget.reserved} held back for answers that were lost (the API may have charged them)`
+	return budget.reservedHere > 0
+		? `, and ${budget.reservedHere} held back for answers that were lost (the API may have charged them)`
 		: '';
 }
 

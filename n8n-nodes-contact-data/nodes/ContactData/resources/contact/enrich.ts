@@ -9,6 +9,7 @@ import {
 import {
 	certainlyNotCharged,
 	creditBudgetOf,
+	creditCostOf,
 	notEnoughError,
 	plural,
 	reachedError,
@@ -19,7 +20,6 @@ import {
 	type WhenMaxCreditsReached,
 } from '../../shared/budget';
 import {
-	CREDIT_COST,
 	PATHS,
 	enrichRequestSchema,
 	enrichResponseSchema,
@@ -110,8 +110,8 @@ export async function execute(
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
 	// Read once per run: one budget and one level for all input items.
-	const level = this.getNodeParameter('level', 0, 'basic') as UnlockLevel;
-	const budget = creditBudgetOf(this, this.getNodeParameter('maxCredits', 0, 100) as number);
+	const { level, cost } = creditCostOf(this);
+	const budget = creditBudgetOf(this);
 	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
 
 	// 1. Check every item before anything is sent.
@@ -130,7 +130,6 @@ export async function execute(
 	}
 
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const cost = CREDIT_COST[level];
 	const forecast = bodies.size * cost;
 	let queue = lookups;
 	if (policy === 'stop' && forecast > budget.headroom) {

@@ -10,6 +10,7 @@ import {
 import {
 	certainlyNotCharged,
 	creditBudgetOf,
+	creditCostOf,
 	notEnoughError,
 	plural,
 	reachedError,
@@ -220,11 +221,10 @@ export async function execute(
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
 	// Read once per run: one budget and one level for all input items.
-	const level = this.getNodeParameter('level', 0, 'basic') as UnlockLevel;
-	const budget = creditBudgetOf(this, this.getNodeParameter('maxCredits', 0, 100) as number);
+	const { level, cost } = creditCostOf(this);
+	const budget = creditBudgetOf(this);
 	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
 	const skipHeld = this.getNodeParameter('options.skipAlreadyUnlocked', 0, false) as boolean;
-	const cost = CREDIT_COST[level];
 
 	// 1. Read and check every item's ids before anything is sent.
 	const outcome = new Map<number, INodeExecutionData[]>();
