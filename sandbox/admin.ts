@@ -11,14 +11,17 @@ import { asObject, notFound, parseWith, type Answer } from './http';
 import type { RequestContext, Route } from './router';
 import type { SandboxState } from './state';
 
-const balanceSchema = z.object({ key: z.string().min(1), balance: z.number().int().min(0) });
+const balanceSchema = z.object({ key: z.string().min(1), balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+/** Ten years either way: the clock stays within the dates JavaScript can write. */
+const MAX_CLOCK_OFFSET_S = 10 * 365 * 86_400;
 
 const settingsSchema = z
 	.object({
-		time_scale: z.number().positive().max(100_000).optional(),
+		time_scale: z.number().min(0.001).max(100_000).optional(),
 		rate_limits: z.boolean().optional(),
 		webhook_retry_delays_ms: z.array(z.number().int().min(0).max(3_600_000)).max(20).optional(),
-		clock_offset_s: z.number().finite().optional(),
+		clock_offset_s: z.number().min(-MAX_CLOCK_OFFSET_S).max(MAX_CLOCK_OFFSET_S).optional(),
 	})
 	.strict();
 

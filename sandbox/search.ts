@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, type knownSearchFiltersSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
+import { COMPANY_SIZE_PATTERN, knownSearchFiltersSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { canonicalJson } from './json';
 import { fold, wordsOf } from './text';
@@ -12,8 +12,11 @@ import { TECHNOLOGIES } from './vocab';
 
 export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
 
-/** Keyword words are tracked as bits of one 32-bit word per vocabulary entry. */
-export const MAX_KEYWORD_WORDS = 32;
+/**
+ * The sandbox's caps on filters, so that no search holds the event loop (the service has limits of
+ * its own). Keyword words are tracked as bits of one 32-bit word per vocabulary entry.
+ */
+export const FILTER_CAPS = { values: 1_000, valueLength: 200, keywordsLength: 1_000, keywordWords: 32 } as const;
 
 interface KeywordMasks {
 	first: Uint32Array;
@@ -45,10 +48,71 @@ function normalizeFilters(filters: KnownFilters): KnownFilters {
 	return normalized as KnownFilters;
 }
 
-/** The distinct keyword words, less those implied by a longer word that starts with them. */
+/**
+ * The distinct keyword words, less those implied by a longer word that starts with them. Sorted,
+ * a word that begins another begins the word right after it, so one pass finds them.
+ */
 export function keywordWords(keywords: string): string[] {
-	const words = [...new Set(wordsOf(keywords))];
-	return words.filter((word) => !words.some((other) => other !== word && other.startsWith(word)));
+	const words = [...new Set(wordsOf(keywords))].sort();
+	return words.filter((word, n) => n + 1 === words.length || !words[n + 1].startsWith(word));
+}
+
+/** What is wrong with one filter's value past the sandbox's caps, if anything. */
+function capProblem(name: string, value: unknown): string | undefined {
+	if (name === 'keywords' && typeof value === 'string') {
+		if (value.length > FILTER_CAPS.keywordsLength) return `must be at most ${FILTER_CAPS.keywordsLength} characters`;
+		if (keywordWords(value).length > FILTER_CAPS.keywordWords) return `must have at most ${FILTER_CAPS.keywordWords} distinct words`;
+		return undefined;
+	}
+	if (!Array.isArray(value)) return undefined;
+	if (value.length > FILTER_CAPS.values) return `must have at most ${FILTER_CAPS.values} values`;
+	if (value.some((entry) => typeof entry === 'string' && entry.length > FILTER_CAPS.valueLength)) {
+		return `values must be at most ${FILTER_CAPS.valueLength} characters`;
+	}
+	if (name === 'title' && value.some((entry) => wordsOf(String(entry)).length === 0)) return 'each value needs a letter or a digit';
+	return undefined;
+}
+
+/** The named filters, within the sandbox's caps (400 naming the filter past one). */
+export const sandboxFiltersSchema = knownSearchFiltersSchema.superRefine((filters, ctx) => {
+	for (const [name, value] of Object.entries(filters)) {
+		const problem = capProblem(name, value);
+		if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+	}
+});
+
+/** Title vocabulary entries by the words they contain, built once per data set (its titles never change). */
+const titleWordIndexes = new WeakMap<Dataset, Map<string, number[]>>();
+
+function titleWordIndex(ds: Dataset): Map<string, number[]> {
+	let index = titleWordIndexes.get(ds);
+	if (index) return index;
+	index = new Map();
+	for (let t = 0; t < ds.titles.length; t++) {
+		for (const word of new Set(ds.titles[t].words)) {
+			const titles = index.get(word);
+			if (titles) titles.push(t);
+			else index.set(word, [t]);
+		}
+	}
+	titleWordIndexes.set(ds, index);
+	return index;
+}
+
+/** Titles holding every word of at least one value as a whole word (case and accents aside). */
+function titlesMatching(ds: Dataset, values: string[]): Uint8Array {
+	const index = titleWordIndex(ds);
+	const mask = new Uint8Array(ds.titles.length);
+	for (const value of values) {
+		const words = [...new Set(wordsOf(value))];
+		const postings = words.map((word) => index.get(word) ?? []);
+		// Walk the rarest word's titles; check the other words in each title's own few words.
+		const rarest = postings.reduce((best, titles) => (titles.length < best.length ? titles : best));
+		for (const t of rarest) {
+			if (words.every((word) => ds.titles[t].words.includes(word))) mask[t] = 1;
+		}
+	}
+	return mask;
 }
 
 function maskOf(count: number, test: (index: number) => boolean): Uint8Array {
@@ -80,12 +144,12 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 
 	let titleMask: Uint8Array | null = null;
 	if (f.title || f.seniority || f.department) {
-		const substrings = f.title?.map(fold);
+		const titles = f.title ? titlesMatching(ds, f.title) : null;
 		const seniorities = f.seniority ? new Set<string>(f.seniority) : null;
 		const departments = f.department ? new Set(f.department.map(fold)) : null;
 		titleMask = maskOf(ds.titles.length, (t) => {
 			const entry = ds.titles[t];
-			if (substrings && !substrings.some((sub) => fold(entry.title).includes(sub))) return false;
+			if (titles && titles[t] === 0) return false;
 			if (seniorities && !seniorities.has(entry.seniority)) return false;
 			if (departments && !departments.has(entry.department)) return false;
 			return true;
@@ -119,7 +183,7 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 
 	let keywords: KeywordMasks | null = null;
 	if (f.keywords) {
-		const words = keywordWords(f.keywords).slice(0, MAX_KEYWORD_WORDS);
+		const words = keywordWords(f.keywords).slice(0, FILTER_CAPS.keywordWords);
 		keywords = {
 			first: keywordMask(ds.firstNameWords, words),
 			last: keywordMask(ds.lastNameWords, words),
