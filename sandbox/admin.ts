@@ -28,7 +28,8 @@ const settingsSchema = z
 const eventsSchema = z.object({
 	type: z.enum(EVENT_TYPES),
 	list_id: z.string().min(1),
-	count: z.number().int().min(1).max(10_000).default(1),
+	// Made in one go: 500 events take about 60 ms on a million contacts; more would hold other requests.
+	count: z.number().int().min(1).max(500).default(1),
 	key: z.string().optional(),
 });
 

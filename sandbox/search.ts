@@ -1,6 +1,7 @@
 /**
  * Search over the data set. Filters are evaluated once per vocabulary entry (titles, companies,
- * cities, names) into small masks, then one scan over the contact columns applies them all.
+ * cities, names) into small masks, titles and keywords through word indexes, then one scan over
+ * the contact columns applies them all.
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
@@ -9,6 +10,7 @@ import type { Dataset } from './data';
 import { canonicalJson } from './json';
 import { fold, wordsOf } from './text';
 import { TECHNOLOGIES } from './vocab';
+import { vocabularyIndexes, type WordIndex } from './wordIndex';
 
 export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
 
@@ -81,33 +83,14 @@ export const sandboxFiltersSchema = knownSearchFiltersSchema.superRefine((filter
 	}
 });
 
-/** Title vocabulary entries by the words they contain, built once per data set (its titles never change). */
-const titleWordIndexes = new WeakMap<Dataset, Map<string, number[]>>();
-
-function titleWordIndex(ds: Dataset): Map<string, number[]> {
-	let index = titleWordIndexes.get(ds);
-	if (index) return index;
-	index = new Map();
-	for (let t = 0; t < ds.titles.length; t++) {
-		for (const word of new Set(ds.titles[t].words)) {
-			const titles = index.get(word);
-			if (titles) titles.push(t);
-			else index.set(word, [t]);
-		}
-	}
-	titleWordIndexes.set(ds, index);
-	return index;
-}
-
 /** Titles holding every word of at least one value as a whole word (case and accents aside). */
 function titlesMatching(ds: Dataset, values: string[]): Uint8Array {
-	const index = titleWordIndex(ds);
+	const index = vocabularyIndexes(ds).title;
 	const mask = new Uint8Array(ds.titles.length);
 	for (const value of values) {
 		const words = [...new Set(wordsOf(value))];
-		const postings = words.map((word) => index.get(word) ?? []);
 		// Walk the rarest word's titles; check the other words in each title's own few words.
-		const rarest = postings.reduce((best, titles) => (titles.length < best.length ? titles : best));
+		const rarest = words.map((word) => index.holding(word)).reduce((best, titles) => (titles.length < best.length ? titles : best));
 		for (const t of rarest) {
 			if (words.every((word) => ds.titles[t].words.includes(word))) mask[t] = 1;
 		}
@@ -121,21 +104,10 @@ function maskOf(count: number, test: (index: number) => boolean): Uint8Array {
 	return mask;
 }
 
-function keywordMask(vocabulary: string[][], words: string[]): Uint32Array {
-	const mask = new Uint32Array(vocabulary.length);
-	for (let v = 0; v < vocabulary.length; v++) {
-		let bits = 0;
-		const entryWords = vocabulary[v];
-		for (let w = 0; w < words.length; w++) {
-			for (const entryWord of entryWords) {
-				if (entryWord.startsWith(words[w])) {
-					bits |= 1 << w;
-					break;
-				}
-			}
-		}
-		mask[v] = bits >>> 0;
-	}
+/** Per vocabulary entry, a bit for each keyword word that begins one of the entry's words. */
+function keywordMask(index: WordIndex, size: number, words: string[]): Uint32Array {
+	const mask = new Uint32Array(size);
+	words.forEach((word, bit) => index.forEachBeginning(word, (entry) => (mask[entry] |= 1 << bit)));
 	return mask;
 }
 
@@ -184,18 +156,13 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 	let keywords: KeywordMasks | null = null;
 	if (f.keywords) {
 		const words = keywordWords(f.keywords).slice(0, FILTER_CAPS.keywordWords);
+		const indexes = vocabularyIndexes(ds);
 		keywords = {
-			first: keywordMask(ds.firstNameWords, words),
-			last: keywordMask(ds.lastNameWords, words),
-			title: keywordMask(
-				ds.titles.map((entry) => entry.words),
-				words,
-			),
-			company: keywordMask(ds.companyWords, words),
-			city: keywordMask(
-				ds.cities.map((entry) => entry.words),
-				words,
-			),
+			first: keywordMask(indexes.first, ds.firstNameWords.length, words),
+			last: keywordMask(indexes.last, ds.lastNameWords.length, words),
+			title: keywordMask(indexes.title, ds.titles.length, words),
+			company: keywordMask(indexes.company, ds.companyWords.length, words),
+			city: keywordMask(indexes.city, ds.cities.length, words),
 			all: words.length === 32 ? 0xffffffff : (1 << words.length) - 1,
 		};
 	}
