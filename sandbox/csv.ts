@@ -40,7 +40,7 @@ interface Tables {
 const tablesCache = new WeakMap<Dataset, Tables>();
 
 /** Escaped cells per vocabulary entry (companies never change, so the tables are built once). */
-function tablesOf(ds: Dataset): Tables {
+export function tablesOf(ds: Dataset): Tables {
 	let tables = tablesCache.get(ds);
 	if (!tables) {
 		const companies = Array.from({ length: ds.companyCount }, (_, c) => c);

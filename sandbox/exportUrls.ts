@@ -11,6 +11,7 @@ export interface ExportJob {
 	listId: string;
 	format: ExportFormat;
 	fields: string[] | undefined;
+	unlockedOnly: boolean;
 	expiresAt: number;
 }
 

@@ -7,10 +7,11 @@ import type { ExportFormat } from 'n8n-nodes-contact-data/dist/nodes/ContactData
 import { csvCell, csvColumn } from './csv';
 import type { Dataset } from './data';
 import type { ListStore, SavedList } from './lists';
+import type { MatchCounter } from './search';
 import { LEVEL_RANK, contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type RecordLevel } from './records';
 
 /** Members materialized per written chunk. */
-const CHUNK_MEMBERS = 4_000;
+const CHUNK_MEMBERS = 1_000;
 
 /** `Content-Disposition` naming the file after the list (a UTF-8 form too when the name needs it). */
 function contentDisposition(listName: string, format: ExportFormat): string {
@@ -33,6 +34,28 @@ export interface ExportSource {
 	holding: (index: number) => Holding | undefined;
 	/** Contacts the account holds (to find the highest level among members). */
 	holdings: () => Iterable<number>;
+	/** Only members the account holds (`unlocked_only`). */
+	unlockedOnly: boolean;
+}
+
+/** How many members an export holds: every member, or with `unlocked_only` those the account holds. */
+export function exportedCount(source: ExportSource, counter: MatchCounter): number {
+	const { ds, lists, list } = source;
+	if (!source.unlockedOnly) return lists.count(ds, list, counter);
+	let count = 0;
+	for (const index of source.holdings()) if (lists.isMember(ds, list, index)) count++;
+	return count;
+}
+
+/** The exported members in data set order, a chunk at a time. */
+function* memberChunks(source: ExportSource): Generator<number[]> {
+	const { ds, lists, list } = source;
+	for (let position = 0; position < ds.size; ) {
+		let members: number[] = [];
+		position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
+		if (source.unlockedOnly) members = members.filter((index) => source.holding(index) !== undefined);
+		if (members.length > 0) yield members;
+	}
 }
 
 /** CSV's default columns: every field at the highest level any member is held at. */
@@ -59,16 +82,13 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 
 /** Renders members, chunk by chunk, as text. */
 function* renderChunks(source: ExportSource, format: ExportFormat, fields: string[] | undefined): Generator<string> {
-	const { ds, lists, list } = source;
+	const { ds } = source;
 	if (format === 'csv') {
 		const paths = fields ?? defaultCsvFields(source);
 		const columns = paths.map((path) => csvColumn(ds, path));
 		const width = columns.length;
 		yield `${paths.map(csvCell).join(',')}\r\n`;
-		for (let position = 0; position < ds.size; ) {
-			const members: number[] = [];
-			position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
-			if (members.length === 0) continue;
+		for (const members of memberChunks(source)) {
 			let text = '';
 			for (const index of members) {
 				const holding = source.holding(index);
@@ -83,10 +103,7 @@ function* renderChunks(source: ExportSource, format: ExportFormat, fields: strin
 	const readers = fields?.map((path) => ({ path, read: fieldReader(path) }));
 	yield '{"contacts":[';
 	let first = true;
-	for (let position = 0; position < ds.size; ) {
-		const members: number[] = [];
-		position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
-		if (members.length === 0) continue;
+	for (const members of memberChunks(source)) {
 		const parts: string[] = [];
 		for (const index of members) {
 			const holding = source.holding(index);
@@ -136,6 +153,8 @@ export async function streamExport(
 	for (const chunk of renderChunks(source, format, fields)) {
 		if (closed) return;
 		if (!res.write(chunk)) await drainedOrClosed(res);
+		// Let other requests run between chunks: a fast socket drains without the event loop turning.
+		await new Promise((resolve) => setImmediate(resolve));
 	}
 	if (!closed) res.end();
 }

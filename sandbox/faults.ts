@@ -25,7 +25,7 @@ const faultRuleSchema = z
 	.strict();
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 
-export const faultRulesSchema = z.object({ rules: z.array(faultRuleSchema) });
+export const faultRulesSchema = z.object({ rules: z.array(faultRuleSchema).max(100) });
 
 interface ActiveRule {
 	rule: FaultRule;

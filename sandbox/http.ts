@@ -2,12 +2,16 @@
  * HTTP plumbing of the sandbox: API errors, JSON bodies with a size limit, validation that names
  * the offending field, and JSON answers.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
 import { ERROR_CODES, type ErrorCode } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 
 /** Bodies above this size are refused unread. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Bodies nesting deeper than this are refused before parsing: code that walks a value recursively would overflow. */
+const MAX_JSON_DEPTH = 64;
 
 export class ApiError extends Error {
 	constructor(
@@ -83,10 +87,28 @@ export function readBody(req: IncomingMessage): Promise<string> {
 	});
 }
 
+/** Whether JSON text nests arrays and objects deeper than `max` (one pass; strings skipped). */
+function nestsDeeperThan(text: string, max: number): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (inString) {
+			if (char === '\\') i++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{' || char === '[') {
+			if (++depth > max) return true;
+		} else if (char === '}' || char === ']') depth--;
+	}
+	return false;
+}
+
 /** The JSON body of a request; an empty body reads as `{}`. */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
 	const text = await readBody(req);
 	if (text.trim() === '') return {};
+	if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalidRequest('body', `must not nest deeper than ${MAX_JSON_DEPTH} levels`);
 	try {
 		return JSON.parse(text);
 	} catch {
@@ -146,4 +168,28 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void {
 export function isLoopback(address: string | undefined): boolean {
 	if (!address) return false;
 	return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
+}
+
+/** 400 when a header that must come once (`Idempotency-Key`) is repeated: Node would join the values. */
+export function refuseRepeatedHeader(req: IncomingMessage, name: string, displayName: string): void {
+	if ((req.headersDistinct[name]?.length ?? 0) > 1) throw invalidRequest(displayName, 'must be sent once');
+}
+
+/**
+ * Answers a request the HTTP parser refused (malformed, headers too large) with the contract's
+ * JSON error instead of Node's plain-text default, then closes the connection.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+	if (error.code === 'ECONNRESET' || !socket.writable) {
+		socket.destroy();
+		return;
+	}
+	const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+	const body = JSON.stringify({
+		error: { code: 'invalid_request', message: `malformed HTTP request: ${STATUS_CODES[status]}`, details: { reason: error.code ?? 'parse_error' } },
+	});
+	socket.end(
+		`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+			`content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+	);
 }

@@ -15,7 +15,7 @@ export interface RequestContext {
 	res: ServerResponse;
 	params: Record<string, string>;
 	query: URLSearchParams;
-	/** `http://host:port` as the caller reached the sandbox. */
+	/** `http://127.0.0.1:<port>`: the sandbox's own address (never the caller's Host header). */
 	baseUrl: string;
 	/** The parsed JSON body (400 when malformed). */
 	body(): Promise<unknown>;

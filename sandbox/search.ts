@@ -1,19 +1,24 @@
 /**
  * Search over the data set. Filters are evaluated once per vocabulary entry (titles, companies,
- * cities, names) into small masks, then one scan over the contact columns applies them all.
+ * cities, names) into small masks, titles and keywords through word indexes, then one scan over
+ * the contact columns applies them all.
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, type knownSearchFiltersSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
+import { COMPANY_SIZE_PATTERN, knownSearchFiltersSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Dataset } from './data';
 import { canonicalJson } from './json';
 import { fold, wordsOf } from './text';
 import { TECHNOLOGIES } from './vocab';
+import { vocabularyIndexes, type WordIndex } from './wordIndex';
 
 export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
 
-/** Keyword words are tracked as bits of one 32-bit word per vocabulary entry. */
-export const MAX_KEYWORD_WORDS = 32;
+/**
+ * The sandbox's caps on filters, so that no search holds the event loop (the service has limits of
+ * its own). Keyword words are tracked as bits of one 32-bit word per vocabulary entry.
+ */
+export const FILTER_CAPS = { values: 1_000, valueLength: 200, keywordsLength: 1_000, keywordWords: 32 } as const;
 
 interface KeywordMasks {
 	first: Uint32Array;
@@ -45,10 +50,52 @@ function normalizeFilters(filters: KnownFilters): KnownFilters {
 	return normalized as KnownFilters;
 }
 
-/** The distinct keyword words, less those implied by a longer word that starts with them. */
+/**
+ * The distinct keyword words, less those implied by a longer word that starts with them. Sorted,
+ * a word that begins another begins the word right after it, so one pass finds them.
+ */
 export function keywordWords(keywords: string): string[] {
-	const words = [...new Set(wordsOf(keywords))];
-	return words.filter((word) => !words.some((other) => other !== word && other.startsWith(word)));
+	const words = [...new Set(wordsOf(keywords))].sort();
+	return words.filter((word, n) => n + 1 === words.length || !words[n + 1].startsWith(word));
+}
+
+/** What is wrong with one filter's value past the sandbox's caps, if anything. */
+function capProblem(name: string, value: unknown): string | undefined {
+	if (name === 'keywords' && typeof value === 'string') {
+		if (value.length > FILTER_CAPS.keywordsLength) return `must be at most ${FILTER_CAPS.keywordsLength} characters`;
+		if (keywordWords(value).length > FILTER_CAPS.keywordWords) return `must have at most ${FILTER_CAPS.keywordWords} distinct words`;
+		return undefined;
+	}
+	if (!Array.isArray(value)) return undefined;
+	if (value.length > FILTER_CAPS.values) return `must have at most ${FILTER_CAPS.values} values`;
+	if (value.some((entry) => typeof entry === 'string' && entry.length > FILTER_CAPS.valueLength)) {
+		return `values must be at most ${FILTER_CAPS.valueLength} characters`;
+	}
+	if (name === 'title' && value.some((entry) => wordsOf(String(entry)).length === 0)) return 'each value needs a letter or a digit';
+	return undefined;
+}
+
+/** The named filters, within the sandbox's caps (400 naming the filter past one). */
+export const sandboxFiltersSchema = knownSearchFiltersSchema.superRefine((filters, ctx) => {
+	for (const [name, value] of Object.entries(filters)) {
+		const problem = capProblem(name, value);
+		if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
+	}
+});
+
+/** Titles holding every word of at least one value as a whole word (case and accents aside). */
+function titlesMatching(ds: Dataset, values: string[]): Uint8Array {
+	const index = vocabularyIndexes(ds).title;
+	const mask = new Uint8Array(ds.titles.length);
+	for (const value of values) {
+		const words = [...new Set(wordsOf(value))];
+		// Walk the rarest word's titles; check the other words in each title's own few words.
+		const rarest = words.map((word) => index.holding(word)).reduce((best, titles) => (titles.length < best.length ? titles : best));
+		for (const t of rarest) {
+			if (words.every((word) => ds.titles[t].words.includes(word))) mask[t] = 1;
+		}
+	}
+	return mask;
 }
 
 function maskOf(count: number, test: (index: number) => boolean): Uint8Array {
@@ -57,21 +104,10 @@ function maskOf(count: number, test: (index: number) => boolean): Uint8Array {
 	return mask;
 }
 
-function keywordMask(vocabulary: string[][], words: string[]): Uint32Array {
-	const mask = new Uint32Array(vocabulary.length);
-	for (let v = 0; v < vocabulary.length; v++) {
-		let bits = 0;
-		const entryWords = vocabulary[v];
-		for (let w = 0; w < words.length; w++) {
-			for (const entryWord of entryWords) {
-				if (entryWord.startsWith(words[w])) {
-					bits |= 1 << w;
-					break;
-				}
-			}
-		}
-		mask[v] = bits >>> 0;
-	}
+/** Per vocabulary entry, a bit for each keyword word that begins one of the entry's words. */
+function keywordMask(index: WordIndex, size: number, words: string[]): Uint32Array {
+	const mask = new Uint32Array(size);
+	words.forEach((word, bit) => index.forEachBeginning(word, (entry) => (mask[entry] |= 1 << bit)));
 	return mask;
 }
 
@@ -80,12 +116,12 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 
 	let titleMask: Uint8Array | null = null;
 	if (f.title || f.seniority || f.department) {
-		const substrings = f.title?.map(fold);
+		const titles = f.title ? titlesMatching(ds, f.title) : null;
 		const seniorities = f.seniority ? new Set<string>(f.seniority) : null;
 		const departments = f.department ? new Set(f.department.map(fold)) : null;
 		titleMask = maskOf(ds.titles.length, (t) => {
 			const entry = ds.titles[t];
-			if (substrings && !substrings.some((sub) => fold(entry.title).includes(sub))) return false;
+			if (titles && titles[t] === 0) return false;
 			if (seniorities && !seniorities.has(entry.seniority)) return false;
 			if (departments && !departments.has(entry.department)) return false;
 			return true;
@@ -119,19 +155,14 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 
 	let keywords: KeywordMasks | null = null;
 	if (f.keywords) {
-		const words = keywordWords(f.keywords).slice(0, MAX_KEYWORD_WORDS);
+		const words = keywordWords(f.keywords).slice(0, FILTER_CAPS.keywordWords);
+		const indexes = vocabularyIndexes(ds);
 		keywords = {
-			first: keywordMask(ds.firstNameWords, words),
-			last: keywordMask(ds.lastNameWords, words),
-			title: keywordMask(
-				ds.titles.map((entry) => entry.words),
-				words,
-			),
-			company: keywordMask(ds.companyWords, words),
-			city: keywordMask(
-				ds.cities.map((entry) => entry.words),
-				words,
-			),
+			first: keywordMask(indexes.first, ds.firstNameWords.length, words),
+			last: keywordMask(indexes.last, ds.lastNameWords.length, words),
+			title: keywordMask(indexes.title, ds.titles.length, words),
+			company: keywordMask(indexes.company, ds.companyWords.length, words),
+			city: keywordMask(indexes.city, ds.cities.length, words),
 			all: words.length === 32 ? 0xffffffff : (1 << words.length) - 1,
 		};
 	}

@@ -7,16 +7,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, TIERS, MIN_API_TIER, rateLimitClassOf } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
+import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { REVOKED_KEYS, type Account } from './accounts';
 import { ADMIN_ROUTES } from './admin';
+import { refuseCrossSite } from './adminGuard';
 import type { FaultRule } from './faults';
 import {
 	ApiError,
+	answerClientError,
 	apiError,
 	errorAnswer,
 	isLoopback,
 	readJson,
+	refuseRepeatedHeader,
 	sendAnswer,
 	sendText,
 	type Answer,
@@ -119,6 +122,11 @@ class SandboxServer {
 		});
 		// Keep-alive sockets of test clients must not hold the server open after close().
 		this.server.keepAliveTimeout = 5_000;
+		this.server.on('clientError', answerClientError);
+	}
+
+	private get port(): number {
+		return (this.server.address() as AddressInfo).port;
 	}
 
 	private context(
@@ -139,7 +147,8 @@ class SandboxServer {
 			res,
 			params,
 			query: url.searchParams,
-			baseUrl: `http://${req.headers.host ?? `127.0.0.1:${(this.server.address() as AddressInfo).port}`}`,
+			// Its own address, never the Host header: a caller must not choose where export URLs point.
+			baseUrl: `http://127.0.0.1:${this.port}`,
 			body: () => (body ??= readJson(req)),
 		};
 	}
@@ -187,6 +196,7 @@ class SandboxServer {
 				account = this.authenticate(key, known);
 				headers = this.takeRate(account, method, path);
 			}
+			refuseRepeatedHeader(req, HEADERS.idempotencyKey, 'Idempotency-Key');
 			answer = await route.handler(this.context(req, res, url, params, account));
 		} catch (error) {
 			answer = errorAnswer(internalError(error));
@@ -260,6 +270,7 @@ class SandboxServer {
 		const ctx = this.context(req, res, url, match.params);
 		let answer: Answer | StreamedAnswer;
 		try {
+			refuseCrossSite(req, this.port);
 			answer = await match.route.handler(ctx);
 		} catch (error) {
 			answer = errorAnswer(internalError(error));
@@ -272,7 +283,7 @@ class SandboxServer {
 			this.server.once('error', reject);
 			this.server.listen(port, '127.0.0.1', () => {
 				this.server.off('error', reject);
-				resolve((this.server.address() as AddressInfo).port);
+				resolve(this.port);
 			});
 		});
 	}

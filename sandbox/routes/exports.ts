@@ -1,7 +1,7 @@
 /** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
 import { LIMITS, exportRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
-import { streamExport, type ExportSource } from '../exports';
+import { exportedCount, streamExport, type ExportSource } from '../exports';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
 import { isFieldPath } from '../records';
 import type { RequestContext, Route, StreamedAnswer } from '../router';
@@ -9,13 +9,14 @@ import type { SandboxState } from '../state';
 import type { SavedList } from '../lists';
 import { listOf } from './lists';
 
-function sourceOf(state: SandboxState, account: Account, list: SavedList): ExportSource {
+function sourceOf(state: SandboxState, account: Account, list: SavedList, unlockedOnly: boolean): ExportSource {
 	return {
 		ds: state.ds,
 		lists: account.lists,
 		list,
 		holding: (index) => account.ledger.holding(index),
 		holdings: () => account.ledger.heldIndexes(),
+		unlockedOnly,
 	};
 }
 
@@ -25,10 +26,12 @@ async function exportList(ctx: RequestContext): Promise<Answer | StreamedAnswer>
 	const request = parseWith(exportRequestSchema, asObject(await ctx.body()));
 	const unknownField = request.fields?.find((path) => !isFieldPath(path));
 	if (unknownField !== undefined) throw invalidRequest('fields', `unknown field path "${unknownField}"`);
-	const count = account.lists.count(state.ds, list, state.counter);
+	const unlockedOnly = request.unlocked_only ?? false;
+	const source = sourceOf(state, account, list, unlockedOnly);
+	const count = exportedCount(source, state.counter);
 	if (count >= LIMITS.bulkExportThreshold || request.delivery === 'url') {
 		const { job, pathAndQuery } = state.exportUrls.create(
-			{ accountKey: account.key, listId: list.id, format: request.format, fields: request.fields },
+			{ accountKey: account.key, listId: list.id, format: request.format, fields: request.fields, unlockedOnly },
 			state.clock.now(),
 		);
 		return {
@@ -41,7 +44,6 @@ async function exportList(ctx: RequestContext): Promise<Answer | StreamedAnswer>
 			},
 		};
 	}
-	const source = sourceOf(state, account, list);
 	return { stream: (res) => streamExport(res, source, request.format, request.fields) };
 }
 
@@ -57,7 +59,7 @@ async function download(ctx: RequestContext): Promise<Answer | StreamedAnswer> {
 	const account = state.accounts.get(job.accountKey);
 	const list = account?.lists.get(job.listId);
 	if (!account || !list) throw notFound('the list of this export no longer exists');
-	const source = sourceOf(state, account, list);
+	const source = sourceOf(state, account, list, job.unlockedOnly);
 	return { stream: (res) => streamExport(res, source, job.format, job.fields) };
 }
 

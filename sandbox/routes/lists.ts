@@ -5,7 +5,6 @@ import {
 	LIMITS,
 	PATHS,
 	createListRequestSchema,
-	knownSearchFiltersSchema,
 	listContactsRequestSchema,
 } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import type { Account } from '../accounts';
@@ -13,11 +12,12 @@ import type { Dataset } from '../data';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http';
 import { decodeToken, encodeToken } from '../json';
 import type { SavedList } from '../lists';
+import { sandboxFiltersSchema } from '../search';
 import type { RequestContext, Route } from '../router';
 import type { SandboxState } from '../state';
 
 const sandboxCreateListSchema = createListRequestSchema.extend({
-	filters: knownSearchFiltersSchema.nullable().optional(),
+	filters: sandboxFiltersSchema.nullable().optional(),
 	contact_ids: z.array(z.string().startsWith(ID_PREFIXES.contact, 'must be a contact id (ct_…)')).optional(),
 });
 

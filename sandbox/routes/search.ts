@@ -1,12 +1,12 @@
 /** `POST /v1/search`: previews of matching contacts, paged by cursors up to the 10,000-result cap. */
-import { LIMITS, PATHS, knownSearchFiltersSchema, searchRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
+import { LIMITS, PATHS, searchRequestSchema } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 import { asObject, invalidRequest, parseWith, type Answer } from '../http';
 import { decodeToken, encodeToken } from '../json';
 import { previewRecord } from '../records';
 import type { RequestContext, Route } from '../router';
-import { MAX_KEYWORD_WORDS, compileFilters, filtersDigest, keywordWords, scan } from '../search';
+import { compileFilters, filtersDigest, sandboxFiltersSchema, scan } from '../search';
 
-const sandboxSearchSchema = searchRequestSchema.extend({ filters: knownSearchFiltersSchema.default({}) });
+const sandboxSearchSchema = searchRequestSchema.extend({ filters: sandboxFiltersSchema.default({}) });
 
 interface SearchCursor {
 	/** Digest of the filters the cursor belongs to. */
@@ -37,9 +37,6 @@ function readCursor(token: string, digest: string): SearchCursor {
 async function search(ctx: RequestContext): Promise<Answer> {
 	const { state, account } = ctx;
 	const request = parseWith(sandboxSearchSchema, asObject(await ctx.body()));
-	if (request.filters.keywords !== undefined && keywordWords(request.filters.keywords).length > MAX_KEYWORD_WORDS) {
-		throw invalidRequest('filters.keywords', `must have at most ${MAX_KEYWORD_WORDS} distinct words`);
-	}
 	const compiled = compileFilters(state.ds, request.filters);
 	const digest = filtersDigest(compiled);
 	const cursor = request.cursor ? readCursor(request.cursor, digest) : { h: digest, o: 0, p: 0 };

@@ -6,7 +6,7 @@ import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
 import { PATHS, type SavedList } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
 import { startTestSandbox } from '../helpers/sandbox';
-import { api, contacts, keyStats, run, type TestSandbox } from './setup';
+import { api, contacts, hints, keyStats, run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
 let small: SavedList;
@@ -111,4 +111,37 @@ it('errors: an unknown list is a 404 naming the item; continueOnFail turns it in
 		['Q3 "Targets".csv', { item: 1 }],
 	]);
 	expect((await keyStats(sandbox)).requests['POST /v1/lists/:id/export']).toBe(3);
+});
+
+it('says how many exported members have no email because they are not unlocked, in the file item and a notice', async () => {
+	for (const format of ['csv', 'json']) {
+		const result = await run(sandbox, { parameters: exportList({ listId: byId(small.id), format }) });
+		expect(result.error).toBeUndefined();
+		expect({ format, json: result.items[0].json }).toMatchObject({ format, json: { contact_count: 40, not_unlocked_count: 30 } });
+		expect(hints(result)).toEqual([expect.stringMatching(/30 of the 40 exported contacts have no email because they are not unlocked.*Unlocked Contacts Only/)]);
+	}
+	const items = await run(sandbox, { parameters: exportList({ listId: byId(small.id), outputAs: 'items' }) });
+	expect(items.items).toHaveLength(40);
+	expect(hints(items)).toEqual([expect.stringMatching(/^30 of the 40 exported contacts have no email/)]);
+	// Fields without `unlocked` cannot tell: no count, no notice.
+	const chosen = await run(sandbox, { parameters: exportList({ listId: byId(small.id), fields: 'id, email' }) });
+	expect(chosen.items[0].json).not.toHaveProperty('not_unlocked_count');
+	expect(hints(chosen)).toEqual([]);
+	// One export call per run, as before: the count is read from the file itself.
+	expect((await keyStats(sandbox)).requests['POST /v1/lists/:id/export']).toBe(4);
+});
+
+it('Unlocked Contacts Only exports only the unlocked members, with their email', async () => {
+	const result = await run(sandbox, { parameters: exportList({ listId: byId(small.id), unlockedOnly: true }) });
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json).toMatchObject({ contact_count: 10, not_unlocked_count: 0 });
+	const rows = fileText(result.items[0]).split('\r\n').filter((line) => line !== '');
+	expect(rows).toHaveLength(11);
+	expect(rows.slice(1).every((row) => row.includes('@'))).toBe(true);
+	expect(hints(result)).toEqual([]);
+	const items = await run(sandbox, { parameters: exportList({ listId: byId(small.id), outputAs: 'items', unlockedOnly: true }) });
+	expect(new Set(items.items.map((item) => item.json.id))).toEqual(new Set(ids.slice(0, 10)));
+	// A value that is not a boolean (from an expression) is refused before sending, naming the parameter.
+	const refused = await run(sandbox, { parameters: exportList({ listId: byId(small.id), unlockedOnly: '={{ "yes" }}' }) });
+	expect(refused.error?.message).toMatch(/^Unlocked Contacts Only: /);
 });

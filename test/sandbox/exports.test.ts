@@ -146,6 +146,27 @@ describe('inline exports', () => {
 		expect((await api('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(expected.length);
 	});
 
+	it('exports only the members the account holds with unlocked_only, counting them', async () => {
+		const { list, premium, basic } = await smallList();
+		const csv = await api('POST', `/v1/lists/${list.id}/export`, { unlocked_only: true });
+		expect(csv.status).toBe(200);
+		const rows = parseCsv(csv.text);
+		expect(rows[0]).toEqual(PREMIUM_FIELDS);
+		expect(rows.slice(1).map((row) => row[0])).toEqual([premium.id, basic.id]);
+		const json = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true, fields: ['id', 'unlocked'] });
+		expect(json.body).toEqual({ contacts: [{ id: premium.id, unlocked: true }, { id: basic.id, unlocked: true }] });
+		// false is every member, as when absent; the signed URL keeps the choice and counts what it exports.
+		const all = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: false });
+		expect(all.body.contacts).toHaveLength(6);
+		const url = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', delivery: 'url', unlocked_only: true });
+		expect(url.body.contact_count).toBe(2);
+		expect((await download(url.body.url)).body).toEqual((await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true })).body);
+		const none = (await api('POST', '/v1/lists', { name: 'None held', contact_ids: ids.slice(2) })).body;
+		expect(parseCsv((await api('POST', `/v1/lists/${none.id}/export`, { unlocked_only: true })).text)).toEqual([PREVIEW_FIELDS]);
+		const refused = await api('POST', `/v1/lists/${list.id}/export`, { unlocked_only: 'yes' });
+		expect(expectError(refused, 400, 'invalid_request').details).toEqual({ field: 'unlocked_only' });
+	});
+
 	it('validates the export request (400 naming the field)', async () => {
 		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
 		const cases: Array<[unknown, string]> = [
@@ -180,6 +201,14 @@ describe('signed-URL exports', () => {
 		expect(file.headers['x-ratelimit-limit']).toBeUndefined();
 		const inline = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json' });
 		expect(file.body).toEqual(inline.body);
+	});
+
+	it('counts the members exported against the 100,000 threshold: unlocked_only of a large list is inline', async () => {
+		const list = (await api('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
+		await api('POST', '/v1/unlock', { ids: ids.slice(0, 3) });
+		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'], unlocked_only: true });
+		expect(reply.status).toBe(200);
+		expect(reply.body).toEqual({ contacts: ids.slice(0, 3).map((id) => ({ id })) });
 	});
 
 	it('exports lists of 100,000 or more only through a URL, streaming every member', async () => {

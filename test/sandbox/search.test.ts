@@ -78,6 +78,23 @@ describe('POST /v1/search', () => {
 		expect(seen.size).toBe(both.total);
 	});
 
+	it('matches titles by whole words: CTO is not Director, VP Engineering is VP of Engineering', async () => {
+		const cto = await search({ title: ['CTO'] });
+		expect(cto.total).toBeGreaterThan(0);
+		expect(cto.results.filter((r) => !words(r.title).includes('cto')).map((r) => r.title)).toEqual([]);
+		expect(cto.results.some((r) => r.title === 'Co-Founder & CTO')).toBe(true);
+		expect((await search({ title: ['cTo'] })).total).toBe(cto.total);
+		const vpEngineering = await search({ title: ['VP Engineering'] });
+		const titles = new Set(vpEngineering.results.map((r) => r.title));
+		expect([titles.has('VP Engineering'), titles.has('VP of Engineering')]).toEqual([true, true]);
+		for (const title of titles) expect(words(title)).toEqual(expect.arrayContaining(['vp', 'engineering']));
+		const engineer = await search({ title: ['engineer'] });
+		expect(engineer.results.filter((r) => !words(r.title).includes('engineer')).map((r) => r.title)).toEqual([]);
+		// Part of a word matches nothing; a value's words may come in any order and with other punctuation.
+		expect((await search({ title: ['irecto'] })).total).toBe(0);
+		expect((await search({ title: ['cto co-founder'] })).total).toBe((await search({ title: ['Co-Founder & CTO'] })).total);
+	});
+
 	it('ignores empty arrays and empty keywords', async () => {
 		const page = await search({ title: [], seniority: [], tech_stack: [], keywords: '' });
 		expect(page.total).toBe(CONTACTS);
@@ -173,6 +190,7 @@ describe('POST /v1/search', () => {
 			[{ seniority: ['boss'] }, 'filters.seniority'],
 			[{ funding_stage: ['series_z'] }, 'filters.funding_stage'],
 			[{ title: 'cto' }, 'filters.title'],
+			[{ title: ['&'] }, 'filters.title'],
 			[{ country: ['USA'] }, 'filters.country'],
 			[{ keywords: 42 }, 'filters.keywords'],
 		];

@@ -303,6 +303,8 @@ export const exportRequestSchema = z.object({
 	format: z.enum(EXPORT_FORMATS).default('csv'),
 	fields: z.array(nonEmptyString).min(1).optional(),
 	delivery: z.enum(EXPORT_DELIVERIES).default('inline'),
+	/** Only members the account holds unlocked (absent: false, every member). */
+	unlocked_only: z.boolean().optional(),
 });
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
 

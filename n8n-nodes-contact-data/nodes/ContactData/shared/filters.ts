@@ -103,7 +103,7 @@ export function filterProperties(displayOptions: IDisplayOptions): INodeProperti
 					type: 'string',
 					default: '',
 					placeholder: 'VP Engineering, CTO',
-					description: `A title matches when it contains one of these, any case. ${listHint}.`,
+					description: `A title matches when it holds every word of one of these as a whole word, any case (CTO finds "Co-Founder & CTO", not "Director"). ${listHint}.`,
 				},
 				{
 					displayName: 'Keywords',

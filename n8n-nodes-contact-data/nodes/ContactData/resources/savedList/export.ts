@@ -19,6 +19,12 @@ import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
 import { checkBody, toStringList } from '../../shared/values';
+import {
+	countExportedItems,
+	countStoredExport,
+	notUnlockedNotice,
+	type ExportCounts,
+} from './exportCounts';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'] } };
@@ -66,6 +72,15 @@ export const description: INodeProperties[] = [
 			'The fields to export, as dotted paths, separated by commas. Empty: every field at the level each contact is held (members not unlocked come without email).',
 	},
 	{
+		displayName: 'Unlocked Contacts Only',
+		name: 'unlockedOnly',
+		type: 'boolean',
+		default: false,
+		displayOptions: showFor,
+		description:
+			'Whether to export only the members your account has unlocked. Off: every member, those not unlocked without email (the output says how many).',
+	},
+	{
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',
 		type: 'string',
@@ -103,12 +118,13 @@ export async function execute(
 		const format =
 			outputAs === 'items' ? 'json' : (this.getNodeParameter('format', itemIndex, 'csv') as ExportFormat);
 		const fields = toStringList(this.getNodeParameter('fields', itemIndex, ''));
+		const unlockedOnly = this.getNodeParameter('unlockedOnly', itemIndex, false);
 		const body = checkBody(
 			this,
 			exportRequestSchema,
-			{ format, ...(fields.length ? { fields } : {}) },
+			{ format, ...(fields.length ? { fields } : {}), ...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }) },
 			itemIndex,
-			{ format: 'Format', fields: 'Fields' },
+			{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
 		);
 
 		const started = await apiRequest.call(this, {
@@ -141,7 +157,9 @@ export async function execute(
 
 		if (outputAs === 'items') {
 			const parsed = (await readJsonStream(file.body)) as { contacts?: IDataObject[] } | undefined;
-			return (parsed?.contacts ?? []).map((contact) => ({ ...contact }));
+			const contacts = parsed?.contacts ?? [];
+			noticeNotUnlocked(this, countExportedItems(contacts));
+			return contacts.map((contact) => ({ ...contact }));
 		}
 
 		const fileName =
@@ -154,10 +172,24 @@ export async function execute(
 			fileName,
 			MIME_TYPES[format],
 		);
-		const json: IDataObject = { list_id: listId, format, file_name: fileName };
-		if (contactCount !== undefined) json.contact_count = contactCount;
+		// Read back from n8n's store, so the download stays one stream and costs no second call.
+		const counts = await countStoredExport(this, binary, format);
+		noticeNotUnlocked(this, counts);
+		const json: IDataObject = {
+			list_id: listId,
+			format,
+			file_name: fileName,
+			contact_count: contactCount ?? counts.contacts,
+		};
+		if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
 		return [{ json, binary: { [binaryPropertyName]: binary } }];
 	});
+}
+
+/** Tells the user when contacts were exported without email because they are not unlocked. */
+function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
+	const message = notUnlockedNotice(counts);
+	if (message) context.addExecutionHints({ message, location: 'outputPane' });
 }
 
 async function listFileName(
