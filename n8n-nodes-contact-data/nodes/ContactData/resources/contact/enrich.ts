@@ -13,12 +13,17 @@ import {
 	enrichRequestSchema,
 	enrichResponseSchema,
 	type EnrichResponse,
-	type UnlockLevel,
 } from '../../shared/contract';
-import { levelParameter, maxCreditsParameter } from '../../shared/descriptions';
+import {
+	booleanParameter,
+	levelOf,
+	levelParameter,
+	maxCreditsOf,
+	maxCreditsParameter,
+} from '../../shared/descriptions';
 import { asNodeError, forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody } from '../../shared/values';
+import { checkBody, textOf } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
@@ -68,12 +73,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const budget = new CreditBudget(this.getNode(), this.getNodeParameter('maxCredits', 0, 100) as number);
+	const budget = new CreditBudget(this.getNode(), maxCreditsOf(this, 0));
 	return await forEachItem(this, items, async (itemIndex) => {
-		const email = String(this.getNodeParameter('email', itemIndex, '') ?? '').trim();
-		const linkedinUrl = String(this.getNodeParameter('linkedinUrl', itemIndex, '') ?? '').trim();
-		const level = this.getNodeParameter('level', itemIndex, 'basic') as UnlockLevel;
-		const outputNoMatch = this.getNodeParameter('options.outputNoMatch', itemIndex, false) as boolean;
+		const where = { node: this.getNode(), itemIndex };
+		const email = textOf(where, 'Email', this.getNodeParameter('email', itemIndex, ''));
+		const linkedinUrl = textOf(where, 'LinkedIn URL', this.getNodeParameter('linkedinUrl', itemIndex, ''));
+		const level = levelOf(this, itemIndex);
+		const outputNoMatch = booleanParameter(this, 'options.outputNoMatch', 'Output No-Match Items', itemIndex);
 
 		const body = checkBody(
 			this,
@@ -97,12 +103,15 @@ export async function execute(
 			const contact = answer.contact as IDataObject;
 			return outputNoMatch ? { matched: true, ...contact } : contact;
 		} catch (error) {
-			if (outputNoMatch && error instanceof NodeApiError && error.httpCode === '404') {
-				return {
-					matched: false,
-					email: email || null,
-					linkedin_url: linkedinUrl || null,
-				};
+			if (error instanceof NodeApiError && error.httpCode === '404') {
+				if (outputNoMatch) return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
+				throw new NodeApiError(this.getNode(), { code: 'not_found' }, {
+					message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
+					description:
+						'Nothing was charged. To get an item with "matched": false instead of an error (and branch on it with an IF node), turn on Options → Output No-Match Items.',
+					httpCode: '404',
+					itemIndex,
+				});
 			}
 			throw asNodeError(this, error, itemIndex);
 		}

@@ -19,10 +19,17 @@ import {
 	type UnlockLevel,
 	type UnlockResponse,
 } from '../../shared/contract';
-import { contactIdsParameter, levelParameter, maxCreditsParameter } from '../../shared/descriptions';
+import {
+	booleanParameter,
+	contactIdsParameter,
+	levelOf,
+	levelParameter,
+	maxCreditsOf,
+	maxCreditsParameter,
+} from '../../shared/descriptions';
 import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
+import { checkBody, checkContactIds, chunk, plural, toContactIds, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -80,9 +87,9 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const node = this.getNode();
 	const continueOnFail = this.continueOnFail();
-	const level = this.getNodeParameter('level', 0, 'basic') as UnlockLevel;
-	const budget = new CreditBudget(node, this.getNodeParameter('maxCredits', 0, 100) as number);
-	const skipHeld = this.getNodeParameter('options.skipAlreadyUnlocked', 0, false) as boolean;
+	const level = levelOf(this, 0);
+	const budget = new CreditBudget(node, maxCreditsOf(this, 0));
+	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
 
 	// 1. Read and check every item's ids before anything is sent.
 	const outcome = new Map<number, INodeExecutionData[]>();
@@ -203,7 +210,7 @@ export async function execute(
 	}
 
 	this.addExecutionHints({
-		message: `Unlocked ${records.size} unique contacts (${level}) in ${calls} calls: ${budget.spent} credits charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
+		message: `Unlocked ${records.size} unique contacts (${level}) in ${plural(calls, 'call')}: ${budget.spent} credits charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
 	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);

@@ -15,13 +15,31 @@ import {
 	type ExportFormat,
 	type SavedList,
 } from '../../shared/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
+import { optionParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
-import { checkBody, toStringList } from '../../shared/values';
+import { checkBody, refused, stringListOf, textOf } from '../../shared/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'] } };
+
+const OUTPUT_AS_CHOICES = [
+	{
+		name: 'File',
+		value: 'binary',
+		description: 'One item with the export as a binary file (any list size; large lists are streamed)',
+	},
+	{
+		name: 'Items',
+		value: 'items',
+		description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
+	},
+];
+
+const FORMAT_CHOICES = [
+	{ name: 'CSV', value: 'csv' },
+	{ name: 'JSON', value: 'json' },
+];
 
 export const description: INodeProperties[] = [
 	savedListLocator(showFor),
@@ -31,18 +49,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'binary',
 		displayOptions: showFor,
-		options: [
-			{
-				name: 'File',
-				value: 'binary',
-				description: 'One item with the export as a binary file (any list size; large lists are streamed)',
-			},
-			{
-				name: 'Items',
-				value: 'items',
-				description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
-			},
-		],
+		options: OUTPUT_AS_CHOICES,
 	},
 	{
 		displayName: 'Format',
@@ -50,10 +57,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'csv',
 		displayOptions: showForFile,
-		options: [
-			{ name: 'CSV', value: 'csv' },
-			{ name: 'JSON', value: 'json' },
-		],
+		options: FORMAT_CHOICES,
 	},
 	{
 		displayName: 'Fields',
@@ -98,11 +102,16 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
+		const where = { node: this.getNode(), itemIndex };
 		const listId = savedListIdOf(this, itemIndex);
-		const outputAs = this.getNodeParameter('outputAs', itemIndex, 'binary') as string;
+		const outputAs = optionParameter<'binary' | 'items'>(this, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
 		const format =
-			outputAs === 'items' ? 'json' : (this.getNodeParameter('format', itemIndex, 'csv') as ExportFormat);
-		const fields = toStringList(this.getNodeParameter('fields', itemIndex, ''));
+			outputAs === 'items'
+				? 'json'
+				: optionParameter<ExportFormat>(this, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv');
+		const fields = stringListOf(where, 'Fields', this.getNodeParameter('fields', itemIndex, ''));
+		const binaryPropertyName =
+			outputAs === 'binary' ? binaryPropertyNameOf(this, itemIndex) : undefined;
 		const body = checkBody(
 			this,
 			exportRequestSchema,
@@ -114,6 +123,7 @@ export async function execute(
 		const started = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.listExport(listId),
+			pathParameter: 'Saved List',
 			body,
 			stream: true,
 			safeToRetry: true,
@@ -129,7 +139,7 @@ export async function execute(
 				// As items the whole export would be held in memory at once: refuse before downloading.
 				throw new NodeOperationError(
 					this.getNode(),
-					`The saved list has ${bulk.contact_count} contacts, too many to output as items [item ${itemIndex}]`,
+					`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
 					{
 						itemIndex,
 						description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
@@ -148,7 +158,6 @@ export async function execute(
 			fileNameOf(file.headers) ??
 			fileNameOf(started.headers) ??
 			(await listFileName(this, listId, format, itemIndex));
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 		const binary = await this.helpers.prepareBinaryData(
 			file.body as unknown as Buffer,
 			fileName,
@@ -156,8 +165,17 @@ export async function execute(
 		);
 		const json: IDataObject = { list_id: listId, format, file_name: fileName };
 		if (contactCount !== undefined) json.contact_count = contactCount;
-		return [{ json, binary: { [binaryPropertyName]: binary } }];
+		return [{ json, binary: { [binaryPropertyName ?? 'data']: binary } }];
 	});
+}
+
+function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
+	const parameter = 'Put Output File in Field';
+	const where = { node: context.getNode(), itemIndex };
+	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
+	const name = textOf(where, parameter, value);
+	if (name === '') throw refused(where, parameter, value, 'is not a field name', 'Give the name of the binary field to put the file in, e.g. data.');
+	return name;
 }
 
 async function listFileName(
@@ -169,6 +187,7 @@ async function listFileName(
 	const { body: list } = await (apiRequest<SavedList>).call(context, {
 		method: 'GET',
 		path: PATHS.list(listId),
+		pathParameter: 'Saved List',
 		itemIndex,
 		schema: savedListSchema,
 	});

@@ -1,0 +1,243 @@
+/**
+ * Fuzzed parameters: bad values, typed or from expressions, driven through the real engine for every
+ * operation. Each must be refused before any request, with a message that names the parameter as the
+ * editor shows it and the value refused, and never raw zod output. A few values are valid in form and
+ * are sent by design (a filter the node does not know, a well-formed list id); their API errors must
+ * still name the parameter.
+ */
+import { startTestSandbox } from '../helpers/sandbox';
+import { run, type TestSandbox } from './setup';
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ contacts: 2_000 });
+});
+afterAll(async () => sandbox?.close());
+
+type Parameters = Record<string, unknown>;
+
+interface Case {
+	/** Resource and operation, then the parameters under test. */
+	parameters: Parameters;
+	/** The parameter as the editor shows it. */
+	display: string;
+	/** How the refused value appears in the message. */
+	value: string;
+	input?: Array<Record<string, unknown>>;
+	/** Valid in form: sent by design, refused by the API. */
+	sent?: true;
+}
+
+const byId = (value: unknown) => ({ __rl: true, mode: 'id', value });
+const op = (resource: string, operation: string, parameters: Parameters): Parameters => ({
+	resource,
+	operation,
+	...parameters,
+});
+const search = (parameters: Parameters) => op('contact', 'search', parameters);
+const filters = (named: Parameters) => search({ filters: named, limit: 5 });
+const list = (operation: string, parameters: Parameters) => op('savedList', operation, parameters);
+const unlock = (parameters: Parameters) =>
+	op('contact', 'unlock', { contactIds: 'ct_0000001', level: 'basic', maxCredits: 10, ...parameters });
+const enrich = (parameters: Parameters) =>
+	op('contact', 'enrich', { email: 'ada@example.com', level: 'basic', maxCredits: 10, ...parameters });
+const refund = (parameters: Parameters) =>
+	op('credits', 'fileRefundClaim', { contactId: 'ct_0000001', reason: 'bounced_email', ...parameters });
+
+const CASES: Case[] = [
+	// Search: limits and booleans
+	{ parameters: search({ limit: 0 }), display: 'Limit', value: '0' },
+	{ parameters: search({ limit: -1 }), display: 'Limit', value: '-1' },
+	{ parameters: search({ limit: '={{ "abc" }}' }), display: 'Limit', value: 'abc' },
+	{ parameters: search({ limit: 2.5 }), display: 'Limit', value: '2.5' },
+	{ parameters: search({ limit: '={{ null }}' }), display: 'Limit', value: 'null' },
+	{ parameters: search({ returnAll: '={{ "yes" }}' }), display: 'Return All', value: 'yes' },
+	{ parameters: search({ returnAll: '={{ 1 }}' }), display: 'Return All', value: '1' },
+	// Search: keywords that are not text
+	{ parameters: filters({ keywords: '={{ { "a": 1 } }}' }), display: 'Keywords', value: '{"a":1}' },
+	{ parameters: filters({ keywords: '={{ ["cto", "berlin"] }}' }), display: 'Keywords', value: '["cto","berlin"]' },
+	{ parameters: filters({ keywords: '={{ true }}' }), display: 'Keywords', value: 'true' },
+	// Search: objects and bad entries in list filters
+	{ parameters: filters({ title: '={{ [{ "a": 1 }] }}' }), display: 'Job Titles', value: '{"a":1}' },
+	{ parameters: filters({ title: '={{ { "a": 1 } }}' }), display: 'Job Titles', value: '{"a":1}' },
+	{ parameters: filters({ department: '={{ [{ "name": "sales" }] }}' }), display: 'Departments', value: '{"name":"sales"}' },
+	{ parameters: filters({ industry: '={{ [[{}]] }}' }), display: 'Industries', value: '{}' },
+	{ parameters: filters({ techStack: '={{ { "x": true } }}' }), display: 'Tech Stack', value: '{"x":true}' },
+	{ parameters: filters({ country: '={{ [{ "code": "US" }] }}' }), display: 'Countries', value: '{"code":"US"}' },
+	{ parameters: filters({ country: 'USA' }), display: 'Countries', value: 'USA' },
+	{ parameters: filters({ country: '={{ ["DE", "Germany"] }}' }), display: 'Countries', value: 'Germany' },
+	{ parameters: filters({ seniority: '={{ "ceo" }}' }), display: 'Seniority', value: 'ceo' },
+	{ parameters: filters({ seniority: '={{ [{}] }}' }), display: 'Seniority', value: '{}' },
+	{ parameters: filters({ fundingStage: '={{ "series z" }}' }), display: 'Funding Stage', value: 'series z' },
+	// Search: company size
+	{ parameters: filters({ companySizeMin: -5 }), display: 'Company Size (Min Employees)', value: '-5' },
+	{ parameters: filters({ companySizeMin: '={{ "abc" }}' }), display: 'Company Size (Min Employees)', value: 'abc' },
+	{ parameters: filters({ companySizeMax: 10.5 }), display: 'Company Size (Max Employees)', value: '10.5' },
+	{ parameters: filters({ companySizeMax: '={{ {} }}' }), display: 'Company Size (Max Employees)', value: '{}' },
+	{ parameters: filters({ companySizeMin: 500, companySizeMax: 10 }), display: 'Company Size', value: '500' },
+	// Search: further filters
+	{ parameters: search({ filtersJson: '[1, 2]' }), display: 'Additional Filters (JSON)', value: '[1,2]' },
+	{ parameters: search({ filtersJson: '{"title": ' }), display: 'Additional Filters (JSON)', value: '{"title": ' },
+	{ parameters: search({ filtersJson: '{"seniority": "boss"}' }), display: 'Additional Filters (JSON)', value: 'boss' },
+	{ parameters: search({ filtersJson: '{"company_size": 50}' }), display: 'Additional Filters (JSON)', value: '50' },
+	{
+		parameters: search({ additionalFilters: { filter: [{ name: '', value: '1' }] } }),
+		display: 'Additional Filters',
+		value: 'empty',
+	},
+	{
+		parameters: search({ additionalFilters: { filter: [{ name: 'country', value: '["Germany"]' }] } }),
+		display: 'Additional Filters',
+		value: 'Germany',
+	},
+	{
+		parameters: search({ additionalFilters: { filter: [{ name: 'revenue_range', value: '={{ { "a": 1 } }}' }] } }),
+		display: 'revenue_range',
+		value: 'revenue_range',
+		sent: true,
+	},
+
+	// Saved lists: ids
+	{ parameters: list('get', { listId: byId('={{ ".." }}') }), display: 'Saved List', value: '..' },
+	{ parameters: list('delete', { listId: byId('={{ ".." }}') }), display: 'Saved List', value: '..' },
+	{ parameters: list('delete', { listId: byId('={{ "" }}') }), display: 'Saved List', value: 'empty' },
+	{ parameters: list('delete', { listId: byId('={{ null }}') }), display: 'Saved List', value: 'null' },
+	{ parameters: list('delete', { listId: byId('={{ { "id": "ls_1" } }}') }), display: 'Saved List', value: '{"id":"ls_1"}' },
+	{ parameters: list('delete', { listId: byId('={{ "ls_a/../../contacts" }}') }), display: 'Saved List', value: 'ls_a/../../contacts' },
+	{ parameters: list('delete', { listId: byId('={{ "ls_" }}') }), display: 'Saved List', value: 'ls_' },
+	{ parameters: list('get', { listId: byId('={{ "ls_ab?cd" }}') }), display: 'Saved List', value: 'ls_ab?cd' },
+	{
+		parameters: list('removeContacts', { listId: byId('={{ ".." }}'), contactIds: 'ct_0000001' }),
+		display: 'Saved List',
+		value: '..',
+	},
+	{
+		parameters: list('addContacts', { listId: byId('={{ "../contacts" }}'), contactIds: 'ct_0000001' }),
+		display: 'Saved List',
+		value: '../contacts',
+	},
+	{ parameters: list('export', { listId: byId('={{ 42 }}') }), display: 'Saved List', value: '42' },
+	{ parameters: list('get', { listId: byId('ls_doesnotexist') }), display: 'Saved List', value: 'ls_doesnotexist', sent: true },
+	// Saved lists: other parameters
+	{ parameters: list('getMany', { limit: 0 }), display: 'Limit', value: '0' },
+	{ parameters: list('getMany', { limit: '={{ "ten" }}' }), display: 'Limit', value: 'ten' },
+	{ parameters: list('getMany', { returnAll: '={{ "no" }}' }), display: 'Return All', value: 'no' },
+	{ parameters: list('create', { name: '={{ "" }}', createFrom: 'filters' }), display: 'Name', value: 'empty' },
+	{ parameters: list('create', { name: 'x'.repeat(201), createFrom: 'filters' }), display: 'Name', value: 'xxxxx' },
+	{ parameters: list('create', { name: '={{ { "a": 1 } }}', createFrom: 'filters' }), display: 'Name', value: '{"a":1}' },
+	{ parameters: list('create', { name: 'Leads', createFrom: '={{ "ids" }}' }), display: 'Create From', value: 'ids' },
+	{
+		parameters: list('create', { name: 'Leads', createFrom: 'filters', filters: { seniority: '={{ "boss" }}' } }),
+		display: 'Seniority',
+		value: 'boss',
+	},
+	{
+		parameters: list('create', { name: 'Leads', createFrom: 'contactIds', contactIds: '={{ "abc" }}' }),
+		display: 'Contact IDs',
+		value: 'abc',
+	},
+	{
+		parameters: list('addContacts', { listId: byId('ls_abc'), contactIds: '={{ { "name": "Ada" } }}' }),
+		display: 'Contact IDs',
+		value: '{"name":"Ada"}',
+	},
+	{ parameters: list('export', { listId: byId('ls_abc'), outputAs: '={{ "pdf" }}' }), display: 'Output As', value: 'pdf' },
+	{ parameters: list('export', { listId: byId('ls_abc'), format: '={{ "xml" }}' }), display: 'Format', value: 'xml' },
+	{ parameters: list('export', { listId: byId('ls_abc'), fields: '={{ [{}] }}' }), display: 'Fields', value: '{}' },
+	{
+		parameters: list('export', { listId: byId('ls_abc'), binaryPropertyName: '={{ "" }}' }),
+		display: 'Put Output File in Field',
+		value: 'empty',
+	},
+
+	// Unlock
+	{ parameters: unlock({ level: '={{ "gold" }}' }), display: 'Level', value: 'gold' },
+	{ parameters: unlock({ maxCredits: '={{ "abc" }}' }), display: 'Max Credits', value: 'abc' },
+	{ parameters: unlock({ maxCredits: -1 }), display: 'Max Credits', value: '-1' },
+	{ parameters: unlock({ options: { skipAlreadyUnlocked: '={{ "yes" }}' } }), display: 'Skip Already Unlocked', value: 'yes' },
+	{ parameters: unlock({ contactIds: '={{ {} }}' }), display: 'Contact IDs', value: '{}' },
+	{ parameters: unlock({ contactIds: '={{ [null] }}' }), display: 'Contact IDs', value: 'empty' },
+	{ parameters: unlock({ contactIds: 'abc' }), display: 'Contact IDs', value: 'abc' },
+
+	// Enrich
+	{ parameters: enrich({ level: '={{ "gold" }}' }), display: 'Level', value: 'gold' },
+	{ parameters: enrich({ maxCredits: '={{ "lots" }}' }), display: 'Max Credits', value: 'lots' },
+	{ parameters: enrich({ email: '={{ { "a": 1 } }}' }), display: 'Email', value: '{"a":1}' },
+	{ parameters: enrich({ email: 'ada at example' }), display: 'Email', value: 'ada at example' },
+	{ parameters: enrich({ email: '', linkedinUrl: 'linkedin.com/in/ada' }), display: 'LinkedIn URL', value: 'linkedin.com/in/ada' },
+	{ parameters: enrich({ email: '', linkedinUrl: '' }), display: 'Email', value: 'empty' },
+	{ parameters: enrich({ options: { outputNoMatch: '={{ "false" + "y" }}' } }), display: 'Output No-Match Items', value: 'falsey' },
+
+	// Credits
+	{ parameters: refund({ contactId: 'abc' }), display: 'Contact ID', value: 'abc' },
+	{ parameters: refund({ contactId: '={{ { "id": 1 } }}' }), display: 'Contact ID', value: '{"id":1}' },
+	{ parameters: refund({ reason: '={{ "angry" }}' }), display: 'Reason', value: 'angry' },
+	{ parameters: refund({ note: 'n'.repeat(2001) }), display: 'Note', value: 'nnnnn' },
+];
+
+/** What zod prints when a ZodError's message reaches a user. */
+const ZOD_OUTPUT =
+	/"code":\s*"(invalid_\w+|too_\w+|custom|unrecognized_keys|not_\w+)"|"path":\s*\[|invalid_type|invalid_enum_value|Expected \w+, received|\[object Object\]/;
+
+interface Outcome {
+	index: number;
+	requests: number;
+	error: { name?: unknown; message?: string; description?: string | null } | undefined;
+}
+
+const outcomes: Outcome[] = [];
+
+beforeAll(async () => {
+	for (const [index, entry] of CASES.entries()) {
+		const before = (await sandbox.admin.stats()).requests_total as number;
+		const result = await run(sandbox, {
+			parameters: entry.parameters,
+			inputItems: entry.input?.map((json) => ({ json })),
+		}).catch((error: Error) => ({ error: { name: error.name, message: error.message, description: null } }));
+		const after = (await sandbox.admin.stats()).requests_total as number;
+		outcomes.push({ index, requests: after - before, error: result.error });
+	}
+	const refused = outcomes.filter((outcome) => outcome.error && outcome.requests === 0).length;
+	const reached = outcomes.filter((outcome) => outcome.requests > 0).length;
+	// The figures the issue asks for.
+	console.log(`parameter fuzz: ${CASES.length} cases, ${refused} refused before sending, ${reached} reached the API`);
+}, 300_000);
+
+const label = (entry: Case) =>
+	`${String(entry.parameters.resource)}.${String(entry.parameters.operation)} ${entry.display} = ${entry.value}`;
+
+describe.each(CASES.map((entry, index) => [label(entry), index] as const))('%s', (_name, index) => {
+	const entry = CASES[index];
+	const outcome = () => outcomes[index];
+
+	it('fails with a message naming the parameter and the value, without zod output', () => {
+		const { error } = outcome();
+		expect(error).toBeDefined();
+		const text = `${error?.message ?? ''}\n${error?.description ?? ''}`;
+		expect(error?.message).toContain(entry.display);
+		expect(error?.message).toContain(entry.value);
+		expect(text).not.toMatch(ZOD_OUTPUT);
+		// One input item: no item number in the message.
+		expect(error?.message).not.toMatch(/\[item \d+\]/);
+	});
+
+	if (entry.sent) {
+		it('is valid in form, so it is sent and the API refuses it', () => {
+			expect(outcome().requests).toBeGreaterThan(0);
+			expect(outcome().error?.name).toBe('NodeApiError');
+		});
+	} else {
+		it('is refused before any request', () => {
+			expect(outcome().requests).toBe(0);
+			expect(outcome().error?.name).toBe('NodeOperationError');
+		});
+	}
+});
+
+it('names the item only when there is more than one', async () => {
+	const result = await run(sandbox, {
+		parameters: search({ limit: '={{ $json.limit }}' }),
+		inputItems: [{ json: { limit: 5 } }, { json: { limit: 0 } }],
+	});
+	expect(result.error?.message).toMatch(/^Limit: 0 .*\[item 1\]$/);
+});
