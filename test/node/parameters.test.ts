@@ -5,8 +5,10 @@
  * are sent by design (a filter the node does not know, a well-formed list id); their API errors must
  * still name the parameter.
  */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
 import { startTestSandbox } from '../helpers/sandbox';
-import { run, type TestSandbox } from './setup';
+import { contacts, hints, run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
@@ -14,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 
-type Parameters = Record<string, unknown>;
+type Parameters = INodeParameters;
 
 interface Case {
 	/** Resource and operation, then the parameters under test. */
@@ -23,12 +25,12 @@ interface Case {
 	display: string;
 	/** How the refused value appears in the message. */
 	value: string;
-	input?: Array<Record<string, unknown>>;
+	input?: IDataObject[];
 	/** Valid in form: sent by design, refused by the API. */
 	sent?: true;
 }
 
-const byId = (value: unknown) => ({ __rl: true, mode: 'id', value });
+const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const op = (resource: string, operation: string, parameters: Parameters): Parameters => ({
 	resource,
 	operation,
@@ -240,4 +242,30 @@ it('names the item only when there is more than one', async () => {
 		inputItems: [{ json: { limit: 5 } }, { json: { limit: 0 } }],
 	});
 	expect(result.error?.message).toMatch(/^Limit: 0 .*\[item 1\]$/);
+});
+
+describe('the Base URL as people paste it', () => {
+	const balance = { resource: 'credits', operation: 'getBalance' };
+
+	it.each(['/v1', '/v1/', '/V1//'])('drops a trailing %s: the calls go to /v1/…, not /v1/v1/…', async (suffix) => {
+		const result = await run(sandbox, { parameters: balance, baseUrl: `${sandbox.url}${suffix}` });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toHaveProperty('balance');
+	});
+
+	it.each(['?region=eu', '/?x=1', '#top'])('refuses a query or fragment (%s) before any request, naming it', async (tail) => {
+		const before = (await sandbox.admin.stats()).requests_total as number;
+		const result = await run(sandbox, { parameters: balance, baseUrl: `${sandbox.url}${tail}` });
+		expect(result.error?.name).toBe('NodeOperationError');
+		expect(result.error?.message).toContain(`Base URL "${sandbox.url}${tail}" is refused`);
+		expect(result.error?.message).toMatch(/no query \(\?…\) or fragment \(#…\)/);
+		expect((await sandbox.admin.stats()).requests_total).toBe(before);
+	});
+});
+
+it('counts calls in words: "in 1 call", not "in 1 calls"', async () => {
+	const [person] = await contacts(sandbox, 1);
+	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id }) });
+	expect(result.error).toBeUndefined();
+	expect(hints(result).join('\n')).toMatch(/ in 1 call:/);
 });

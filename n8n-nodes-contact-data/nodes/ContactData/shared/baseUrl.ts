@@ -22,8 +22,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(TRAILING_VERSION_AND_SLASHES, '');
 }
 
-export const BASE_URL_REFUSED_MESSAGE =
-	'The Contact Data API credential’s Base URL must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and must not contain a query (?…) or fragment (#…)';
+/** Why the credential's Base URL was refused, naming it (a base URL is not a secret). */
+export function baseUrlRefusedMessage(baseUrl: string): string {
+	return `The Contact Data API credential’s Base URL "${baseUrl}" is refused: it must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and contain no query (?…) or fragment (#…)`;
+}
 
 /**
  * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows

@@ -26,7 +26,7 @@ import {
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
-import { BASE_URL_REFUSED_MESSAGE, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
+import { baseUrlRefusedMessage, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
 import { HEADERS, TRANSIENT_STATUSES, rateLimitClassOf, type RateLimitClass } from './contract';
 
 /** The credential type every Contact Data node uses. */
@@ -204,7 +204,7 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
 	if (!isAllowedBaseUrl(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), BASE_URL_REFUSED_MESSAGE, {
+		throw new NodeOperationError(context.getNode(), baseUrlRefusedMessage(baseUrl), {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
 	}

@@ -42,7 +42,9 @@ export function refused(
 	problem: string,
 	hint?: string,
 ): NodeOperationError {
-	return new NodeOperationError(node, `${parameter}: ${showValue(value)} ${problem}`, {
+	// "is not…", "must be…" read on from the value; another sentence follows it.
+	const joiner = /^(is|are|has|must)\b/.test(problem) ? ' ' : '; ';
+	return new NodeOperationError(node, `${parameter}: ${showValue(value)}${joiner}${problem}`, {
 		itemIndex,
 		description: [hint, 'Nothing was sent.'].filter(Boolean).join(' '),
 	});
