@@ -5,6 +5,9 @@
  * are sent by design (a filter the node does not know, a well-formed list id); their API errors must
  * still name the parameter.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startTestSandbox } from '../helpers/sandbox';
@@ -263,9 +266,36 @@ describe('the Base URL as people paste it', () => {
 	});
 });
 
+it('a message leaving the node from anywhere names no item when there is one (the Max Credits check)', async () => {
+	const [person] = await contacts(sandbox, 1);
+	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id, maxCredits: 0 }) });
+	expect(result.error?.message).toMatch(/Max Credits/);
+	expect(result.error?.message).not.toMatch(/\[item \d+\]/);
+});
+
 it('counts calls in words: "in 1 call", not "in 1 calls"', async () => {
 	const [person] = await contacts(sandbox, 1);
 	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id }) });
 	expect(result.error).toBeUndefined();
 	expect(hints(result).join('\n')).toMatch(/ in 1 call:/);
+});
+
+it('an export answered 202 without a download URL names what is missing, not zod’s output', async () => {
+	// An API that starts a large export but answers without `url`.
+	const server = createServer((_req, res) => {
+		res.writeHead(202, { 'Content-Type': 'application/json' });
+		res.end(JSON.stringify({ format: 'csv', contact_count: 200000 }));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		const result = await run(sandbox, {
+			parameters: list('export', { listId: byId('ls_abc') }),
+			baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		});
+		expect(result.error?.name).toBe('NodeApiError');
+		expect(result.error?.message).toBe('The API answered the export of a large list without a usable `url`, `expires_at`');
+		expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(ZOD_OUTPUT);
+	} finally {
+		await new Promise((resolve) => server.close(resolve));
+	}
 });

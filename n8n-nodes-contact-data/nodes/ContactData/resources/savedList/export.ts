@@ -1,4 +1,5 @@
 import {
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -13,12 +14,13 @@ import {
 	exportUrlResponseSchema,
 	savedListSchema,
 	type ExportFormat,
+	type ExportUrlResponse,
 	type SavedList,
 } from '../../shared/contract';
 import { optionParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
-import { checkBody, refused, stringListOf, textOf } from '../../shared/values';
+import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'] } };
@@ -133,7 +135,7 @@ export async function execute(
 		let contactCount: number | undefined;
 		if (started.statusCode === 202) {
 			// A large list: the answer is a signed URL to stream the file from.
-			const bulk = exportUrlResponseSchema.parse(await readJsonStream(file.body));
+			const bulk = signedUrlAnswerOf(this, await readJsonStream(file.body), itemIndex);
 			contactCount = bulk.contact_count;
 			if (outputAs === 'items') {
 				// As items the whole export would be held in memory at once: refuse before downloading.
@@ -166,6 +168,19 @@ export async function execute(
 		const json: IDataObject = { list_id: listId, format, file_name: fileName };
 		if (contactCount !== undefined) json.contact_count = contactCount;
 		return [{ json, binary: { [binaryPropertyName ?? 'data']: binary } }];
+	});
+}
+
+/** The 202 answer of a large export, or an error naming what it lacks (never zod's own output). */
+function signedUrlAnswerOf(context: IExecuteFunctions, body: unknown, itemIndex: number): ExportUrlResponse {
+	const answer = exportUrlResponseSchema.safeParse(body);
+	if (answer.success) return answer.data;
+	const missing = unique(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'));
+	throw new NodeApiError(context.getNode(), { code: 'unreadable_answer' }, {
+		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
+		description: 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
+		httpCode: '202',
+		itemIndex,
 	});
 }
 
