@@ -3,9 +3,13 @@
  * operation. Each must be refused before any request, with a message that names the parameter as the
  * editor shows it and the value refused, and never raw zod output. A few values are valid in form and
  * are sent by design (a filter the node does not know, a well-formed list id); their API errors must
- * still name the parameter.
+ * still name the parameter. Then a matrix of hostile values for every parameter: whatever happens,
+ * no request leaves the operation's own endpoints and no message carries zod output.
+ *
+ * Requests are counted by a recording proxy in front of the sandbox, so a request to a path the
+ * sandbox does not route (`DELETE /v1/contacts`) is counted too.
  */
-import { createServer } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -13,11 +17,41 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startTestSandbox } from '../helpers/sandbox';
 import { contacts, hints, run, type TestSandbox } from './setup';
 
+/** Every request sent through it ("METHOD /path?query"), forwarded to the sandbox. */
+const sent: string[] = [];
+let proxy: Server;
+let proxyUrl: string;
+
 let sandbox: TestSandbox;
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 2_000 });
+	proxy = createServer((req, res) => {
+		sent.push(`${req.method} ${req.url}`);
+		const upstream = request(new URL(req.url ?? '/', sandbox.url), { method: req.method, headers: req.headers }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+	proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
-afterAll(async () => sandbox?.close());
+afterAll(async () => {
+	await new Promise((resolve) => proxy?.close(resolve));
+	await sandbox?.close();
+});
+
+/** Runs the node against the sandbox through the recording proxy; a thrown engine error is the run's error. */
+async function fuzzRun(parameters: Parameters, input?: IDataObject[]) {
+	const before = sent.length;
+	const result = await run(sandbox, {
+		parameters,
+		inputItems: input?.map((json) => ({ json })),
+		baseUrl: proxyUrl,
+	}).catch((error: Error) => ({ error: { name: error.name, message: error.message, description: null }, items: [] }));
+	return { error: result.error, items: result.items, requests: sent.slice(before) };
+}
 
 type Parameters = INodeParameters;
 
@@ -194,13 +228,8 @@ const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
 	for (const [index, entry] of CASES.entries()) {
-		const before = (await sandbox.admin.stats()).requests_total as number;
-		const result = await run(sandbox, {
-			parameters: entry.parameters,
-			inputItems: entry.input?.map((json) => ({ json })),
-		}).catch((error: Error) => ({ error: { name: error.name, message: error.message, description: null } }));
-		const after = (await sandbox.admin.stats()).requests_total as number;
-		outcomes.push({ index, requests: after - before, error: result.error });
+		const { error, requests } = await fuzzRun(entry.parameters, entry.input);
+		outcomes.push({ index, requests: requests.length, error });
 	}
 	const refused = outcomes.filter((outcome) => outcome.error && outcome.requests === 0).length;
 	const reached = outcomes.filter((outcome) => outcome.requests > 0).length;
@@ -298,4 +327,152 @@ it('an export answered 202 without a download URL names what is missing, not zod
 	} finally {
 		await new Promise((resolve) => server.close(resolve));
 	}
+});
+
+/** The requests each operation may send: its own endpoints, with a well-formed list id. */
+const LIST = 'ls_[A-Za-z0-9_-]+';
+const ENDPOINTS: Record<string, RegExp> = {
+	'contact.search': /^POST \/v1\/search$/,
+	'contact.unlock': /^POST \/v1\/unlock$/,
+	'contact.enrich': /^POST \/v1\/enrich$/,
+	'savedList.get': new RegExp(`^GET /v1/lists/${LIST}$`),
+	'savedList.delete': new RegExp(`^DELETE /v1/lists/${LIST}$`),
+	'savedList.getMany': /^GET \/v1\/lists(\?.*)?$/,
+	'savedList.create': new RegExp(`^POST /v1/lists(/${LIST}/contacts)?$`),
+	'savedList.addContacts': new RegExp(`^POST /v1/lists/${LIST}/contacts$`),
+	'savedList.removeContacts': new RegExp(`^DELETE /v1/lists/${LIST}/contacts$`),
+	'savedList.export': new RegExp(`^(POST /v1/lists/${LIST}/export|GET /v1/lists/${LIST}|GET /v1/exports/\\S+)$`),
+	'credits.fileRefundClaim': /^POST \/v1\/credits\/refund$/,
+};
+
+/** Every parameter, as the editor shows it, with the parameters that put a value in it. */
+const SLOTS: Array<[display: string, build: (value: string) => Parameters]> = [
+	['Limit', (value) => search({ limit: value })],
+	['Return All', (value) => search({ returnAll: value, limit: 1 })],
+	['Job Titles', (value) => filters({ title: value })],
+	['Seniority', (value) => filters({ seniority: value })],
+	['Industries', (value) => filters({ industry: value })],
+	['Departments', (value) => filters({ department: value })],
+	['Tech Stack', (value) => filters({ techStack: value })],
+	['Countries', (value) => filters({ country: value })],
+	['Funding Stage', (value) => filters({ fundingStage: value })],
+	['Keywords', (value) => filters({ keywords: value })],
+	['Company Size (Min Employees)', (value) => filters({ companySizeMin: value })],
+	['Company Size (Max Employees)', (value) => filters({ companySizeMax: value })],
+	['Additional Filters', (value) => search({ additionalFilters: { filter: [{ name: value, value: '1' }] }, limit: 1 })],
+	['Additional Filters (JSON)', (value) => search({ filtersJson: value, limit: 1 })],
+	['Saved List', (value) => list('get', { listId: byId(value) })],
+	['Saved List', (value) => list('delete', { listId: byId(value) })],
+	['Saved List', (value) => list('addContacts', { listId: byId(value), contactIds: 'ct_0000001' })],
+	['Saved List', (value) => list('removeContacts', { listId: byId(value), contactIds: 'ct_0000001' })],
+	['Saved List', (value) => list('export', { listId: byId(value), outputAs: 'items' })],
+	['Contact IDs', (value) => list('addContacts', { listId: byId('ls_abc'), contactIds: value })],
+	['Contact IDs', (value) => list('create', { name: 'Fuzz', createFrom: 'contactIds', contactIds: value })],
+	['Limit', (value) => list('getMany', { limit: value })],
+	['Return All', (value) => list('getMany', { returnAll: value, limit: 1 })],
+	['Name', (value) => list('create', { name: value, createFrom: 'filters', filters: { seniority: ['owner'] } })],
+	['Create From', (value) => list('create', { name: 'Fuzz', createFrom: value })],
+	['Output As', (value) => list('export', { listId: byId('ls_abc'), outputAs: value })],
+	['Format', (value) => list('export', { listId: byId('ls_abc'), format: value })],
+	['Fields', (value) => list('export', { listId: byId('ls_abc'), fields: value })],
+	['Put Output File in Field', (value) => list('export', { listId: byId('ls_abc'), binaryPropertyName: value })],
+	['Contact IDs', (value) => unlock({ contactIds: value })],
+	['Level', (value) => unlock({ level: value })],
+	['Max Credits', (value) => unlock({ maxCredits: value })],
+	['Skip Already Unlocked', (value) => unlock({ options: { skipAlreadyUnlocked: value } })],
+	['Email', (value) => enrich({ email: value })],
+	['LinkedIn URL', (value) => enrich({ email: '', linkedinUrl: value })],
+	['Level', (value) => enrich({ level: value })],
+	['Max Credits', (value) => enrich({ maxCredits: value })],
+	['Output No-Match Items', (value) => enrich({ options: { outputNoMatch: value } })],
+	['Contact ID', (value) => refund({ contactId: value })],
+	['Reason', (value) => refund({ reason: value })],
+	['Note', (value) => refund({ note: value })],
+];
+
+/** Hostile values, all from expressions (typed values are checked by the editor as well). */
+const HOSTILE = [
+	'{}',
+	'[{}]',
+	'{ "id": ".." }',
+	'null',
+	'""',
+	'"   "',
+	'".."',
+	'"../contacts"',
+	'"ls_a/../../contacts"',
+	'"%2e%2e"',
+	'-1',
+	'1.5',
+	'1e21',
+	'true',
+	'"abc"',
+	'[]',
+	'[1, [2, {}]]',
+	'"x".repeat(300)',
+	'"a,b"',
+	'"<script>"',
+].map((value) => `={{ ${value} }}`);
+
+interface MatrixOutcome {
+	slot: string;
+	value: string;
+	requests: string[];
+	error: { name?: unknown; message?: string; description?: string | null } | undefined;
+}
+
+describe('a matrix of hostile values for every parameter', () => {
+	const matrix: MatrixOutcome[] = [];
+	const where = (entry: MatrixOutcome) => `${entry.slot} = ${entry.value}`;
+
+	beforeAll(async () => {
+		for (const [display, build] of SLOTS) {
+			for (const value of HOSTILE) {
+				const parameters = build(value);
+				const { error, requests } = await fuzzRun(parameters);
+				matrix.push({ slot: `${String(parameters.resource)}.${String(parameters.operation)} ${display}`, value, requests, error });
+			}
+		}
+		const refused = matrix.filter((entry) => entry.error && entry.requests.length === 0).length;
+		const reached = matrix.filter((entry) => entry.requests.length > 0).length;
+		const apiRefused = matrix.filter((entry) => entry.requests.length > 0 && entry.error).length;
+		if (process.env.FUZZ_DUMP) {
+			for (const entry of matrix.filter((candidate) => candidate.requests.length > 0)) {
+				console.log(`${where(entry)} -> ${entry.requests.join(', ')} ${entry.error ? `${String(entry.error.name)}: ${entry.error.message}` : 'ok'}`);
+			}
+		}
+		console.log(
+			`parameter matrix: ${matrix.length} runs (${SLOTS.length} parameters × ${HOSTILE.length} values), ${refused} refused before sending, ${reached} reached the API (${apiRefused} of them refused by it, ${reached - apiRefused} valid in form and run)`,
+		);
+	}, 600_000);
+
+	it('sends nothing outside the operation’s own endpoints', () => {
+		const strays = matrix.flatMap((entry) => {
+			const endpoint = ENDPOINTS[entry.slot.split(' ')[0]];
+			return entry.requests.filter((sentRequest) => !endpoint.test(sentRequest)).map((sentRequest) => `${where(entry)}: ${sentRequest}`);
+		});
+		expect(strays).toEqual([]);
+	});
+
+	it('never shows zod output or "[object Object]"', () => {
+		const leaks = matrix
+			.filter((entry) => ZOD_OUTPUT.test(`${entry.error?.message ?? ''} ${entry.error?.description ?? ''}`))
+			.map((entry) => `${where(entry)}: ${entry.error?.message}`);
+		expect(leaks).toEqual([]);
+	});
+
+	it('a value refused before sending is refused by its parameter’s name', () => {
+		const unnamed = matrix
+			.filter((entry) => entry.error && entry.requests.length === 0)
+			.filter((entry) => !entry.error?.message?.includes(entry.slot.slice(entry.slot.indexOf(' ') + 1)))
+			.map((entry) => `${where(entry)}: ${entry.error?.name} ${entry.error?.message}`);
+		expect(unnamed).toEqual([]);
+	});
+
+	it('every refusal before sending is a NodeOperationError', () => {
+		const others = matrix
+			.filter((entry) => entry.error && entry.requests.length === 0 && entry.error.name !== 'NodeOperationError')
+			.map((entry) => `${where(entry)}: ${entry.error?.name} ${entry.error?.message}`);
+		expect(others).toEqual([]);
+	});
 });

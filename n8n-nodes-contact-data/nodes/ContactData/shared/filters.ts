@@ -91,6 +91,8 @@ const LIST_FILTERS: ListFilter[] = [
 ];
 
 const COMPANY_SIZE = 'Company Size (Min/Max Employees)';
+/** The upper bound when only a minimum is given; larger sizes are refused. */
+const LARGEST_COMPANY = 1_000_000_000;
 
 /** Display names of the parameters behind each filter, for errors. */
 export const FILTER_PARAMETER_NAMES: Record<string, string> = {
@@ -278,9 +280,9 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 function companySizeOf(where: Where, named: IDataObject): string | undefined {
 	if (named.companySizeMin === undefined && named.companySizeMax === undefined) return undefined;
 	const bound = (value: unknown, displayName: string, fallback: number) =>
-		value === undefined || value === '' ? fallback : wholeNumber(where, displayName, value, { min: 0 });
+		value === undefined || value === '' ? fallback : wholeNumber(where, displayName, value, { min: 0, max: LARGEST_COMPANY });
 	const min = bound(named.companySizeMin, 'Company Size (Min Employees)', 0);
-	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', 1_000_000_000);
+	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', LARGEST_COMPANY);
 	if (min > max) {
 		throw refused(where, COMPANY_SIZE, `${min}-${max}`, 'has a minimum greater than its maximum');
 	}

@@ -63,9 +63,10 @@ export function wholeNumber(
 	{ min, max }: { min: number; max?: number },
 ): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	const range = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || (max !== undefined && number > max)) {
-		throw refused(where, parameter, value, `is not a whole number ${range}`);
+	const top = Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+	const range = top === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${top.toLocaleString('en-US')}`;
+	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > top) {
+		throw refused(where, parameter, value, number === Infinity || (typeof number === 'number' && number > top) ? `is more than ${top.toLocaleString('en-US')}` : `is not a whole number ${range}`);
 	}
 	return number;
 }
