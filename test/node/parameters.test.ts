@@ -38,7 +38,10 @@ beforeAll(async () => {
 	proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-	await new Promise((resolve) => proxy?.close(resolve));
+	if (proxy) {
+		proxy.closeAllConnections();
+		await new Promise((resolve) => proxy.close(resolve));
+	}
 	await sandbox?.close();
 });
 
