@@ -160,6 +160,21 @@ describe('filters in the user’s words', () => {
 		expect(notice).toMatch(/Departments \["engineering"\] are matched exactly/);
 	});
 
+	it('a saved list created from filters that match nobody says the same', async () => {
+		const result = await run(sandbox, {
+			parameters: {
+				resource: 'savedList',
+				operation: 'create',
+				name: 'Nobody',
+				createFrom: 'filters',
+				filters: { techStack: '={{ "Cobol" }}' },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ contact_count: 0 });
+		expect(hints(result)).toEqual([expect.stringMatching(/^The new list has no contacts\. .*Tech Stack \["cobol"\] is not a value the service lists/)]);
+	});
+
 	it('no notice when the filters hold no text filter', async () => {
 		const result = await run(sandbox, {
 			parameters: search({ filters: { companySizeMin: 999_999_999, companySizeMax: 999_999_999 }, limit: 5 }),

@@ -370,3 +370,8 @@ export function textFilterAdvice(filters: SearchFilters): string | undefined {
 	}
 	return advice.length ? advice.join('; ') : undefined;
 }
+
+/** The notice for searches (or lists from filters) that found nothing, from each item's advice. */
+export function noMatchNotice(lead: string, advice: string[]): string {
+	return `${lead} Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${advice.join(' | ')}.`;
+}

@@ -9,7 +9,7 @@ import {
 	type SearchRequest,
 } from '../../shared/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
-import { filterProperties, readFilters, textFilterAdvice } from '../../shared/filters';
+import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody } from '../../shared/values';
@@ -64,7 +64,7 @@ export async function execute(
 	});
 	if (noMatch.length) {
 		this.addExecutionHints({
-			message: `No contacts matched. Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${noMatch.join(' | ')}.`,
+			message: noMatchNotice('No contacts matched.', noMatch),
 			location: 'outputPane',
 		});
 	}

@@ -2,7 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/contract';
 import { contactIdsParameter, optionParameter } from '../../shared/descriptions';
-import { FILTER_PARAMETER_NAMES, filterProperties, readFilters } from '../../shared/filters';
+import {
+	FILTER_PARAMETER_NAMES,
+	filterProperties,
+	noMatchNotice,
+	readFilters,
+	textFilterAdvice,
+} from '../../shared/filters';
 import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, refused, textOf, unique } from '../../shared/values';
@@ -89,10 +95,19 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const createFrom = optionParameter(this, 'createFrom', 'Create From', 0, CREATE_FROM_CHOICES, 'filters');
 	if (createFrom === 'filters') {
-		return await forEachItem(this, items, async (itemIndex) => {
+		const noMatch: string[] = [];
+		const output = await forEachItem(this, items, async (itemIndex) => {
 			const name = nameOf(this, itemIndex);
-			return await createList(this, { name, filters: readFilters(this, itemIndex) }, itemIndex);
+			const filters = readFilters(this, itemIndex);
+			const list = await createList(this, { name, filters }, itemIndex);
+			const advice = list.contact_count === 0 ? textFilterAdvice(filters) : undefined;
+			if (advice) noMatch.push(items.length > 1 ? `item ${itemIndex}: ${advice}` : advice);
+			return list;
 		});
+		if (noMatch.length) {
+			this.addExecutionHints({ message: noMatchNotice('The new list has no contacts.', noMatch), location: 'outputPane' });
+		}
+		return output;
 	}
 
 	const output: INodeExecutionData[] = [];
