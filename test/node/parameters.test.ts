@@ -305,11 +305,11 @@ it('a message leaving the node from anywhere names no item when there is one (th
 	expect(result.error?.message).not.toMatch(/\[item \d+\]/);
 });
 
-it('counts calls in words: "in 1 call", not "in 1 calls"', async () => {
+it('counts in words: "1 unique contact in 1 call", not "1 unique contacts in 1 calls"', async () => {
 	const [person] = await contacts(sandbox, 1);
 	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id }) });
 	expect(result.error).toBeUndefined();
-	expect(hints(result).join('\n')).toMatch(/ in 1 call:/);
+	expect(hints(result).join('\n')).toMatch(/^Unlocked 1 unique contact \(basic\) in 1 call: 1 credit charged of a 10 budget\./);
 });
 
 it('an export answered 202 without a download URL names what is missing, not zod’s output', async () => {

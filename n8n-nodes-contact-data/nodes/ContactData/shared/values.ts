@@ -52,7 +52,7 @@ export function refused(
 
 /** "1 call", "3 calls". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-	return `${count.toLocaleString('en-US')} ${count === 1 ? singular : pluralForm}`;
+	return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** A whole number within bounds; numbers given as text ("50") are taken. */

@@ -210,7 +210,7 @@ export async function execute(
 	}
 
 	this.addExecutionHints({
-		message: `Unlocked ${records.size} unique contacts (${level}) in ${plural(calls, 'call')}: ${budget.spent} credits charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
+		message: `Unlocked ${plural(records.size, 'unique contact')} (${level}) in ${plural(calls, 'call')}: ${plural(budget.spent, 'credit')} charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
 	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
