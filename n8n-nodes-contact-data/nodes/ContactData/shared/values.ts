@@ -64,11 +64,13 @@ export function wholeNumber(
 ): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	const top = Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-	const range = top === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${top.toLocaleString('en-US')}`;
-	if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > top) {
-		throw refused(where, parameter, value, number === Infinity || (typeof number === 'number' && number > top) ? `is more than ${top.toLocaleString('en-US')}` : `is not a whole number ${range}`);
-	}
-	return number;
+	if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= top) return number;
+	const largest = top.toLocaleString('en-US');
+	const problem =
+		typeof number === 'number' && number > top
+			? `is more than ${largest}`
+			: `is not a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${largest}`}`;
+	throw refused(where, parameter, value, problem);
 }
 
 /** true or false; "true" and "false" given as text (by an expression) are taken. */
