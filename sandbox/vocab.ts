@@ -2,7 +2,11 @@
  * Vocabularies of the sandbox's generated data set. Contacts store indexes into these lists,
  * so every filter is evaluated once per entry here, then by a scan over typed arrays.
  */
-import type { Seniority } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
+import {
+	KNOWN_INDUSTRIES,
+	KNOWN_TECH_STACK,
+	type Seniority,
+} from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
 
 export const FIRST_NAMES = [
 	'Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'John', 'Katherine',
@@ -203,21 +207,11 @@ export function titlesOf(department: DepartmentVocab, seniority: Seniority): str
 	}
 }
 
-export const INDUSTRIES = [
-	'software', 'information_technology', 'financial_services', 'healthcare', 'biotechnology', 'retail',
-	'e_commerce', 'manufacturing', 'education', 'media', 'telecommunications', 'real_estate', 'logistics',
-	'energy', 'consulting', 'insurance', 'automotive', 'hospitality', 'marketing_and_advertising', 'government',
-	'nonprofit', 'legal_services', 'construction', 'food_and_beverage', 'gaming', 'cybersecurity', 'aerospace',
-	'agriculture', 'pharmaceuticals', 'venture_capital',
-];
+/** The contract's list: the values clients offer are the ones the data set holds. */
+export const INDUSTRIES: readonly string[] = KNOWN_INDUSTRIES;
 
 /** At most 32 technologies: a company's stack is a bit set in one 32-bit word. */
-export const TECHNOLOGIES = [
-	'aws', 'gcp', 'azure', 'snowflake', 'databricks', 'react', 'angular', 'vue', 'node.js', 'python', 'java',
-	'go', 'ruby on rails', 'kubernetes', 'docker', 'terraform', 'postgresql', 'mysql', 'mongodb', 'redis',
-	'kafka', 'salesforce', 'hubspot', 'marketo', 'zendesk', 'intercom', 'segment', 'stripe', 'shopify', 'slack',
-	'jira', 'datadog',
-];
+export const TECHNOLOGIES: readonly string[] = KNOWN_TECH_STACK;
 
 export const COMPANY_NAME_FIRST = [
 	'Acme', 'Blue', 'Bright', 'North', 'Silver', 'Iron', 'Red', 'Green', 'Cloud', 'Quantum', 'Nova', 'Apex',

@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 
+import { DEPARTMENTS } from '../sandbox/vocab';
 import {
+	KNOWN_DEPARTMENTS,
+	LIST_ID_PATTERN,
 	PATHS,
 	rateLimitClassOf,
 	searchFiltersSchema,
@@ -38,5 +41,16 @@ describe('contract module', () => {
 	it('refuses a repeated id in an unlock body', () => {
 		expect(unlockRequestSchema.safeParse({ ids: ['ct_1', 'ct_1'] }).success).toBe(false);
 		expect(unlockRequestSchema.parse({ ids: ['ct_1', 'ct_2'] })).toEqual({ ids: ['ct_1', 'ct_2'], level: 'basic' });
+	});
+
+	it('lists the departments the sandbox holds (industries and tech stack are the same lists)', () => {
+		expect(DEPARTMENTS.map((department) => department.key).sort()).toEqual([...KNOWN_DEPARTMENTS].sort());
+	});
+
+	it('list ids that would change a path do not fit the list id pattern', () => {
+		for (const id of ['..', '.', '', 'ls_', 'ls_a/..', 'ls_a?b', 'ls_a#b', 'ls_a b', 'ls_%2e']) {
+			expect(LIST_ID_PATTERN.test(id)).toBe(false);
+		}
+		expect(LIST_ID_PATTERN.test('ls_23266b532351e230')).toBe(true);
 	});
 });

@@ -192,19 +192,19 @@ describe('the input never widens the budget', () => {
 describe('Max Credits and Level themselves', () => {
 	it('a Level that is not one (by expression) is refused before anything is sent, for Unlock and Enrich', async () => {
 		const unlocking = await run(sandbox, { parameters: unlock({ level: '={{ "gold" }}' }), inputItems: asItems(idsOf(5)) });
-		expect(unlocking.error?.message).toMatch(/^Level: must be basic or premium; got "gold"/);
+		expect(unlocking.error?.message).toMatch(/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/);
 		const enriching = await run(sandbox, {
 			parameters: enrich({ level: '={{ "gold" }}' }),
 			inputItems: [{ json: { email: people[0].email } }],
 		});
-		expect(enriching.error?.message).toMatch(/^Level: must be basic or premium; got "gold"/);
+		expect(enriching.error?.message).toMatch(/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
 	it.each([['={{ "abc" }}'], ['={{ -5 }}'], ['={{ null }}']])('%s is refused before anything is sent', async (maxCredits) => {
 		const result = await run(sandbox, { parameters: unlock({ maxCredits }), inputItems: asItems(idsOf(5)) });
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/^Max Credits: must be a number of 0 or more/);
+		expect(result.error?.message).toMatch(/^Max Credits: .+ is not a whole number of 0 or more/);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 });

@@ -62,6 +62,16 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		expect((await testCredential(KEYS.growth, `${sandbox.url}/`)).ok).toBe(true);
 	});
 
+	it('passes with a Base URL that ends in /v1, as copied from the API docs', async () => {
+		expect(await testCredential(KEYS.growth, `${sandbox.url}/v1`)).toEqual({ ok: true, message: 'Connection successful!' });
+		expect((await keyStats(sandbox)).requests['GET /v1/credits/balance']).toBe(1);
+	});
+
+	it.each(['?region=eu', '#top'])('refuses a Base URL with a query or fragment (%s) without reaching it', async (tail) => {
+		expect((await testCredential(KEYS.growth, `${sandbox.url}${tail}`)).ok).toBe(false);
+		expect((await sandbox.admin.stats()).requests_total).toBe(0);
+	});
+
 	it('fails for a revoked key with a clear message', async () => {
 		const outcome = await testCredential(KEYS.revoked, sandbox.url);
 		expect(outcome.ok).toBe(false);

@@ -54,9 +54,9 @@ it('finds people by LinkedIn URL, at premium level (2 credits)', async () => {
 
 it('refuses bad input before sending, naming the parameter and the item', async () => {
 	const cases: Array<[Record<string, unknown>, RegExp]> = [
-		[{ email: 'not-an-email' }, /^Email: must be an email address \[item 0\]/],
-		[{ email: '' }, /^Email: an email or a LinkedIn URL is required \[item 0\]/],
-		[{ email: '', linkedinUrl: 'http://linkedin.com/in/ada' }, /^LinkedIn URL: must be https:\/\/www\.linkedin\.com\/in\/<handle> \[item 0\]/],
+		[{ email: 'not-an-email' }, /^Email: "not-an-email" must be an email address$/],
+		[{ email: '' }, /^Email: \(empty\); an email or a LinkedIn URL is required$/],
+		[{ email: '', linkedinUrl: 'http://linkedin.com/in/ada' }, /^LinkedIn URL: "http:\/\/linkedin\.com\/in\/ada" must be https:\/\/www\.linkedin\.com\/in\/<handle>$/],
 	];
 	for (const [parameters, message] of cases) {
 		const result = await run(sandbox, { parameters: enrich(parameters) });
@@ -72,7 +72,10 @@ it('a person the service does not know: a 404 error by default, naming the item'
 		inputItems: [{ json: { email: people[0].email } }, { json: { email: 'nobody@nowhere.example' } }],
 	});
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
-	expect(result.error?.message).toMatch(/\[item 1\]/);
+	expect(result.error?.message).toBe('No contact matches the email "nobody@nowhere.example" [item 1]');
+	// It points to the option that turns a no-match into an item, and says nothing was charged.
+	expect(result.error?.description).toMatch(/Nothing was charged.*Output No-Match Items/);
+	expect(result.error?.description).not.toMatch(/Check the id/);
 });
 
 it('Output No-Match Items: a no-match is an item with matched false, found ones carry matched true', async () => {
@@ -103,7 +106,7 @@ it('continueOnFail, Enrich What Fits: bad and unknown items become error items; 
 	});
 	expect(result.items.map((item) => item.json.error ?? item.json.id ?? item.json.unlock_skipped)).toEqual([
 		people[0].id,
-		expect.stringMatching(/^Email: must be an email address/),
+		expect.stringMatching(/^Email: "broken" must be an email address/),
 		expect.stringMatching(/\[item 2\]/),
 		people[1].id,
 		'budget',

@@ -94,7 +94,7 @@ it('a list above 100,000 contacts: streamed from the signed URL, sent without th
 	// As items, a list this large is refused before the download, pointing to the file output.
 	const asItems = await run(sandbox, { parameters: exportList({ listId: byId(big.id), outputAs: 'items' }) });
 	expect(asItems.error?.name).toBe('NodeOperationError');
-	expect(asItems.error?.message).toMatch(/has 150000 contacts, too many to output as items \[item 0\]/);
+	expect(asItems.error?.message).toMatch(/has 150000 contacts, too many to output as items$/);
 	expect(asItems.error?.description).toMatch(/Output As to File/);
 	expect((await sandbox.admin.stats()).requests_total - after.requests_total).toBe(1);
 });

@@ -81,24 +81,107 @@ it('sends additional filters by name and as JSON; an unknown one is a 400 naming
 	});
 	expect(unknown.error?.name).toBe('NodeApiError');
 	expect(unknown.error?.httpCode).toBe('400');
-	expect(unknown.error?.message).toMatch(/field: filters\.revenue_range/);
-	expect(unknown.error?.message).toMatch(/\[item 0\]/);
+	expect(unknown.error?.message).toMatch(/^Filter "revenue_range": /);
+	expect(unknown.error?.description).toMatch(/API field: filters\.revenue_range/);
+	expect(unknown.error?.message).not.toMatch(/\[item \d+\]/);
 });
 
 it('refuses bad filter values before sending, naming the parameter and item', async () => {
 	const cases: Array<[Record<string, unknown>, RegExp]> = [
-		[{ filters: { companySizeMin: 500, companySizeMax: 10 } }, /Company Size.*min must not be greater than max/],
+		[{ filters: { companySizeMin: 500, companySizeMax: 10 } }, /Company Size.*"500-10" has a minimum greater than its maximum/],
 		[{ filters: { seniority: '={{ "vp, ceo" }}' } }, /Seniority/],
 		[{ filters: { country: 'USA' } }, /Countries.*ISO 3166/],
-		[{ filtersJson: '{"title": ' }, /Additional Filters \(JSON\) is not valid JSON/],
+		[{ filtersJson: '{"title": ' }, /Additional Filters \(JSON\): .* is not valid JSON/],
 	];
 	for (const [parameters, message] of cases) {
 		const result = await run(sandbox, { parameters: search(parameters) });
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(message);
-		expect(result.error?.message).toMatch(/\[item 0\]/);
+		expect(result.error?.message).not.toMatch(/\[item \d+\]/);
 	}
 	expect((await sandbox.admin.stats()).requests_total).toBe(0);
+});
+
+describe('filters in the user’s words', () => {
+	it.each([
+		['department', 'Customer Success', 'customer_success', (json: Record<string, any>) => json.department],
+		['department', 'human-resources', 'human_resources', (json: Record<string, any>) => json.department],
+		['industry', 'Real Estate', 'real_estate', (json: Record<string, any>) => json.company.industry],
+		['industry', ' E-Commerce ', 'e_commerce', (json: Record<string, any>) => json.company.industry],
+		['techStack', 'Ruby on Rails', 'ruby on rails', (json: Record<string, any>) => json.company.tech_stack],
+		['techStack', 'Node.JS', 'node.js', (json: Record<string, any>) => json.company.tech_stack],
+	])('%s "%s" finds %s', async (parameter, value, identifier, field) => {
+		const result = await run(sandbox, { parameters: search({ filters: { [parameter]: `={{ ${JSON.stringify(value)} }}` }, limit: 5 }) });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(5);
+		for (const { json } of result.items) {
+			const found = field(json as Record<string, any>);
+			if (Array.isArray(found)) expect(found).toContain(identifier);
+			else expect(found).toBe(identifier);
+		}
+		expect(hints(result)).toEqual([]);
+	});
+
+	it('offers the known values to pick from, and sends picked ones as they are', async () => {
+		const { ContactData } = await import('../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node');
+		const filters = new ContactData().description.properties.find(
+			(property) => property.name === 'filters' && property.displayOptions?.show?.operation?.includes('search'),
+		);
+		const options = (filters?.options ?? []) as Array<{ name: string; type: string; options?: Array<{ value: string }> }>;
+		for (const [name, sample] of [['department', 'customer_success'], ['industry', 'real_estate'], ['techStack', 'snowflake']]) {
+			const parameter = options.find((option) => option.name === name);
+			expect(parameter?.type).toBe('multiOptions');
+			expect(parameter?.options?.map((option) => option.value)).toContain(sample);
+		}
+		const picked = await run(sandbox, { parameters: search({ filters: { department: ['customer_success', 'legal'] }, limit: 3 }) });
+		expect(picked.items.map((item) => item.json.department).every((value) => ['customer_success', 'legal'].includes(String(value)))).toBe(true);
+	});
+
+	it('seniority and funding stage are taken as people write them too ("C-Suite", "Series A")', async () => {
+		const result = await run(sandbox, {
+			parameters: search({ filters: { seniority: '={{ "C-Suite" }}', fundingStage: '={{ ["Series A"] }}' }, limit: 3 }),
+		});
+		expect(result.error).toBeUndefined();
+		for (const { json } of result.items) {
+			expect(json.seniority).toBe('c_suite');
+			expect((json.company as { funding_stage: string }).funding_stage).toBe('series_a');
+		}
+	});
+
+	it('a search that finds nothing says which text filters may be at fault and how values are written', async () => {
+		const result = await run(sandbox, {
+			parameters: search({ filters: { industry: '={{ "SaaS" }}', department: 'engineering' }, limit: 5 }),
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		const [notice] = hints(result);
+		expect(notice).toMatch(/No contacts matched/);
+		expect(notice).toMatch(/Industries \["saas"\] is not a value the service lists; it writes them in snake_case, e\.g\. software/);
+		expect(notice).toMatch(/Departments \["engineering"\] are matched exactly/);
+	});
+
+	it('a saved list created from filters that match nobody says the same', async () => {
+		const result = await run(sandbox, {
+			parameters: {
+				resource: 'savedList',
+				operation: 'create',
+				name: 'Nobody',
+				createFrom: 'filters',
+				filters: { techStack: '={{ "Cobol" }}' },
+			},
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ contact_count: 0 });
+		expect(hints(result)).toEqual([expect.stringMatching(/^The new list has no contacts\. .*Tech Stack \["cobol"\] is not a value the service lists/)]);
+	});
+
+	it('no notice when the filters hold no text filter', async () => {
+		const result = await run(sandbox, {
+			parameters: search({ filters: { companySizeMin: 999_999_999, companySizeMax: 999_999_999 }, limit: 5 }),
+		});
+		expect(result.items).toEqual([]);
+		expect(hints(result)).toEqual([]);
+	});
 });
 
 it('continueOnFail: a bad item becomes an error item paired with it; the others run', async () => {

@@ -12,7 +12,7 @@ import { contactDescription, contactOperations } from './resources/contact';
 import { creditsDescription, creditsOperations } from './resources/credits';
 import { savedListDescription, savedListOperations } from './resources/savedList';
 import { CREDENTIAL_NAME } from './shared/transport';
-import type { OperationExecute } from './shared/items';
+import { asNodeError, type OperationExecute } from './shared/items';
 
 const operations: Record<string, Record<string, OperationExecute>> = {
 	contact: contactOperations,
@@ -65,6 +65,11 @@ export class ContactData implements INodeType {
 		if (!run) {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 		}
-		return [await run.call(this, this.getInputData())];
+		try {
+			return [await run.call(this, this.getInputData())];
+		} catch (error) {
+			// Every error leaves through one place, which decides whether its message names the item.
+			throw asNodeError(this, error);
+		}
 	}
 }

@@ -1,28 +1,36 @@
 /**
  * The API's base URL rule: https:// only, except a loopback host (the local sandbox), so an API key
- * never travels in clear text over a network. The node's transport checks it in code; the
- * credential test applies the same regular expressions as an n8n expression (`CHECKED_BASE_URL`).
+ * never travels in clear text over a network; no query or fragment, which would swallow the paths
+ * joined after it. A trailing `/v1` (copied from the API's docs) is dropped, since every path starts
+ * with it. The node's transport checks it in code; the credential test applies the same regular
+ * expressions as an n8n expression (`CHECKED_BASE_URL`).
  */
 
-const HTTPS_URL = /^https:\/\/[^\s/]+/i;
-const LOOPBACK_HTTP_URL = /^http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?(\/|$)/i;
+const HTTPS_URL = /^https:\/\/[^\s/?#]+/i;
+const LOOPBACK_HTTP_URL = /^http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?([/?#]|$)/i;
+const NO_QUERY_OR_FRAGMENT = /^[^?#]*$/;
+/** What `normalizeBaseUrl` drops: a `/v1` path suffix and trailing slashes. */
+const TRAILING_VERSION_AND_SLASHES = /(\/+v1)?\/*$/i;
 
 export function isAllowedBaseUrl(baseUrl: string): boolean {
 	const trimmed = baseUrl.trim();
-	return HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed);
+	return NO_QUERY_OR_FRAGMENT.test(trimmed) && (HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed));
 }
 
-/** The base URL without surrounding blanks or trailing slashes, so paths join cleanly. */
+/** The base URL without surrounding blanks, a trailing `/v1` or trailing slashes, so paths join cleanly. */
 export function normalizeBaseUrl(baseUrl: string): string {
-	return baseUrl.trim().replace(/\/+$/, '');
+	return baseUrl.trim().replace(TRAILING_VERSION_AND_SLASHES, '');
 }
 
-export const BASE_URL_REFUSED_MESSAGE =
-	'The Contact Data API credential’s Base URL must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1])';
+/** Why the credential's Base URL was refused, naming it (a base URL is not a secret). */
+export function baseUrlRefusedMessage(baseUrl: string): string {
+	return `The Contact Data API credential’s Base URL "${baseUrl}" is refused: it must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and contain no query (?…) or fragment (#…)`;
+}
 
 /**
  * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows
  * it, otherwise one whose scheme (https-required://) makes the test fail before anything is sent.
  */
 const BASE_URL = '$credentials.baseUrl.trim()';
-export const CHECKED_BASE_URL = `={{ ${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}) ? ${BASE_URL}.replace(/\\/+$/, "") : ${BASE_URL}.replace(/^[a-z]+:\\/\\//i, "https-required://") }}`;
+const ALLOWED = `${String(NO_QUERY_OR_FRAGMENT)}.test(${BASE_URL}) && (${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}))`;
+export const CHECKED_BASE_URL = `={{ ${ALLOWED} ? ${BASE_URL}.replace(${String(TRAILING_VERSION_AND_SLASHES)}, "") : ${BASE_URL}.replace(/^[a-z]+:\\/\\//i, "https-required://") }}`;

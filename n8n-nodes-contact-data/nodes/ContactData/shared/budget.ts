@@ -13,7 +13,9 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from './contract';
+import { CREDIT_COST, type UnlockLevel } from './contract';
+import { levelOf, maxCreditsOf } from './descriptions';
+import { plural } from './values';
 
 /** What the node does when the run may cost more than Max Credits. */
 export type WhenMaxCreditsReached = 'stop' | 'whatFits';
@@ -95,15 +97,8 @@ export class CreditBudget {
  * context, which belongs to the execution: the next execution starts from nothing.
  */
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
-	const maxCredits = context.getNodeParameter('maxCredits', 0, 100) as unknown;
-	if (typeof maxCredits !== 'number' || !Number.isFinite(maxCredits) || maxCredits < 0) {
-		// An expression can give anything: without a number there is no ceiling to keep.
-		throw new NodeOperationError(
-			context.getNode(),
-			`Max Credits: must be a number of 0 or more; got ${JSON.stringify(maxCredits) ?? String(maxCredits)}`,
-			{ description: 'Nothing was sent. Give Max Credits as a whole number, such as 100.' },
-		);
-	}
+	// An expression can give anything: without a number there is no ceiling to keep.
+	const maxCredits = maxCreditsOf(context, 0);
 	if (!runsAsTool(context)) return new CreditBudget(maxCredits);
 	const flow = context.getContext('flow');
 	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
@@ -112,14 +107,7 @@ export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 
 /** The price of a contact at `level`, read once per run; a level by expression is checked first. */
 export function creditCostOf(context: IExecuteFunctions): { level: UnlockLevel; cost: number } {
-	const level = context.getNodeParameter('level', 0, 'basic') as UnlockLevel;
-	if (!UNLOCK_LEVELS.includes(level)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Level: must be ${UNLOCK_LEVELS.join(' or ')}; got ${JSON.stringify(level) ?? String(level)}`,
-			{ description: 'Nothing was sent.' },
-		);
-	}
+	const level = levelOf(context, 0);
 	return { level, cost: CREDIT_COST[level] };
 }
 
@@ -134,10 +122,6 @@ function runsAsTool(context: IExecuteFunctions): boolean {
 /** Whether a failed call certainly charged nothing: the API answered and refused it (4xx). */
 export function certainlyNotCharged(error: unknown): boolean {
 	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '');
-}
-
-export function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
 /** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */

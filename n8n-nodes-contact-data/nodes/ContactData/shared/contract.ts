@@ -70,6 +70,41 @@ export const FUNDING_STAGES = [
 ] as const;
 export type FundingStage = (typeof FUNDING_STAGES)[number];
 
+/**
+ * Values of the free-text filters that the service documents (its snake_case identifiers). The
+ * service knows more; any other value is still sent.
+ */
+export const KNOWN_DEPARTMENTS = [
+	'engineering',
+	'sales',
+	'marketing',
+	'product',
+	'design',
+	'data',
+	'finance',
+	'operations',
+	'human_resources',
+	'legal',
+	'customer_success',
+	'information_technology',
+	'executive',
+] as const;
+
+export const KNOWN_INDUSTRIES = [
+	'software', 'information_technology', 'financial_services', 'healthcare', 'biotechnology', 'retail',
+	'e_commerce', 'manufacturing', 'education', 'media', 'telecommunications', 'real_estate', 'logistics',
+	'energy', 'consulting', 'insurance', 'automotive', 'hospitality', 'marketing_and_advertising', 'government',
+	'nonprofit', 'legal_services', 'construction', 'food_and_beverage', 'gaming', 'cybersecurity', 'aerospace',
+	'agriculture', 'pharmaceuticals', 'venture_capital',
+] as const;
+
+export const KNOWN_TECH_STACK = [
+	'aws', 'gcp', 'azure', 'snowflake', 'databricks', 'react', 'angular', 'vue', 'node.js', 'python', 'java',
+	'go', 'ruby on rails', 'kubernetes', 'docker', 'terraform', 'postgresql', 'mysql', 'mongodb', 'redis',
+	'kafka', 'salesforce', 'hubspot', 'marketo', 'zendesk', 'intercom', 'segment', 'stripe', 'shopify', 'slack',
+	'jira', 'datadog',
+] as const;
+
 /** Account tiers, low to high. Below `growth` every endpoint answers 403 `tier_required`. */
 export const TIERS = ['free', 'starter', 'growth', 'scale', 'enterprise'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -211,6 +246,12 @@ export const ID_PREFIXES = {
 	refund: 'rf_',
 	event: 'evt_',
 } as const;
+
+/**
+ * A saved list id as clients check it before putting it in a path: the prefix and the characters the
+ * service's ids are made of. Dots and slashes would change the path (`..` is the parent route).
+ */
+export const LIST_ID_PATTERN = /^ls_[A-Za-z0-9_-]+$/;
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies

@@ -1,7 +1,10 @@
-/** Parameters that several operations share. */
+/** Parameters that several operations share, and their checked reading. */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDIT_COST, ID_PREFIXES } from './contract';
+import { CREDIT_COST, ID_PREFIXES, LIST_ID_PATTERN, type UnlockLevel } from './contract';
+import { booleanOf, optionOf, refused, wholeNumber, type Choice } from './values';
+
+const where = (context: IExecuteFunctions, itemIndex: number) => ({ node: context.getNode(), itemIndex });
 
 export function savedListLocator(displayOptions: IDisplayOptions): INodeProperties {
 	return {
@@ -29,8 +32,8 @@ export function savedListLocator(displayOptions: IDisplayOptions): INodeProperti
 					{
 						type: 'regex',
 						properties: {
-							regex: `^${ID_PREFIXES.list}\\S+$`,
-							errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
+							regex: LIST_ID_PATTERN.source,
+							errorMessage: `A saved list ID is ${ID_PREFIXES.list} followed by letters, digits, _ or -`,
 						},
 					},
 				],
@@ -39,9 +42,20 @@ export function savedListLocator(displayOptions: IDisplayOptions): INodeProperti
 	};
 }
 
-/** The saved list id the locator gives for an item (picked from the list or typed). */
+/**
+ * The saved list id the locator gives for an item (picked from the list, typed or from an
+ * expression), checked against the id pattern: an id goes into the request path.
+ */
 export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
-	return context.getNodeParameter('listId', itemIndex, '', { extractValue: true }) as string;
+	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
+	if (typeof value === 'string' && LIST_ID_PATTERN.test(value.trim())) return value.trim();
+	throw refused(
+		where(context, itemIndex),
+		'Saved List',
+		value,
+		`is not a saved list ID (${ID_PREFIXES.list} followed by letters, digits, _ or -)`,
+		'Pick the list from the list, or give its ID (the id field of Saved List → Get Many).',
+	);
 }
 
 /** Contact ids per input item; several operations collect them across all items. */
@@ -60,6 +74,52 @@ export function contactIdsParameter(
 	};
 }
 
+const LEVEL_CHOICES = [
+	{
+		name: 'Basic',
+		value: 'basic',
+		description: `Email, email status and LinkedIn URL (${CREDIT_COST.basic} credit per new contact)`,
+	},
+	{
+		name: 'Premium',
+		value: 'premium',
+		description: `Basic plus phone, mobile phone and work history (${CREDIT_COST.premium} credits per new contact)`,
+	},
+];
+
+/** Level, checked: an expression may give anything. */
+export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLevel {
+	return optionOf<UnlockLevel>(where(context, itemIndex), 'Level', context.getNodeParameter('level', itemIndex, 'basic'), LEVEL_CHOICES);
+}
+
+/** Max Credits, checked: a whole number of 0 or more. */
+export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): number {
+	return wholeNumber(where(context, itemIndex), 'Max Credits', context.getNodeParameter('maxCredits', itemIndex, 100), { min: 0 });
+}
+
+/** A boolean parameter, checked: "true"/"false" from an expression are taken, anything else refused. */
+export function booleanParameter(
+	context: IExecuteFunctions,
+	name: string,
+	displayName: string,
+	itemIndex: number,
+	fallback = false,
+): boolean {
+	return booleanOf(where(context, itemIndex), displayName, context.getNodeParameter(name, itemIndex, fallback));
+}
+
+/** An options parameter, checked against its choices. */
+export function optionParameter<T extends string>(
+	context: IExecuteFunctions,
+	name: string,
+	displayName: string,
+	itemIndex: number,
+	choices: readonly Choice[],
+	fallback: T,
+): T {
+	return optionOf<T>(where(context, itemIndex), displayName, context.getNodeParameter(name, itemIndex, fallback), choices);
+}
+
 export function levelParameter(displayOptions: IDisplayOptions): INodeProperties {
 	return {
 		displayName: 'Level',
@@ -67,18 +127,7 @@ export function levelParameter(displayOptions: IDisplayOptions): INodeProperties
 		type: 'options',
 		default: 'basic',
 		displayOptions,
-		options: [
-			{
-				name: 'Basic',
-				value: 'basic',
-				description: `Email, email status and LinkedIn URL (${CREDIT_COST.basic} credit per new contact)`,
-			},
-			{
-				name: 'Premium',
-				value: 'premium',
-				description: `Basic plus phone, mobile phone and work history (${CREDIT_COST.premium} credits per new contact)`,
-			},
-		],
+		options: LEVEL_CHOICES,
 		description:
 			'How much of each record to unlock (read once per run, from the first item). A contact you already hold at this level or higher costs nothing.',
 	};
@@ -141,4 +190,10 @@ export function whenMaxCreditsReachedParameter(
 		],
 		description: 'What to do when the run could cost more than Max Credits. Read once per run, from the first item.',
 	};
+}
+
+/** How many results Return All and Limit ask for: Infinity for all. */
+export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
+	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
+	return wholeNumber(where(context, itemIndex), 'Limit', context.getNodeParameter('limit', itemIndex, 50), { min: 1 });
 }

@@ -1,9 +1,9 @@
 /**
  * Search filters as node parameters (Contact → Search, Saved List → Create from filters) and their
- * conversion to the contract's `filters` object.
+ * conversion to the contract's `filters` object: values as people write them ("Customer Success")
+ * become the service's identifiers (customer_success), and every value is checked before sending.
  */
 import {
-	NodeOperationError,
 	jsonParse,
 	type IDataObject,
 	type IDisplayOptions,
@@ -11,30 +11,94 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { FUNDING_STAGES, SENIORITIES, searchFiltersSchema, type SearchFilters } from './contract';
-import { checkBody, toStringList } from './values';
+import {
+	FUNDING_STAGES,
+	KNOWN_DEPARTMENTS,
+	KNOWN_INDUSTRIES,
+	KNOWN_TECH_STACK,
+	SENIORITIES,
+	searchFiltersSchema,
+	type SearchFilters,
+} from './contract';
+import { checkBody, refused, showValue, stringListOf, textOf, wholeNumber, type Where } from './values';
+
+const SPECIAL_LABELS: Record<string, string> = {
+	vp: 'VP',
+	c_suite: 'C-Suite',
+	ipo: 'IPO',
+	aws: 'AWS',
+	gcp: 'GCP',
+	e_commerce: 'E-Commerce',
+	'node.js': 'Node.js',
+	postgresql: 'PostgreSQL',
+	mysql: 'MySQL',
+	mongodb: 'MongoDB',
+	hubspot: 'HubSpot',
+	information_technology: 'Information Technology (IT)',
+	human_resources: 'Human Resources (People)',
+};
 
 const label = (value: string) =>
+	SPECIAL_LABELS[value] ??
 	value
-		.split('_')
-		.map((word) => (word === 'vp' ? 'VP' : word.charAt(0).toUpperCase() + word.slice(1)))
-		.join(' ')
-		.replace('C Suite', 'C-Suite')
-		.replace('Ipo', 'IPO');
+		.split(/[_ ]/)
+		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+const choicesOf = (values: readonly string[]) =>
+	values.map((value) => ({ name: label(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+
+/** A value compared the way people write it: case, spaces, hyphens and underscores alike. */
+const looseKey = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+
+/**
+ * A value in the service's words: the known identifier it is written like ("Real Estate" ->
+ * real_estate, "Ruby-on-Rails" -> ruby on rails), otherwise its snake_case form, which the service uses.
+ */
+export function inServiceWords(value: string, known: readonly string[]): string {
+	const key = looseKey(value);
+	return known.find((entry) => looseKey(entry) === key) ?? key;
+}
 
 const listHint = 'Several values: separate them with commas, or give an array from an expression';
+const pickHint =
+	'Choose from the list, or give other values (names as people write them are turned into the service’s snake_case identifiers) from an expression';
+
+interface ListFilter {
+	parameter: string;
+	filter: keyof SearchFilters & string;
+	displayName: string;
+	/** The service's identifiers: values are matched to them as people write them. */
+	known?: readonly string[];
+	/** Whether only the known values exist (an enum): others are refused before sending. */
+	closed?: true;
+}
+
+const LIST_FILTERS: ListFilter[] = [
+	{ parameter: 'title', filter: 'title', displayName: 'Job Titles' },
+	{ parameter: 'seniority', filter: 'seniority', displayName: 'Seniority', known: SENIORITIES, closed: true },
+	{ parameter: 'industry', filter: 'industry', displayName: 'Industries', known: KNOWN_INDUSTRIES },
+	{ parameter: 'department', filter: 'department', displayName: 'Departments', known: KNOWN_DEPARTMENTS },
+	{ parameter: 'techStack', filter: 'tech_stack', displayName: 'Tech Stack', known: KNOWN_TECH_STACK },
+	{
+		parameter: 'fundingStage',
+		filter: 'funding_stage',
+		displayName: 'Funding Stage',
+		known: FUNDING_STAGES,
+		closed: true,
+	},
+	{ parameter: 'country', filter: 'country', displayName: 'Countries' },
+];
+
+const COMPANY_SIZE = 'Company Size (Min/Max Employees)';
+/** The upper bound when only a minimum is given; larger sizes are refused. */
+const LARGEST_COMPANY = 1_000_000_000;
 
 /** Display names of the parameters behind each filter, for errors. */
 export const FILTER_PARAMETER_NAMES: Record<string, string> = {
 	filters: 'Filters',
-	'filters.title': 'Job Titles',
-	'filters.seniority': 'Seniority',
-	'filters.industry': 'Industries',
-	'filters.department': 'Departments',
-	'filters.tech_stack': 'Tech Stack',
-	'filters.company_size': 'Company Size (Min/Max Employees)',
-	'filters.funding_stage': 'Funding Stage',
-	'filters.country': 'Countries',
+	...Object.fromEntries(LIST_FILTERS.map(({ filter, displayName }) => [`filters.${filter}`, displayName])),
+	'filters.company_size': COMPANY_SIZE,
 	'filters.keywords': 'Keywords',
 };
 
@@ -76,26 +140,26 @@ export function filterProperties(displayOptions: IDisplayOptions): INodeProperti
 				{
 					displayName: 'Departments',
 					name: 'department',
-					type: 'string',
-					default: '',
-					placeholder: 'engineering, sales',
-					description: `Exact department names, any case. ${listHint}.`,
+					type: 'multiOptions',
+					default: [],
+					options: choicesOf(KNOWN_DEPARTMENTS),
+					description: `Departments of the person. ${pickHint}.`,
 				},
 				{
 					displayName: 'Funding Stage',
 					name: 'fundingStage',
 					type: 'multiOptions',
 					default: [],
-					options: FUNDING_STAGES.map((value) => ({ name: label(value), value })),
+					options: choicesOf(FUNDING_STAGES),
 					description: 'Funding stages of the company',
 				},
 				{
 					displayName: 'Industries',
 					name: 'industry',
-					type: 'string',
-					default: '',
-					placeholder: 'software, fintech',
-					description: `Exact industry names, any case. ${listHint}.`,
+					type: 'multiOptions',
+					default: [],
+					options: choicesOf(KNOWN_INDUSTRIES),
+					description: `Industries of the company. ${pickHint}.`,
 				},
 				{
 					displayName: 'Job Titles',
@@ -118,15 +182,15 @@ export function filterProperties(displayOptions: IDisplayOptions): INodeProperti
 					name: 'seniority',
 					type: 'multiOptions',
 					default: [],
-					options: SENIORITIES.map((value) => ({ name: label(value), value })),
+					options: choicesOf(SENIORITIES),
 				},
 				{
 					displayName: 'Tech Stack',
 					name: 'techStack',
-					type: 'string',
-					default: '',
-					placeholder: 'snowflake, react',
-					description: `Technologies the company uses, exact names, any case. ${listHint}.`,
+					type: 'multiOptions',
+					default: [],
+					options: choicesOf(KNOWN_TECH_STACK),
+					description: `Technologies the company uses. ${pickHint}.`,
 				},
 			],
 		},
@@ -176,76 +240,79 @@ export function filterProperties(displayOptions: IDisplayOptions): INodeProperti
 	];
 }
 
-const LIST_FILTERS: Array<[parameter: string, filter: keyof SearchFilters]> = [
-	['title', 'title'],
-	['seniority', 'seniority'],
-	['industry', 'industry'],
-	['department', 'department'],
-	['techStack', 'tech_stack'],
-	['fundingStage', 'funding_stage'],
-	['country', 'country'],
-];
-
 /** The contract's `filters` object from the filter parameters of one item, checked. */
 export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
+	const where: Where = { node: context.getNode(), itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const filters: IDataObject = {};
-	for (const [parameter, filter] of LIST_FILTERS) {
-		const values = toStringList(named[parameter]);
-		if (values.length) filters[filter] = values;
+	/** The parameter each filter came from, as errors name it. */
+	const sources: Record<string, string> = {};
+	const put = (filter: string, value: unknown, source: string) => {
+		filters[filter] = value as IDataObject[string];
+		sources[filter] = source;
+	};
+
+	for (const { parameter, filter, displayName } of LIST_FILTERS) {
+		if (named[parameter] !== undefined) put(filter, named[parameter], displayName);
 	}
-	if (typeof named.keywords === 'string' && named.keywords.trim() !== '') {
-		filters.keywords = named.keywords.trim();
-	}
-	const min = named.companySizeMin;
-	const max = named.companySizeMax;
-	if (min !== undefined || max !== undefined) {
-		filters.company_size = `${wholeNumber(min, 0)}-${wholeNumber(max, 1_000_000_000)}`;
-	}
+	if (named.keywords !== undefined) put('keywords', named.keywords, 'Keywords');
+	const companySize = companySizeOf(where, named);
+	if (companySize) put('company_size', companySize, COMPANY_SIZE);
 
 	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []) as Array<{
-		name?: string;
+		name?: unknown;
 		value?: unknown;
 	}>;
 	for (const { name, value } of additional) {
-		const key = String(name ?? '').trim();
-		if (key === '') {
-			throw new NodeOperationError(context.getNode(), `Additional Filters: a filter has no name [item ${itemIndex}]`, {
-				itemIndex,
-			});
-		}
-		filters[key] = (typeof value === 'string' ? parseLoose(value) : value) as IDataObject[string];
+		const key = textOf(where, 'Additional Filters', name);
+		if (key === '') throw refused(where, 'Additional Filters', name, 'is not a filter name: every added filter needs one');
+		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
 	}
 
-	const raw = context.getNodeParameter('filtersJson', itemIndex, '{}') as unknown;
-	const json = typeof raw === 'string' ? (raw.trim() === '' ? {} : parseObject(context, raw, itemIndex)) : raw;
-	if (!json || typeof json !== 'object' || Array.isArray(json)) {
-		throw new NodeOperationError(context.getNode(), `Additional Filters (JSON) must be a JSON object [item ${itemIndex}]`, {
-			itemIndex,
-		});
+	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
+	for (const [key, value] of Object.entries(json)) put(key, value, `Additional Filters (JSON) › ${key}`);
+
+	inServiceForm(where, filters, sources);
+	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
+}
+
+/** The `<min>-<max>` company size from the two size parameters, when either is set. */
+function companySizeOf(where: Where, named: IDataObject): string | undefined {
+	if (named.companySizeMin === undefined && named.companySizeMax === undefined) return undefined;
+	const bound = (value: unknown, displayName: string, fallback: number) =>
+		value === undefined || value === '' ? fallback : wholeNumber(where, displayName, value, { min: 0, max: LARGEST_COMPANY });
+	const min = bound(named.companySizeMin, 'Company Size (Min Employees)', 0);
+	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', LARGEST_COMPANY);
+	if (min > max) {
+		throw refused(where, COMPANY_SIZE, `${min}-${max}`, 'has a minimum greater than its maximum');
 	}
-	Object.assign(filters, json);
-
-	const checked = checkBody(
-		context,
-		searchFiltersSchema,
-		filters,
-		itemIndex,
-		prefixed(FILTER_PARAMETER_NAMES),
-	);
-	return checked;
+	return `${min}-${max}`;
 }
 
-/** The parameter names keyed without the leading `filters.`, as zod reports paths of `filters`. */
-function prefixed(names: Record<string, string>): Record<string, string> {
-	return Object.fromEntries(
-		Object.entries(names).map(([path, name]) => [path.replace(/^filters\.?/, ''), name]),
-	);
+/**
+ * List filters as lists of text in the service's identifiers, keywords as text; whatever their
+ * source. Values that are not text (objects, booleans) are refused, not sent as "[object Object]".
+ */
+function inServiceForm(where: Where, filters: IDataObject, sources: Record<string, string>): void {
+	for (const { filter, known, closed } of LIST_FILTERS) {
+		if (filters[filter] === undefined) continue;
+		const values = stringListOf(where, sources[filter], filters[filter]);
+		filters[filter] = known ? values.map((value) => knownValue(where, sources[filter], value, known, closed)) : values;
+		if (values.length === 0) delete filters[filter];
+	}
+	if (filters.keywords !== undefined) {
+		const keywords = textOf(where, sources.keywords, filters.keywords);
+		if (keywords === '') delete filters.keywords;
+		else filters.keywords = keywords;
+	}
 }
 
-function wholeNumber(value: unknown, fallback: number): number {
-	const number = value === undefined || value === '' ? fallback : Number(value);
-	return Number.isFinite(number) ? Math.trunc(number) : fallback;
+function knownValue(where: Where, parameter: string, value: string, known: readonly string[], closed?: true): string {
+	const identifier = inServiceWords(value, known);
+	if (closed && !known.includes(identifier)) {
+		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
+	}
+	return identifier;
 }
 
 function parseLoose(value: string): unknown {
@@ -257,12 +324,54 @@ function parseLoose(value: string): unknown {
 	}
 }
 
-function parseObject(context: IExecuteFunctions, raw: string, itemIndex: number): unknown {
-	try {
-		return jsonParse(raw);
-	} catch {
-		throw new NodeOperationError(context.getNode(), `Additional Filters (JSON) is not valid JSON [item ${itemIndex}]`, {
-			itemIndex,
-		});
+function filtersJsonOf(where: Where, raw: unknown): IDataObject {
+	const parameter = 'Additional Filters (JSON)';
+	let json = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return {};
+		try {
+			json = jsonParse(raw);
+		} catch {
+			throw refused(where, parameter, raw, 'is not valid JSON', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+		}
 	}
+	if (!json || typeof json !== 'object' || Array.isArray(json)) {
+		throw refused(where, parameter, json, 'is not a JSON object', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+	}
+	return json as IDataObject;
+}
+
+/** Filters whose values are text the service matches exactly or word by word. */
+const TEXT_FILTERS = ['title', 'department', 'industry', 'tech_stack', 'keywords'] as const;
+
+/**
+ * When a search finds nothing: which text filters may be at fault and how their values are written,
+ * or undefined when the filters hold no text filter.
+ */
+export function textFilterAdvice(filters: SearchFilters): string | undefined {
+	const advice: string[] = [];
+	for (const filter of TEXT_FILTERS) {
+		const value = filters[filter];
+		if (value === undefined) continue;
+		const source = LIST_FILTERS.find((entry) => entry.filter === filter);
+		if (filter === 'keywords') {
+			advice.push(`Keywords ${showValue(value)}: every word must begin a word of the name, title, company name or city`);
+		} else if (filter === 'title') {
+			advice.push(`Job Titles ${showValue(value)} match whole words ("CTO" finds "CTO & Co-Founder", not "Director")`);
+		} else if (source?.known) {
+			const known = source.known;
+			const unknown = (value as string[]).filter((entry) => !known.includes(entry));
+			advice.push(
+				unknown.length
+					? `${source.displayName} ${showValue(unknown)} ${unknown.length === 1 ? 'is not a value' : 'are not values'} the service lists; it writes them in snake_case, e.g. ${known.slice(0, 6).join(', ')} (pick them from the list in the editor)`
+					: `${source.displayName} ${showValue(value)} are matched exactly`,
+			);
+		}
+	}
+	return advice.length ? advice.join('; ') : undefined;
+}
+
+/** The notice for searches (or lists from filters) that found nothing, from each item's advice. */
+export function noMatchNotice(lead: string, advice: string[]): string {
+	return `${lead} Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${advice.join(' | ')}.`;
 }

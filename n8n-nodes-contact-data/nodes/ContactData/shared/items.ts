@@ -16,19 +16,30 @@ export type OperationExecute = (
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
-/** An n8n error for `error`, carrying the item index (a thrown NodeError keeps its own). */
+const ITEM_NUMBER = / \[item \d+\]$/;
+
+/**
+ * An n8n error for `error`, carrying the item index (a thrown NodeError keeps its own). Its message
+ * ends with "[item N]" only when the node has more than one input item: one place decides, whatever
+ * wrote the message.
+ */
 export function asNodeError(
 	context: IExecuteFunctions,
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (itemIndex !== undefined && error.context.itemIndex === undefined) {
-			error.context.itemIndex = itemIndex;
-		}
-		return error;
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	if (itemIndex !== undefined && nodeError.context.itemIndex === undefined) {
+		nodeError.context.itemIndex = itemIndex;
 	}
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	const index = nodeError.context.itemIndex;
+	const message = nodeError.message.replace(ITEM_NUMBER, '');
+	nodeError.message =
+		typeof index === 'number' && context.getInputData().length > 1 ? `${message} [item ${index}]` : message;
+	return nodeError;
 }
 
 /** The item continueOnFail puts in place of a failed one. */
@@ -67,8 +78,9 @@ export async function forEachItem(
 				output.push({ ...item, pairedItem: { item: itemIndex } });
 			}
 		} catch (error) {
-			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndex);
-			output.push(errorItem(error, { item: itemIndex }));
+			const failure = asNodeError(context, error, itemIndex);
+			if (!context.continueOnFail()) throw failure;
+			output.push(errorItem(failure, { item: itemIndex }));
 		}
 	}
 	return output;

@@ -25,14 +25,9 @@ import {
 } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { BASE_URL_REFUSED_MESSAGE, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
-import {
-	HEADERS,
-	TRANSIENT_STATUSES,
-	apiErrorBodySchema,
-	rateLimitClassOf,
-	type RateLimitClass,
-} from './contract';
+import { apiError } from './apiErrors';
+import { baseUrlRefusedMessage, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
+import { HEADERS, TRANSIENT_STATUSES, rateLimitClassOf, type RateLimitClass } from './contract';
 
 /** The credential type every Contact Data node uses. */
 export const CREDENTIAL_NAME = 'contactDataApi';
@@ -69,6 +64,8 @@ export interface ApiRequest<T = unknown> {
 	safeToRetry?: boolean;
 	/** The input item the call is made for; named in errors. */
 	itemIndex?: number;
+	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
+	pathParameter?: string;
 	/** Checks (and types) a 2xx JSON body; a body that does not fit counts as a transient failure. */
 	schema?: ZodType<T, ZodTypeDef, unknown>;
 	/** Return the 2xx body as a stream (exports) instead of parsed JSON. */
@@ -207,7 +204,7 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
 	if (!isAllowedBaseUrl(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), BASE_URL_REFUSED_MESSAGE, {
+		throw new NodeOperationError(context.getNode(), baseUrlRefusedMessage(baseUrl), {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
 	}
@@ -394,7 +391,7 @@ async function sendOnce<T>(
 		});
 		return { kind: 'failed', error, headers };
 	}
-	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex), headers };
+	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex, request.pathParameter), headers };
 }
 
 /** Reads a small JSON answer (an error, or an export's 202) from a stream. */
@@ -421,50 +418,6 @@ function errorCodeOf(error: unknown): string | undefined {
 
 function withItem(message: string, itemIndex: number | undefined): string {
 	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
-}
-
-/** What to do next, by error code: shown under the headline. */
-const ERROR_ADVICE: Record<string, string> = {
-	invalid_request: 'Check the parameter named above.',
-	unauthorized:
-		'The API key was refused: it is unknown or has been revoked. Update the API key in the Contact Data API credential.',
-	insufficient_credits: 'Nothing was charged. Buy credits or lower the number of contacts.',
-	tier_required: 'The API needs the Growth tier or higher. Upgrade the account that owns this API key.',
-	not_found: 'Check the id. It may belong to another account or have been deleted.',
-	conflict: 'This was already done once; the service refuses to do it twice.',
-	too_many_ids: 'Send fewer ids per call.',
-};
-
-/** An API error answer as a `NodeApiError`: the API's message (and field) as the headline. */
-export function apiError(
-	context: ApiContext,
-	statusCode: number,
-	body: unknown,
-	itemIndex?: number,
-): NodeApiError {
-	const parsed = apiErrorBodySchema.safeParse(body);
-	const error = parsed.success ? parsed.data.error : undefined;
-	const details = error?.details ?? {};
-	const field = typeof details.field === 'string' ? details.field : undefined;
-	const headline = error
-		? `${error.message}${field ? ` (field: ${field})` : ''}`
-		: `The Contact Data API answered ${statusCode}`;
-	const advice: string[] = [];
-	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
-	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
-		advice.unshift(`Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`);
-	}
-	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
-	return new NodeApiError(
-		context.getNode(),
-		{ code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
-		{
-			message: withItem(headline, itemIndex),
-			description: [error ? `${statusCode} ${error.code}.` : '', ...advice].filter(Boolean).join(' '),
-			httpCode: String(statusCode),
-			itemIndex,
-		},
-	);
 }
 
 // ---------------------------------------------------------------------------------------------

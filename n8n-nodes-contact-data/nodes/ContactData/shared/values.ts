@@ -1,62 +1,150 @@
 /**
  * Parameter values as users give them: typed in, or set by expressions that yield arrays,
- * comma-separated strings or single values. Checked against the contract's zod schemas before
- * anything is sent, so bad input costs nothing and names its parameter.
+ * comma-separated strings, numbers given as text or anything else. Every value is checked before
+ * anything is sent, so bad input costs nothing, and the error names the parameter as the editor
+ * shows it and the value refused.
  */
-import {
-	NodeOperationError,
-	type IExecuteFunctions,
-	type INode,
-} from 'n8n-workflow';
+import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
 import { ID_PREFIXES } from './contract';
 
-/** A list of trimmed, non-empty strings from an array, a comma-separated string or one value. */
-export function toStringList(value: unknown): string[] {
+/** Where a value comes from: the node and the input item it is read for. */
+export interface Where {
+	node: INode;
+	itemIndex: number;
+}
+
+export interface Choice {
+	name: string;
+	value: string;
+}
+
+const SHOWN_LENGTH = 80;
+
+/** A value as a message shows it: text in quotes, anything else as JSON, long values cut. */
+export function showValue(value: unknown): string {
+	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return '(empty)';
+	let shown: string;
+	try {
+		shown = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
+	} catch {
+		shown = String(value);
+	}
+	return shown.length > SHOWN_LENGTH ? `${shown.slice(0, SHOWN_LENGTH - 1)}…` : shown;
+}
+
+/** The error for a value refused before sending: "<Parameter>: <value> <problem>". */
+export function refused(
+	{ node, itemIndex }: Where,
+	parameter: string,
+	value: unknown,
+	problem: string,
+	hint?: string,
+): NodeOperationError {
+	// "is not…", "must be…" read on from the value; another sentence follows it.
+	const joiner = /^(is|are|has|must)\b/.test(problem) ? ' ' : '; ';
+	return new NodeOperationError(node, `${parameter}: ${showValue(value)}${joiner}${problem}`, {
+		itemIndex,
+		description: [hint, 'Nothing was sent.'].filter(Boolean).join(' '),
+	});
+}
+
+/** "1 call", "3 calls". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+	return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** A whole number within bounds; numbers given as text ("50") are taken. */
+export function wholeNumber(
+	where: Where,
+	parameter: string,
+	value: unknown,
+	{ min, max }: { min: number; max?: number },
+): number {
+	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	const top = Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+	if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= top) return number;
+	const largest = top.toLocaleString('en-US');
+	const problem =
+		typeof number === 'number' && number > top
+			? `is more than ${largest}`
+			: `is not a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${largest}`}`;
+	throw refused(where, parameter, value, problem);
+}
+
+/** true or false; "true" and "false" given as text (by an expression) are taken. */
+export function booleanOf(where: Where, parameter: string, value: unknown): boolean {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw refused(where, parameter, value, 'is not true or false');
+}
+
+/** One of the values a parameter offers. */
+export function optionOf<T extends string>(
+	where: Where,
+	parameter: string,
+	value: unknown,
+	choices: readonly Choice[],
+): T {
+	const found = choices.find((choice) => choice.value === value);
+	if (found) return found.value as T;
+	const listed = choices.map((choice) => `${choice.name} (${choice.value})`).join(', ');
+	throw refused(where, parameter, value, `is not one of the choices: ${listed}`);
+}
+
+/** Text, trimmed; a number is taken as its digits. */
+export function textOf(where: Where, parameter: string, value: unknown): string {
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	throw refused(where, parameter, value, 'is not text');
+}
+
+/**
+ * A list of trimmed, non-empty strings from an array, a comma-separated string or one value. Objects
+ * and other values that are not text are refused instead of being sent as "[object Object]".
+ */
+export function stringListOf(where: Where, parameter: string, value: unknown): string[] {
 	if (value === undefined || value === null) return [];
-	const parts = Array.isArray(value)
-		? value.flatMap((entry) => toStringList(entry))
-		: typeof value === 'string'
-			? value.split(',')
-			: [String(value)];
+	if (Array.isArray(value)) return value.flatMap((entry) => stringListOf(where, parameter, entry));
+	const parts = typeof value === 'string' ? value.split(',') : [textOf(where, parameter, value)];
 	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }
 
 /**
  * Contact ids from a parameter value: one id, an array of ids (or of contact objects with an `id`),
- * or comma-separated ids.
+ * or comma-separated ids. Entries that are not text are kept as they are, for `checkContactIds` to refuse.
  */
-export function toContactIds(value: unknown): string[] {
+export function toContactIds(value: unknown): unknown[] {
+	if (value === undefined || value === null) return [];
 	if (Array.isArray(value)) return value.flatMap((entry) => toContactIds(entry));
-	if (value && typeof value === 'object' && 'id' in value) {
-		return toContactIds((value as { id: unknown }).id);
-	}
-	return toStringList(value);
+	if (typeof value === 'object' && 'id' in value) return toContactIds((value as { id: unknown }).id);
+	if (typeof value === 'number') return [String(value)];
+	if (typeof value !== 'string') return [value];
+	return value
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '');
 }
 
-/** Fails with the item index when an id is not a contact id; nothing has been sent yet. */
+/** Fails with the item index when there is no id or an id is not a contact id; nothing has been sent yet. */
 export function checkContactIds(
 	node: INode,
-	ids: string[],
+	ids: unknown[],
 	parameterName: string,
 	itemIndex: number,
 ): string[] {
+	const where = { node, itemIndex };
 	if (ids.length === 0) {
-		throw new NodeOperationError(node, `${parameterName} is empty [item ${itemIndex}]`, {
-			itemIndex,
-			description: 'Give a contact id (ct_…), an array of ids, or ids separated by commas.',
-		});
+		throw refused(where, parameterName, '', 'has no contact id', 'Give a contact id (ct_…), an array of ids, or ids separated by commas.');
 	}
-	const bad = ids.find((id) => !id.startsWith(ID_PREFIXES.contact));
+	const bad = ids.find((id) => typeof id !== 'string' || !id.startsWith(ID_PREFIXES.contact));
 	if (bad !== undefined) {
-		throw new NodeOperationError(
-			node,
-			`${parameterName}: "${bad}" is not a contact id (ct_…) [item ${itemIndex}]`,
-			{ itemIndex, description: 'Contact ids come from Contact → Search results (the id field).' },
-		);
+		throw refused(where, parameterName, bad, `is not a contact id (${ID_PREFIXES.contact}…)`, 'Contact ids come from Contact → Search results (the id field).');
 	}
-	return ids;
+	return ids as string[];
 }
 
 /** Unique values in first-seen order. */
@@ -71,11 +159,11 @@ export function chunk<T>(values: T[], size: number): T[][] {
 }
 
 /**
- * Checks a request body with the contract's schema. A zod issue becomes a NodeOperationError naming
- * the node parameter behind the body field (`parameterNames` maps body paths to display names).
+ * Checks a request body with the contract's schema. A zod issue becomes an error naming the node
+ * parameter behind the body field (`parameterNames` maps body paths to display names) and the value.
  */
 export function checkBody<Schema extends ZodTypeAny>(
-	context: IExecuteFunctions,
+	context: { getNode(): INode },
 	schema: Schema,
 	body: unknown,
 	itemIndex: number,
@@ -84,15 +172,7 @@ export function checkBody<Schema extends ZodTypeAny>(
 	const result = schema.safeParse(body);
 	if (result.success) return result.data as z.output<Schema>;
 	const issue = result.error.issues[0];
-	const path = issue.path.join('.');
-	throw new NodeOperationError(
-		context.getNode(),
-		`${parameterFor(issue, parameterNames)}: ${issue.message} [item ${itemIndex}]`,
-		{
-			itemIndex,
-			description: `The value for ${path || 'the request'} was refused before anything was sent.`,
-		},
-	);
+	throw refused({ node: context.getNode(), itemIndex }, parameterFor(issue, parameterNames), valueAt(body, issue.path), problemOf(issue));
 }
 
 function parameterFor(issue: ZodIssue, parameterNames: Record<string, string>): string {
@@ -101,5 +181,48 @@ function parameterFor(issue: ZodIssue, parameterNames: Record<string, string>): 
 		const name = parameterNames[issue.path.slice(0, length).join('.')];
 		if (name) return name;
 	}
-	return issue.path.length ? `Parameter "${issue.path.join('.')}"` : 'Request';
+	return issue.path.length ? `Field ${issue.path.filter((part) => typeof part === 'string').join('.')}` : 'Request';
+}
+
+function valueAt(body: unknown, path: Array<string | number>): unknown {
+	let value = body;
+	for (const part of path) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string | number, unknown>)[part];
+	}
+	return value;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+	string: 'text',
+	number: 'a number',
+	integer: 'a whole number',
+	boolean: 'true or false',
+	array: 'a list',
+	object: 'an object',
+};
+
+/** A zod issue in plain words (never zod's own JSON or type jargon). */
+function problemOf(issue: ZodIssue): string {
+	switch (issue.code) {
+		case 'invalid_type':
+			return `is not ${TYPE_WORDS[issue.expected] ?? issue.expected}`;
+		case 'invalid_enum_value':
+			return `is not one of: ${issue.options.join(', ')}`;
+		case 'too_small':
+			return issue.type === 'string'
+				? `is shorter than ${plural(Number(issue.minimum), 'character')}`
+				: issue.type === 'array'
+					? `has fewer than ${plural(Number(issue.minimum), 'entry', 'entries')}`
+					: `is less than ${String(issue.minimum)}`;
+		case 'too_big':
+			return issue.type === 'string'
+				? `is longer than ${plural(Number(issue.maximum), 'character')}`
+				: issue.type === 'array'
+					? `has more than ${plural(Number(issue.maximum), 'entry', 'entries')}`
+					: `is more than ${String(issue.maximum)}`;
+		default:
+			// The contract's own messages ("must be an ISO 3166 alpha-2 code").
+			return issue.message;
+	}
 }

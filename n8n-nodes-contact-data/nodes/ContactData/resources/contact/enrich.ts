@@ -11,7 +11,6 @@ import {
 	creditBudgetOf,
 	creditCostOf,
 	notEnoughError,
-	plural,
 	reachedError,
 	skippedForBudget,
 	spentText,
@@ -26,11 +25,16 @@ import {
 	type EnrichResponse,
 	type UnlockLevel,
 } from '../../shared/contract';
-import { levelParameter, maxCreditsParameter, whenMaxCreditsReachedParameter } from '../../shared/descriptions';
+import {
+	booleanParameter,
+	levelParameter,
+	maxCreditsParameter,
+	whenMaxCreditsReachedParameter,
+} from '../../shared/descriptions';
 import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody } from '../../shared/values';
+import { checkBody, plural, textOf } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
@@ -212,9 +216,10 @@ function isRecord(json: IDataObject): boolean {
 }
 
 function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
-	const email = String(context.getNodeParameter('email', itemIndex, '') ?? '').trim();
-	const linkedinUrl = String(context.getNodeParameter('linkedinUrl', itemIndex, '') ?? '').trim();
-	const outputNoMatch = context.getNodeParameter('options.outputNoMatch', itemIndex, false) as boolean;
+	const where = { node: context.getNode(), itemIndex };
+	const email = textOf(where, 'Email', context.getNodeParameter('email', itemIndex, ''));
+	const linkedinUrl = textOf(where, 'LinkedIn URL', context.getNodeParameter('linkedinUrl', itemIndex, ''));
+	const outputNoMatch = booleanParameter(context, 'options.outputNoMatch', 'Output No-Match Items', itemIndex);
 	const body = checkBody(
 		context,
 		enrichRequestSchema,
@@ -251,9 +256,7 @@ async function enrichOne(
 	} catch (error) {
 		if (!certainlyNotCharged(error)) return new LostAnswer(lookup, reservation, asNodeError(context, error, itemIndex));
 		budget.release(reservation);
-		if (outputNoMatch && error instanceof NodeApiError && error.httpCode === '404') {
-			return { matched: false, email: lookup.email || null, linkedin_url: lookup.linkedinUrl || null };
-		}
+		if (error instanceof NodeApiError && error.httpCode === '404') return noMatch(context, lookup);
 		return asNodeError(context, error, itemIndex);
 	}
 }
@@ -269,4 +272,17 @@ async function replay(
 		const answer = await enrichOne(context, budget, lookup, reservation);
 		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
 	}
+}
+
+/** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
+function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, outputNoMatch }: Lookup): IDataObject | Error {
+	if (outputNoMatch) return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
+	const error = new NodeApiError(context.getNode(), { code: 'not_found' }, {
+		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
+		description:
+			'Nothing was charged. To get an item with "matched": false instead of an error (and branch on it with an IF node), turn on Options → Output No-Match Items.',
+		httpCode: '404',
+		itemIndex,
+	});
+	return asNodeError(context, error, itemIndex);
 }

@@ -6,11 +6,13 @@ import {
 	searchPageSchema,
 	searchRequestSchema,
 	type SearchPage,
+	type SearchRequest,
 } from '../../shared/contract';
-import { returnAllAndLimit } from '../../shared/descriptions';
-import { filterProperties, readFilters } from '../../shared/filters';
+import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
+import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
+import { checkBody } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 
@@ -32,16 +34,18 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	let capped: { total: number } | undefined;
+	const noMatch: string[] = [];
 	const output = await forEachItem(this, items, async (itemIndex) => {
 		const filters = readFilters(this, itemIndex);
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		const limit = resultLimitOf(this, itemIndex);
 
 		const contacts: IDataObject[] = [];
 		let cursor: string | null = null;
 		do {
 			const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
-			const body = searchRequestSchema.parse({ filters, limit: pageSize, cursor });
+			const body: SearchRequest = checkBody(this, searchRequestSchema, { filters, limit: pageSize, cursor }, itemIndex, {
+				limit: 'Limit',
+			});
 			const { body: page } = await (apiRequest<SearchPage>).call(this, {
 				method: 'POST',
 				path: PATHS.search,
@@ -54,8 +58,16 @@ export async function execute(
 			cursor = page.next_cursor;
 			if (page.truncated && cursor === null) capped = { total: page.total };
 		} while (cursor !== null && contacts.length < limit);
+		const advice = contacts.length === 0 ? textFilterAdvice(filters) : undefined;
+		if (advice) noMatch.push(items.length > 1 ? `item ${itemIndex}: ${advice}` : advice);
 		return contacts;
 	});
+	if (noMatch.length) {
+		this.addExecutionHints({
+			message: noMatchNotice('No contacts matched.', noMatch),
+			location: 'outputPane',
+		});
+	}
 	if (capped) {
 		this.addExecutionHints({
 			message: `The search matched about ${capped.total.toLocaleString('en-US')} contacts, but the API pages through only the first ${LIMITS.searchPagingCap.toLocaleString('en-US')}. To get every match, save these filters as a list (Saved List → Create, from search filters) and export it (Saved List → Export).`,

@@ -12,7 +12,6 @@ import {
 	creditBudgetOf,
 	creditCostOf,
 	notEnoughError,
-	plural,
 	reachedError,
 	skippedForBudget,
 	spentText,
@@ -31,6 +30,7 @@ import {
 	type UnlockResponse,
 } from '../../shared/contract';
 import {
+	booleanParameter,
 	contactIdsParameter,
 	levelParameter,
 	maxCreditsParameter,
@@ -39,7 +39,7 @@ import {
 import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody, checkContactIds, toContactIds, unique } from '../../shared/values';
+import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -224,7 +224,7 @@ export async function execute(
 	const { level, cost } = creditCostOf(this);
 	const budget = creditBudgetOf(this);
 	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
-	const skipHeld = this.getNodeParameter('options.skipAlreadyUnlocked', 0, false) as boolean;
+	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
 
 	// 1. Read and check every item's ids before anything is sent.
 	const outcome = new Map<number, INodeExecutionData[]>();
@@ -287,7 +287,7 @@ export async function execute(
 
 	const skippedCount = wanted.filter(isSkipped).length;
 	this.addExecutionHints({
-		message: `Unlocked ${results.records.size} unique contacts (${level}) in ${plural(results.calls, 'call')}: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
+		message: `Unlocked ${plural(results.records.size, 'unique contact')} (${level}) in ${plural(results.calls, 'call')}: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
 			skippedCount ? `; ${skippedCount} already unlocked and skipped` : ''
 		}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',

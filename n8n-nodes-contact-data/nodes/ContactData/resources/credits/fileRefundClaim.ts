@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/contract';
+import { optionParameter } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody } from '../../shared/values';
+import { checkBody, textOf } from '../../shared/values';
 
 const showFor = { show: { resource: ['credits'], operation: ['fileRefundClaim'] } };
 
@@ -12,6 +13,8 @@ const REASON_NAMES: Record<(typeof REFUND_REASONS)[number], string> = {
 	wrong_phone: 'Wrong Phone',
 	wrong_title: 'Wrong Title',
 };
+
+const REASON_CHOICES = REFUND_REASONS.map((value) => ({ name: REASON_NAMES[value], value }));
 
 export const description: INodeProperties[] = [
 	{
@@ -29,7 +32,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'bounced_email',
 		displayOptions: showFor,
-		options: REFUND_REASONS.map((value) => ({ name: REASON_NAMES[value], value })),
+		options: REASON_CHOICES,
 	},
 	{
 		displayName: 'Note',
@@ -47,13 +50,14 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const note = String(this.getNodeParameter('note', itemIndex, '') ?? '').trim();
+		const where = { node: this.getNode(), itemIndex };
+		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
 		const body = checkBody(
 			this,
 			refundRequestSchema,
 			{
-				contact_id: String(this.getNodeParameter('contactId', itemIndex, '') ?? '').trim(),
-				reason: this.getNodeParameter('reason', itemIndex),
+				contact_id: textOf(where, 'Contact ID', this.getNodeParameter('contactId', itemIndex, '')),
+				reason: optionParameter(this, 'reason', 'Reason', itemIndex, REASON_CHOICES, 'bounced_email'),
 				...(note ? { note } : {}),
 			},
 			itemIndex,

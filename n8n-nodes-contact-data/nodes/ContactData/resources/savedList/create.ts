@@ -1,16 +1,36 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/contract';
-import { contactIdsParameter } from '../../shared/descriptions';
-import { FILTER_PARAMETER_NAMES, filterProperties, readFilters } from '../../shared/filters';
+import { contactIdsParameter, optionParameter } from '../../shared/descriptions';
+import {
+	FILTER_PARAMETER_NAMES,
+	filterProperties,
+	noMatchNotice,
+	readFilters,
+	textFilterAdvice,
+} from '../../shared/filters';
 import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
-import { checkBody, unique } from '../../shared/values';
+import { checkBody, refused, textOf, unique } from '../../shared/values';
 import { groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
 const showForFilters = { show: { ...showFor.show, createFrom: ['filters'] } };
 const showForIds = { show: { ...showFor.show, createFrom: ['contactIds'] } };
+
+const CREATE_FROM_CHOICES = [
+	{
+		name: 'Search Filters',
+		value: 'filters',
+		description:
+			'A saved search: its members are every match, beyond the 10,000 a search can page through. One list per input item.',
+	},
+	{
+		name: 'Contact IDs',
+		value: 'contactIds',
+		description: 'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
+	},
+];
 
 export const description: INodeProperties[] = [
 	{
@@ -28,20 +48,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'filters',
 		displayOptions: showFor,
-		options: [
-			{
-				name: 'Search Filters',
-				value: 'filters',
-				description:
-					'A saved search: its members are every match, beyond the 10,000 a search can page through. One list per input item.',
-			},
-			{
-				name: 'Contact IDs',
-				value: 'contactIds',
-				description:
-					'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
-			},
-		],
+		options: CREATE_FROM_CHOICES,
 	},
 	...filterProperties(showForFilters),
 	contactIdsParameter(showForIds, 'The contacts to put in the list.'),
@@ -52,6 +59,17 @@ const BODY_PARAMETERS = {
 	contact_ids: 'Contact IDs',
 	...FILTER_PARAMETER_NAMES,
 };
+
+/** The list name of an item: text of 1 to 200 characters. */
+function nameOf(context: IExecuteFunctions, itemIndex: number): string {
+	const where = { node: context.getNode(), itemIndex };
+	const value: unknown = context.getNodeParameter('name', itemIndex, '');
+	const name = textOf(where, 'Name', value);
+	if (name === '' || name.length > LIMITS.listNameMaxLength) {
+		throw refused(where, 'Name', value, `is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`);
+	}
+	return name;
+}
 
 async function createList(
 	context: IExecuteFunctions,
@@ -75,19 +93,28 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const createFrom = this.getNodeParameter('createFrom', 0, 'filters') as string;
+	const createFrom = optionParameter(this, 'createFrom', 'Create From', 0, CREATE_FROM_CHOICES, 'filters');
 	if (createFrom === 'filters') {
-		return await forEachItem(this, items, async (itemIndex) => {
-			const name = this.getNodeParameter('name', itemIndex, '') as string;
-			return await createList(this, { name, filters: readFilters(this, itemIndex) }, itemIndex);
+		const noMatch: string[] = [];
+		const output = await forEachItem(this, items, async (itemIndex) => {
+			const name = nameOf(this, itemIndex);
+			const filters = readFilters(this, itemIndex);
+			const list = await createList(this, { name, filters }, itemIndex);
+			const advice = list.contact_count === 0 ? textFilterAdvice(filters) : undefined;
+			if (advice) noMatch.push(items.length > 1 ? `item ${itemIndex}: ${advice}` : advice);
+			return list;
 		});
+		if (noMatch.length) {
+			this.addExecutionHints({ message: noMatchNotice('The new list has no contacts.', noMatch), location: 'outputPane' });
+		}
+		return output;
 	}
 
 	const output: INodeExecutionData[] = [];
 	const groups = groupIdsByKey(
 		this,
 		items,
-		(itemIndex) => String(this.getNodeParameter('name', itemIndex, '') ?? ''),
+		(itemIndex) => nameOf(this, itemIndex),
 		output,
 	);
 	for (const [name, group] of groups) {
@@ -102,8 +129,9 @@ export async function execute(
 			}
 			output.push({ json: list, pairedItem: pairedWith(group.itemIndexes) });
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, firstItem);
-			output.push(errorItem(error, pairedWith(group.itemIndexes), { name }));
+			const failure = asNodeError(this, error, firstItem);
+			if (!this.continueOnFail()) throw failure;
+			output.push(errorItem(failure, pairedWith(group.itemIndexes), { name }));
 		}
 	}
 	return output;

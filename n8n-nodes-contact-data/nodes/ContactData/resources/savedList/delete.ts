@@ -18,6 +18,7 @@ export async function execute(
 		await apiRequest.call(this, {
 			method: 'DELETE',
 			path: PATHS.list(listId),
+			pathParameter: 'Saved List',
 			// Not sent again: after a lost answer a second DELETE would report the list as unknown.
 			safeToRetry: false,
 			itemIndex,

@@ -1,4 +1,5 @@
 import {
+	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -13,21 +14,40 @@ import {
 	exportUrlResponseSchema,
 	savedListSchema,
 	type ExportFormat,
+	type ExportUrlResponse,
 	type SavedList,
 } from '../../shared/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
-import { checkBody, toStringList } from '../../shared/values';
+import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
 import {
 	countExportedItems,
 	countStoredExport,
 	notUnlockedNotice,
 	type ExportCounts,
 } from './exportCounts';
+import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'] } };
+
+const OUTPUT_AS_CHOICES = [
+	{
+		name: 'File',
+		value: 'binary',
+		description: 'One item with the export as a binary file (any list size; large lists are streamed)',
+	},
+	{
+		name: 'Items',
+		value: 'items',
+		description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
+	},
+];
+
+const FORMAT_CHOICES = [
+	{ name: 'CSV', value: 'csv' },
+	{ name: 'JSON', value: 'json' },
+];
 
 export const description: INodeProperties[] = [
 	savedListLocator(showFor),
@@ -37,18 +57,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'binary',
 		displayOptions: showFor,
-		options: [
-			{
-				name: 'File',
-				value: 'binary',
-				description: 'One item with the export as a binary file (any list size; large lists are streamed)',
-			},
-			{
-				name: 'Items',
-				value: 'items',
-				description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
-			},
-		],
+		options: OUTPUT_AS_CHOICES,
 	},
 	{
 		displayName: 'Format',
@@ -56,10 +65,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'csv',
 		displayOptions: showForFile,
-		options: [
-			{ name: 'CSV', value: 'csv' },
-			{ name: 'JSON', value: 'json' },
-		],
+		options: FORMAT_CHOICES,
 	},
 	{
 		displayName: 'Fields',
@@ -113,12 +119,17 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
+		const where = { node: this.getNode(), itemIndex };
 		const listId = savedListIdOf(this, itemIndex);
-		const outputAs = this.getNodeParameter('outputAs', itemIndex, 'binary') as string;
+		const outputAs = optionParameter<'binary' | 'items'>(this, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
 		const format =
-			outputAs === 'items' ? 'json' : (this.getNodeParameter('format', itemIndex, 'csv') as ExportFormat);
-		const fields = toStringList(this.getNodeParameter('fields', itemIndex, ''));
-		const unlockedOnly = this.getNodeParameter('unlockedOnly', itemIndex, false);
+			outputAs === 'items'
+				? 'json'
+				: optionParameter<ExportFormat>(this, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv');
+		const fields = stringListOf(where, 'Fields', this.getNodeParameter('fields', itemIndex, ''));
+		const unlockedOnly = booleanParameter(this, 'unlockedOnly', 'Unlocked Contacts Only', itemIndex);
+		const binaryPropertyName =
+			outputAs === 'binary' ? binaryPropertyNameOf(this, itemIndex) : undefined;
 		const body = checkBody(
 			this,
 			exportRequestSchema,
@@ -130,6 +141,7 @@ export async function execute(
 		const started = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.listExport(listId),
+			pathParameter: 'Saved List',
 			body,
 			stream: true,
 			safeToRetry: true,
@@ -139,13 +151,13 @@ export async function execute(
 		let contactCount: number | undefined;
 		if (started.statusCode === 202) {
 			// A large list: the answer is a signed URL to stream the file from.
-			const bulk = exportUrlResponseSchema.parse(await readJsonStream(file.body));
+			const bulk = signedUrlAnswerOf(this, await readJsonStream(file.body), itemIndex);
 			contactCount = bulk.contact_count;
 			if (outputAs === 'items') {
 				// As items the whole export would be held in memory at once: refuse before downloading.
 				throw new NodeOperationError(
 					this.getNode(),
-					`The saved list has ${bulk.contact_count} contacts, too many to output as items [item ${itemIndex}]`,
+					`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
 					{
 						itemIndex,
 						description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
@@ -166,7 +178,6 @@ export async function execute(
 			fileNameOf(file.headers) ??
 			fileNameOf(started.headers) ??
 			(await listFileName(this, listId, format, itemIndex));
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 		const binary = await this.helpers.prepareBinaryData(
 			file.body as unknown as Buffer,
 			fileName,
@@ -182,7 +193,7 @@ export async function execute(
 			contact_count: contactCount ?? counts.contacts,
 		};
 		if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
-		return [{ json, binary: { [binaryPropertyName]: binary } }];
+		return [{ json, binary: { [binaryPropertyName ?? 'data']: binary } }];
 	});
 }
 
@@ -190,6 +201,28 @@ export async function execute(
 function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
 	const message = notUnlockedNotice(counts);
 	if (message) context.addExecutionHints({ message, location: 'outputPane' });
+}
+
+/** The 202 answer of a large export, or an error naming what it lacks (never zod's own output). */
+function signedUrlAnswerOf(context: IExecuteFunctions, body: unknown, itemIndex: number): ExportUrlResponse {
+	const answer = exportUrlResponseSchema.safeParse(body);
+	if (answer.success) return answer.data;
+	const missing = unique(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'));
+	throw new NodeApiError(context.getNode(), { code: 'unreadable_answer' }, {
+		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
+		description: 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
+		httpCode: '202',
+		itemIndex,
+	});
+}
+
+function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
+	const parameter = 'Put Output File in Field';
+	const where = { node: context.getNode(), itemIndex };
+	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
+	const name = textOf(where, parameter, value);
+	if (name === '') throw refused(where, parameter, value, 'is not a field name', 'Give the name of the binary field to put the file in, e.g. data.');
+	return name;
 }
 
 async function listFileName(
@@ -201,6 +234,7 @@ async function listFileName(
 	const { body: list } = await (apiRequest<SavedList>).call(context, {
 		method: 'GET',
 		path: PATHS.list(listId),
+		pathParameter: 'Saved List',
 		itemIndex,
 		schema: savedListSchema,
 	});

@@ -18,6 +18,7 @@ export async function execute(
 		const { body } = await apiRequest.call(this, {
 			method: 'GET',
 			path: PATHS.list(listId),
+			pathParameter: 'Saved List',
 			itemIndex,
 			schema: savedListSchema,
 		});

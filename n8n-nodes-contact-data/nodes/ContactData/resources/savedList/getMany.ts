@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, PATHS, savedListsPageSchema } from '../../shared/contract';
-import { returnAllAndLimit } from '../../shared/descriptions';
+import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 
@@ -17,8 +17,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
+		const limit = resultLimitOf(this, itemIndex);
 		const lists: IDataObject[] = [];
 		let cursor: string | null = null;
 		do {

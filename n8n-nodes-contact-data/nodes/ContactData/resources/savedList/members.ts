@@ -63,8 +63,9 @@ export function groupIdsByKey(
 			group.ids.push(...ids);
 			groups.set(key, group);
 		} catch (error) {
-			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndex);
-			failed.push(errorItem(error, { item: itemIndex }));
+			const failure = asNodeError(context, error, itemIndex);
+			if (!context.continueOnFail()) throw failure;
+			failed.push(errorItem(failure, { item: itemIndex }));
 		}
 	}
 	return groups;
@@ -90,6 +91,7 @@ export async function sendMembers(
 			const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(context, {
 				method: 'POST',
 				path: PATHS.listContacts(listId),
+				pathParameter: 'Saved List',
 				body,
 				// Adding a member twice changes nothing: safe to send again.
 				safeToRetry: true,
@@ -102,6 +104,7 @@ export async function sendMembers(
 			const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(context, {
 				method: 'DELETE',
 				path: PATHS.listContacts(listId),
+				pathParameter: 'Saved List',
 				body,
 				itemIndex,
 				schema: listContactsRemovedSchema,
@@ -138,8 +141,9 @@ export async function changeMembers(
 			};
 			output.push({ json, pairedItem: pairedWith(group.itemIndexes) });
 		} catch (error) {
-			if (!this.continueOnFail()) throw asNodeError(this, error, group.itemIndexes[0]);
-			output.push(errorItem(error, pairedWith(group.itemIndexes), { list_id: listId }));
+			const failure = asNodeError(this, error, group.itemIndexes[0]);
+			if (!this.continueOnFail()) throw failure;
+			output.push(errorItem(failure, pairedWith(group.itemIndexes), { list_id: listId }));
 		}
 	}
 	return output;
