@@ -9,6 +9,7 @@ import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
 import { runNode } from '../harness/engine';
+import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
 
@@ -156,6 +157,49 @@ describe('a redirect from the base URL', () => {
 			expect(seen).toEqual([{ url: '/v1/credits/balance', authorization: `Bearer ${KEYS.growth}` }]);
 		} finally {
 			await new Promise((resolve) => server.close(resolve));
+		}
+	});
+});
+
+describe('the credential test and a redirecting Base URL', () => {
+	it.each([301, 302, 307, 308])(
+		'%s to another origin: the test fails with a plain message and the other origin gets no Authorization',
+		async (status) => {
+			const other = await startFakeApi((_request, res) => json(res, 200, { balance: 1, tier: 'growth', usage: [], refunds: [] }));
+			const redirecting = await startFakeApi((request, res) => {
+				res.writeHead(status, { location: `${other.url}${request.path}` }).end();
+			});
+			try {
+				const outcome = await testCredential(KEYS.growth, redirecting.url);
+				expect(outcome.ok).toBe(false);
+				expect(outcome.message).toMatch(/redirects to another address/);
+				expect(other.requests).toEqual([]);
+				expect(redirecting.requests).toHaveLength(1);
+			} finally {
+				await other.close();
+				await redirecting.close();
+			}
+		},
+	);
+});
+
+describe('an error text that echoes the key', () => {
+	it('is scrubbed from the message, the description and the details', async () => {
+		const echoing = await startFakeApi((request, res) =>
+			json(res, 400, {
+				error: {
+					code: 'invalid_request',
+					message: `bad request for ${request.authorization ?? ''}`,
+					details: { field: 'key', key: (request.authorization ?? '').replace('Bearer ', '') },
+				},
+			}),
+		);
+		try {
+			const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, baseUrl: echoing.url });
+			expect(result.error?.message).toMatch(/bad request for Bearer \[API key\]/);
+			expect(everything(result)).not.toContain(KEYS.growth);
+		} finally {
+			await echoing.close();
 		}
 	});
 });

@@ -10,6 +10,7 @@ import {
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { filterProperties, readFilters } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
+import { CursorTrail } from '../../shared/paging';
 import { apiRequest } from '../../shared/transport';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
@@ -39,6 +40,7 @@ export async function execute(
 
 		const contacts: IDataObject[] = [];
 		let cursor: string | null = null;
+		const trail = new CursorTrail(this, `POST ${PATHS.search}`, itemIndex);
 		do {
 			const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
 			const body = searchRequestSchema.parse({ filters, limit: pageSize, cursor });
@@ -51,6 +53,7 @@ export async function execute(
 				schema: searchPageSchema,
 			});
 			contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
+			trail.follow(page.results.map((contact) => contact.id), page.next_cursor);
 			cursor = page.next_cursor;
 			if (page.truncated && cursor === null) capped = { total: page.total };
 		} while (cursor !== null && contacts.length < limit);
