@@ -203,3 +203,32 @@ describe('an error text that echoes the key', () => {
 		}
 	});
 });
+
+describe('a signed export URL', () => {
+	it.each(['http://files.contactdata.example/x.csv?sig=1', 'ftp://127.0.0.1/x.csv'])(
+		'%s (not https, not loopback http) is not opened',
+		async (url) => {
+			const files = await startFakeApi((_request, res) => res.writeHead(200).end('id\r\n'));
+			const api = await startFakeApi((_request, res) =>
+				json(res, 202, { url, expires_at: '2030-01-01T00:00:00Z', format: 'csv', contact_count: 150_000 }),
+			);
+			try {
+				const result = await run(sandbox, {
+					parameters: {
+						resource: 'savedList',
+						operation: 'export',
+						listId: { __rl: true, mode: 'id', value: 'ls_1' },
+						format: 'csv',
+					},
+					baseUrl: api.url,
+				});
+				expect(result.error?.message).toMatch(/export URL the API gave is not https/);
+				expect(api.requests).toHaveLength(1);
+				expect(files.requests).toHaveLength(0);
+			} finally {
+				await files.close();
+				await api.close();
+			}
+		},
+	);
+});
