@@ -151,8 +151,14 @@ interface RateWindow {
 	limit: number | null;
 	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
 	windowMs: number;
-	/** Until when other clients are known to use the key: calls are then spaced at window/limit. */
+	/** Until when other clients are known to use the key: calls are then spaced by `spacingMs`. */
 	sharedUntil: number;
+	/**
+	 * The gap between calls while the key is shared: window/limit at first, doubled by each 429 and
+	 * narrowed again by each call that goes through, so that processes that know nothing of each
+	 * other settle on their shares of the limit.
+	 */
+	spacingMs: number;
 	lastSentAt: number;
 }
 
@@ -167,7 +173,7 @@ function rateWindowOf(credential: ApiCredential, rateClass: RateLimitClass | nul
 	const key = rateWindowKey(credential, rateClass);
 	let window = rateWindows.get(key);
 	if (!window) {
-		window = { remaining: null, resetAt: 0, tail: Promise.resolve(), limit: null, windowMs: 0, sharedUntil: 0, lastSentAt: 0 };
+		window = { remaining: null, resetAt: 0, tail: Promise.resolve(), limit: null, windowMs: 0, sharedUntil: 0, spacingMs: 0, lastSentAt: 0 };
 		rateWindows.set(key, window);
 	}
 	return window;
@@ -176,10 +182,17 @@ function rateWindowOf(credential: ApiCredential, rateClass: RateLimitClass | nul
 /** How long the next call of a window waits before it is sent. */
 function paceMs(window: RateWindow, now: number): number {
 	if (window.remaining !== null && window.remaining <= 0) return Math.max(0, window.resetAt - now);
-	if (now < window.sharedUntil && window.limit && window.windowMs > 0) {
-		return Math.max(0, window.lastSentAt + window.windowMs / window.limit - now);
+	if (now < window.sharedUntil) {
+		// Jittered, so that processes with the same spacing drift apart instead of colliding.
+		return Math.max(0, window.lastSentAt + window.spacingMs * (0.75 + Math.random() / 2) - now);
 	}
 	return 0;
+}
+
+/** The even gap between calls that keeps one client within the limit: window/limit. */
+function evenSpacingMs(window: RateWindow): number {
+	const windowMs = window.windowMs || RATE_LIMIT_WINDOW_MS;
+	return window.limit ? windowMs / window.limit : 0;
 }
 
 async function inTurn<R>(
@@ -224,6 +237,7 @@ function numberHeader(headers: ApiResponse<unknown>['headers'], name: string): n
 
 /** Marks the window as shared with other clients for the next window's length. */
 function markShared(window: RateWindow, now: number): void {
+	if (now >= window.sharedUntil) window.spacingMs = evenSpacingMs(window);
 	window.sharedUntil = now + (window.windowMs || RATE_LIMIT_WINDOW_MS);
 }
 
@@ -242,11 +256,19 @@ function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<un
 	window.resetAt = now + (remaining <= 0 ? jittered(resetMs) : resetMs);
 }
 
+/** A call that went through: the gap between calls narrows back towards window/limit. */
+function narrowSpacing(window: RateWindow | undefined) {
+	if (!window) return;
+	const even = evenSpacingMs(window);
+	window.spacingMs = Math.max(even, window.spacingMs - even / 2);
+}
+
 function noteRateLimited(window: RateWindow | undefined, waitMs: number) {
 	if (!window) return;
 	const now = Date.now();
 	// This process waits for Reset before its window runs out: a 429 means others took the slots.
 	markShared(window, now);
+	window.spacingMs = Math.min(window.windowMs || RATE_LIMIT_WINDOW_MS, Math.max(evenSpacingMs(window), window.spacingMs) * 1.5);
 	window.remaining = 0;
 	window.resetAt = now + jittered(waitMs);
 }
@@ -352,7 +374,7 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
-	| { kind: 'rateLimited'; waitMs: number }
+	| { kind: 'rateLimited'; waitMs: number; headers: ApiResponse<unknown>['headers'] }
 	| { kind: 'transient'; reason: string }
 	| { kind: 'failed'; error: NodeApiError; headers: ApiResponse<unknown>['headers'] };
 
@@ -376,9 +398,15 @@ export async function apiRequest<T = unknown>(
 		const attempt = await inTurn(this, window, request.itemIndex, async () => {
 			const outcome = await sendOnce(this, credential, request);
 			// Refused calls count against the limit too, and say so in their headers.
-			if (outcome.kind === 'ok') noteRateHeaders(window, outcome.response.headers);
+			if (outcome.kind === 'ok') {
+				noteRateHeaders(window, outcome.response.headers);
+				narrowSpacing(window);
+			}
 			if (outcome.kind === 'failed') noteRateHeaders(window, outcome.headers);
-			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs);
+			if (outcome.kind === 'rateLimited') {
+				noteRateHeaders(window, outcome.headers);
+				noteRateLimited(window, outcome.waitMs);
+			}
 			return outcome;
 		});
 		switch (attempt.kind) {
@@ -483,7 +511,11 @@ async function sendOnce<T>(
 	if (statusCode === 429) {
 		const seconds =
 			numberHeader(headers, HEADERS.retryAfter) ?? numberHeader(headers, HEADERS.rateLimitReset);
-		return { kind: 'rateLimited', waitMs: seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS };
+		return {
+			kind: 'rateLimited',
+			waitMs: seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS,
+			headers,
+		};
 	}
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
 		return { kind: 'transient', reason: `the API answered ${statusCode}` };
