@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
+import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/transport';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';
@@ -42,7 +43,7 @@ export class ContactDataApi implements ICredentialType {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: 60,
+			default: DEFAULT_TIMEOUT_SECONDS,
 			description:
 				'How long a call to the API may wait for an answer. A call that gets none fails with an error and is not sent again.',
 		},
