@@ -154,9 +154,9 @@ interface RateWindow {
 	/** Until when other clients are known to use the key: calls are then spaced by `spacingMs`. */
 	sharedUntil: number;
 	/**
-	 * The gap between calls while the key is shared: window/limit at first, doubled by each 429 and
-	 * narrowed again by each call that goes through, so that processes that know nothing of each
-	 * other settle on their shares of the limit.
+	 * The gap between calls while the key is shared: window/limit at first, widened by half by each
+	 * 429 and narrowed again by each call that goes through, so that processes that know nothing of
+	 * each other settle on their shares of the limit.
 	 */
 	spacingMs: number;
 	lastSentAt: number;
