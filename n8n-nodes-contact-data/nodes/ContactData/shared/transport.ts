@@ -241,7 +241,7 @@ function markShared(window: RateWindow, now: number): void {
 	window.sharedUntil = now + (window.windowMs || RATE_LIMIT_WINDOW_MS);
 }
 
-function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers']) {
+function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers'] = {}) {
 	if (!window) return;
 	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
 	if (remaining === undefined) return;
@@ -375,7 +375,7 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
 	| { kind: 'rateLimited'; waitMs: number; headers: ApiResponse<unknown>['headers'] }
-	| { kind: 'transient'; reason: string }
+	| { kind: 'transient'; reason: string; headers?: ApiResponse<unknown>['headers'] }
 	| { kind: 'failed'; error: NodeApiError; headers: ApiResponse<unknown>['headers'] };
 
 /**
@@ -402,7 +402,7 @@ export async function apiRequest<T = unknown>(
 				noteRateHeaders(window, outcome.response.headers);
 				narrowSpacing(window);
 			}
-			if (outcome.kind === 'failed') noteRateHeaders(window, outcome.headers);
+			if (outcome.kind === 'failed' || outcome.kind === 'transient') noteRateHeaders(window, outcome.headers);
 			if (outcome.kind === 'rateLimited') {
 				noteRateHeaders(window, outcome.headers);
 				noteRateLimited(window, outcome.waitMs);
@@ -498,7 +498,11 @@ async function sendOnce<T>(
 		}
 		// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
 		if (raw.body === null || typeof raw.body !== 'object') {
-			return { kind: 'transient', reason: `the answer to ${request.method} ${request.path} was not readable` };
+			return {
+				kind: 'transient',
+				reason: `the answer to ${request.method} ${request.path} was not readable`,
+				headers,
+			};
 		}
 		const checked = request.schema.safeParse(raw.body);
 		if (!checked.success) {
@@ -518,7 +522,7 @@ async function sendOnce<T>(
 		};
 	}
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
-		return { kind: 'transient', reason: `the API answered ${statusCode}` };
+		return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
 	}
 	if (statusCode >= 300 && statusCode < 400) {
 		const location = headerValue(headers, 'location');
