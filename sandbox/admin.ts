@@ -22,6 +22,7 @@ const settingsSchema = z
 		rate_limits: z.boolean().optional(),
 		webhook_retry_delays_ms: z.array(z.number().int().min(0).max(3_600_000)).max(20).optional(),
 		clock_offset_s: z.number().min(-MAX_CLOCK_OFFSET_S).max(MAX_CLOCK_OFFSET_S).optional(),
+		future_api: z.boolean().optional(),
 	})
 	.strict();
 
@@ -39,6 +40,7 @@ function settingsBody(state: SandboxState): Record<string, unknown> {
 		rate_limits: state.settings.rateLimits,
 		webhook_retry_delays_ms: state.settings.webhookRetryDelaysMs,
 		clock_offset_s: state.clock.offsetMs / 1000,
+		future_api: state.settings.futureApi ?? false,
 		contacts: state.ds.size,
 		seed: state.seed,
 	};
@@ -73,6 +75,7 @@ async function setSettings(ctx: RequestContext): Promise<Answer> {
 	if (request.rate_limits !== undefined) state.settings.rateLimits = request.rate_limits;
 	if (request.webhook_retry_delays_ms !== undefined) state.settings.webhookRetryDelaysMs = request.webhook_retry_delays_ms;
 	if (request.clock_offset_s !== undefined) state.clock.offsetMs = request.clock_offset_s * 1000;
+	if (request.future_api !== undefined) state.settings.futureApi = request.future_api;
 	return { status: 200, body: settingsBody(state) };
 }
 

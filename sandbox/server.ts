@@ -28,6 +28,7 @@ import { API_ROUTES } from './routes';
 import { matchRoute, type RequestContext, type RouteMatch, type StreamedAnswer } from './router';
 import { SandboxState } from './state';
 import { DEFAULT_RETRY_DELAYS_MS } from './deliveries';
+import { futureBody } from './futureApi';
 
 export interface SandboxOptions {
 	/** Default 4010; 0 = a free port (tests always use 0). */
@@ -213,6 +214,7 @@ class SandboxServer {
 			await answer.stream(res);
 			return;
 		}
+		if (this.state.settings.futureApi) answer = { ...answer, body: futureBody(answer.body) };
 		sendAnswer(res, { ...answer, headers: { ...headers, ...answer.headers } });
 	}
 

@@ -20,6 +20,8 @@ export interface SandboxSettings {
 	rateLimits: boolean;
 	/** Delays before each retry of a failed webhook delivery. */
 	webhookRetryDelaysMs: number[];
+	/** Answers as a later API version might give them (futureApi.ts). */
+	futureApi?: boolean;
 }
 
 export class SandboxState {

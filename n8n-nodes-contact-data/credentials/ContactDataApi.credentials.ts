@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
+import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/transport';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';
@@ -37,6 +38,15 @@ export class ContactDataApi implements ICredentialType {
 			placeholder: 'https://api.contactdata.example',
 			hint: 'Your account’s API address, as shown in the Contact Data dashboard, without /v1. It must start with https:// (plain http:// only for a server on the machine n8n runs on).',
 		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_TIMEOUT_SECONDS,
+			description:
+				'How long a call to the API may wait for an answer. A call that gets none fails with an error and is not sent again.',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -53,8 +63,18 @@ export class ContactDataApi implements ICredentialType {
 			baseURL: CHECKED_BASE_URL,
 			url: '/v1/credits/balance',
 			method: 'GET',
+			// The API never redirects: a Base URL that does is not followed, so the key stays with it.
+			disableFollowRedirect: true,
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message:
+						'The Base URL redirects to another address. The key was not sent there: enter the API’s own address as the Base URL.',
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: { value: 401, message: 'The API key was refused: it is unknown or revoked' },

@@ -165,6 +165,8 @@ export interface RunNodeOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	inputItems?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** Cancels the execution when it settles, as the editor's Stop button does. */
+	stopWhen?: Promise<unknown>;
 }
 
 export interface NodeRun {
@@ -229,11 +231,13 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	});
 	const additionalData = makeAdditionalData(credentialsHelper, hooks);
 	additionalData.executionId = executionId;
-	const run = await new WorkflowExecute(
+	const execution = new WorkflowExecute(
 		additionalData,
 		'manual',
 		runExecutionData,
 	).processRunExecutionData(workflow);
+	void options.stopWhen?.then(() => execution.cancel());
+	const run = await execution;
 	const task = run.data.resultData.runData[node.name]?.[0];
 	return {
 		run,

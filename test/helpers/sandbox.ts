@@ -18,6 +18,8 @@ export interface SandboxSettingsBody {
 	webhook_retry_delays_ms?: number[];
 	/** Moves the sandbox's clock (expiry of export URLs and idempotency records). */
 	clock_offset_s?: number;
+	/** Answers as a later API version might give them: new enum values, new fields, keys reordered. */
+	future_api?: boolean;
 }
 
 /** One delivery attempt in `GET /_sandbox/deliveries`. */

@@ -9,6 +9,7 @@ import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
 import { runNode } from '../harness/engine';
+import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
 
@@ -168,4 +169,76 @@ describe('a redirect from the base URL', () => {
 			await new Promise((resolve) => server.close(resolve));
 		}
 	});
+});
+
+describe('the credential test and a redirecting Base URL', () => {
+	it.each([301, 302, 307, 308])(
+		'%s to another origin: the test fails with a plain message and the other origin gets no Authorization',
+		async (status) => {
+			const other = await startFakeApi((_request, res) => json(res, 200, { balance: 1, tier: 'growth', usage: [], refunds: [] }));
+			const redirecting = await startFakeApi((request, res) => {
+				res.writeHead(status, { location: `${other.url}${request.path}` }).end();
+			});
+			try {
+				const outcome = await testCredential(KEYS.growth, redirecting.url);
+				expect(outcome.ok).toBe(false);
+				expect(outcome.message).toMatch(/redirects to another address/);
+				expect(other.requests).toEqual([]);
+				expect(redirecting.requests).toHaveLength(1);
+			} finally {
+				await other.close();
+				await redirecting.close();
+			}
+		},
+	);
+});
+
+describe('an error text that echoes the key', () => {
+	it('is scrubbed from the message, the description and the details', async () => {
+		const echoing = await startFakeApi((request, res) =>
+			json(res, 400, {
+				error: {
+					code: 'invalid_request',
+					message: `bad request for ${request.authorization ?? ''}`,
+					details: { field: 'key', key: (request.authorization ?? '').replace('Bearer ', '') },
+				},
+			}),
+		);
+		try {
+			const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, baseUrl: echoing.url });
+			expect(result.error?.message).toMatch(/bad request for Bearer \[API key\]/);
+			expect(everything(result)).not.toContain(KEYS.growth);
+		} finally {
+			await echoing.close();
+		}
+	});
+});
+
+describe('a signed export URL', () => {
+	it.each(['http://files.contactdata.example/x.csv?sig=1', 'ftp://127.0.0.1/x.csv'])(
+		'%s (not https, not loopback http) is not opened',
+		async (url) => {
+			const files = await startFakeApi((_request, res) => res.writeHead(200).end('id\r\n'));
+			const api = await startFakeApi((_request, res) =>
+				json(res, 202, { url, expires_at: '2030-01-01T00:00:00Z', format: 'csv', contact_count: 150_000 }),
+			);
+			try {
+				const result = await run(sandbox, {
+					parameters: {
+						resource: 'savedList',
+						operation: 'export',
+						listId: { __rl: true, mode: 'id', value: 'ls_1' },
+						format: 'csv',
+					},
+					baseUrl: api.url,
+				});
+				expect(result.error?.message).toMatch(/export URL the API gave is not https/);
+				expect(api.requests).toHaveLength(1);
+				expect(files.requests).toHaveLength(0);
+			} finally {
+				await files.close();
+				await api.close();
+			}
+		},
+	);
 });

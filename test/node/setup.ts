@@ -28,6 +28,10 @@ export interface RunOptions {
 	continueOnFail?: boolean;
 	key?: string;
 	baseUrl?: string;
+	/** The credential's Timeout (Seconds); unset: its default. */
+	timeoutSeconds?: number;
+	/** Presses Stop when it settles. */
+	stopWhen?: Promise<unknown>;
 }
 
 export async function run(sandbox: TestSandbox, options: RunOptions): Promise<NodeRun> {
@@ -38,8 +42,13 @@ export async function run(sandbox: TestSandbox, options: RunOptions): Promise<No
 		continueOnFail: options.continueOnFail,
 		credentialTypes: [new ContactDataApi()],
 		credentials: {
-			contactDataApi: { apiKey: options.key ?? KEYS.growth, baseUrl: options.baseUrl ?? sandbox.url },
+			contactDataApi: {
+				apiKey: options.key ?? KEYS.growth,
+				baseUrl: options.baseUrl ?? sandbox.url,
+				...(options.timeoutSeconds === undefined ? {} : { timeout: options.timeoutSeconds }),
+			},
 		},
+		stopWhen: options.stopWhen,
 	});
 }
 

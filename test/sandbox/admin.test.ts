@@ -52,6 +52,7 @@ describe('/_sandbox/', () => {
 			rate_limits: true,
 			webhook_retry_delays_ms: [5_000, 10_000, 15_000, 30_000],
 			clock_offset_s: 0,
+			future_api: false,
 			contacts: 5_000,
 			seed: 9,
 		});

@@ -367,8 +367,14 @@ export const refundRequestSchema = z.object({
 export type RefundRequest = z.infer<typeof refundRequestSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Responses: the fields clients rely on; everything else passes through.
+// Responses, read tolerantly: unknown fields pass through, and so do enum values the contract
+// does not list (the API adds both without a version bump). Requests above stay strict.
 // ---------------------------------------------------------------------------------------------
+
+/** An enum in an answer: one of `values`, or a value added since, passed through as it came. */
+function openEnum<T extends readonly [string, ...string[]]>(values: T) {
+	return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {}), z.ZodTypeDef, unknown>;
+}
 
 export const contactPreviewSchema = z
 	.object({
@@ -400,9 +406,9 @@ export type ContactPreview = z.infer<typeof contactPreviewSchema>;
 
 export const unlockedContactSchema = contactPreviewSchema
 	.extend({
-		level: z.enum(UNLOCK_LEVELS),
+		level: openEnum(UNLOCK_LEVELS),
 		email: z.string().nullable(),
-		email_status: z.enum(EMAIL_STATUSES).nullable(),
+		email_status: openEnum(EMAIL_STATUSES).nullable(),
 		linkedin_url: z.string().nullable(),
 		unlocked_at: z.string(),
 		phone: z.string().nullable().optional(),
@@ -458,9 +464,15 @@ export const unlockEntryErrorSchema = z
 	.object({ id: z.string(), error: z.object({ code: z.string(), message: z.string() }).passthrough() })
 	.passthrough();
 
+/**
+ * A contact in the answer of a charged call as the node reads it: its id, the rest passed through
+ * as it came. The credits are spent by then; a field the node does not read must not undo that.
+ */
+const chargedContactSchema = unlockedContactSchema.pick({ id: true }).passthrough();
+
 export const unlockResponseSchema = z
 	.object({
-		contacts: z.array(z.union([unlockEntryErrorSchema, unlockedContactSchema])),
+		contacts: z.array(z.union([unlockEntryErrorSchema, chargedContactSchema])),
 		credits_charged: z.number(),
 		credits_remaining: z.number(),
 	})
@@ -468,7 +480,7 @@ export const unlockResponseSchema = z
 export type UnlockResponse = z.infer<typeof unlockResponseSchema>;
 
 export const enrichResponseSchema = z
-	.object({ contact: unlockedContactSchema, credits_charged: z.number(), credits_remaining: z.number() })
+	.object({ contact: chargedContactSchema, credits_charged: z.number(), credits_remaining: z.number() })
 	.passthrough();
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
 
@@ -499,7 +511,7 @@ export const exportUrlResponseSchema = z
 	.object({
 		url: z.string(),
 		expires_at: z.string(),
-		format: z.enum(EXPORT_FORMATS),
+		format: openEnum(EXPORT_FORMATS),
 		contact_count: z.number(),
 	})
 	.passthrough();
@@ -509,7 +521,7 @@ export const webhookSchema = z
 	.object({
 		id: z.string(),
 		url: z.string(),
-		events: z.array(z.enum(EVENT_TYPES)),
+		events: z.array(openEnum(EVENT_TYPES)),
 		list_ids: z.array(z.string()).nullable(),
 		created_at: z.string(),
 		secret: z.string().optional(),
@@ -549,8 +561,8 @@ export const refundSchema = z
 	.object({
 		id: z.string(),
 		contact_id: z.string(),
-		reason: z.enum(REFUND_REASONS),
-		status: z.enum(REFUND_STATUSES),
+		reason: openEnum(REFUND_REASONS),
+		status: openEnum(REFUND_STATUSES),
 		credits_refunded: z.number(),
 		created_at: z.string(),
 	})
@@ -560,12 +572,12 @@ export type Refund = z.infer<typeof refundSchema>;
 export const balanceSchema = z
 	.object({
 		balance: z.number(),
-		tier: z.enum(TIERS),
+		tier: openEnum(TIERS),
 		usage: z.array(
 			z
 				.object({
 					at: z.string(),
-					operation: z.enum(USAGE_OPERATIONS),
+					operation: openEnum(USAGE_OPERATIONS),
 					contact_id: z.string(),
 					credits: z.number(),
 				})

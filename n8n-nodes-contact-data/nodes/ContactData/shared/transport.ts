@@ -1,7 +1,8 @@
 /**
  * The one place requests to the Contact Data API are made: authentication (through n8n's
- * `httpRequestWithAuthentication`), the https rule, pacing by the rate-limit headers, retries and
- * the mapping of API errors to `NodeApiError`.
+ * `httpRequestWithAuthentication`), the https rule, a timeout on every call, pacing by the
+ * rate-limit headers, retries, waits that end when the user presses Stop, and the mapping of API
+ * errors to `NodeApiError`.
  *
  * Usable from any n8n context that has credentials and request helpers (the action node, the
  * trigger's webhook lifecycle, list searches).
@@ -23,11 +24,17 @@ import {
 	type IWebhookFunctions,
 	type JsonObject,
 } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
 import { baseUrlRefusedMessage, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
-import { HEADERS, TRANSIENT_STATUSES, rateLimitClassOf, type RateLimitClass } from './contract';
+import {
+	HEADERS,
+	RATE_LIMIT_WINDOW_MS,
+	TRANSIENT_STATUSES,
+	rateLimitClassOf,
+	type RateLimitClass,
+} from './contract';
 
 /** The credential type every Contact Data node uses. */
 export const CREDENTIAL_NAME = 'contactDataApi';
@@ -35,7 +42,12 @@ export const CREDENTIAL_NAME = 'contactDataApi';
 export interface ContactDataCredential {
 	apiKey: string;
 	baseUrl: string;
+	/** Seconds a call may wait for an answer. */
+	timeout?: number;
 }
+
+/** Seconds a call waits for an answer when the credential does not say. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -66,7 +78,11 @@ export interface ApiRequest<T = unknown> {
 	itemIndex?: number;
 	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
 	pathParameter?: string;
-	/** Checks (and types) a 2xx JSON body; a body that does not fit counts as a transient failure. */
+	/**
+	 * Checks (and types) a 2xx JSON body: the fields the node needs, everything else passed through.
+	 * A body that is not JSON (garbled on the way) counts as a transient failure; JSON without a
+	 * field the node needs is an error that names the field, and the call is not sent again.
+	 */
 	schema?: ZodType<T, ZodTypeDef, unknown>;
 	/** Return the 2xx body as a stream (exports) instead of parsed JSON. */
 	stream?: boolean;
@@ -82,18 +98,31 @@ export interface ApiResponse<T> {
 // Retry policy
 // ---------------------------------------------------------------------------------------------
 
-/** 429 answers are not charged or processed, so any call may wait and go again this often. */
-const MAX_RATE_LIMITED_ATTEMPTS = 10;
+/**
+ * 429 answers are not charged or processed, so any call may wait and go again; for this many rate
+ * windows at most (a count would run out while other processes sharing the key take the slots).
+ */
+const RATE_LIMITED_WINDOWS = 5;
 /** Attempts in all for a call that may be repeated after a 5xx, a lost connection or a garbled body. */
 const MAX_TRANSIENT_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 /** Used when a 429 carries no usable Retry-After. */
 const FALLBACK_RETRY_AFTER_MS = 1_000;
+/** Waits go in slices this long, checking the cancel signal in between: Stop ends a wait this fast. */
+const WAIT_SLICE_MS = 200;
 
 /** The wait before attempt `failures + 1` of a call that failed `failures` times: doubling, capped. */
 function backoffMs(failures: number): number {
 	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
+}
+
+/**
+ * A wait after a Reset or Retry-After, lengthened by up to a quarter and a little more, so that
+ * processes sharing a key, told the same instant, do not all wake and send at once.
+ */
+function jittered(ms: number): number {
+	return ms * (1 + Math.random() / 4) + Math.random() * 100;
 }
 
 const CONNECTION_ERROR_CODES = new Set([
@@ -109,16 +138,30 @@ const CONNECTION_ERROR_CODES = new Set([
 
 // ---------------------------------------------------------------------------------------------
 // Pacing: one window per base URL, key and rate-limit class, shared by every execution in this
-// process. Keyed by a hash of the key, so the key itself is never kept here.
+// process (not with other processes: those are seen only through the headers). Keyed by a hash of
+// the key, so the key itself is never kept here.
 // ---------------------------------------------------------------------------------------------
 
 interface RateWindow {
 	/** Calls left in the window as the last answer told; null when unknown (send). */
 	remaining: number | null;
-	/** When (ms since epoch) a slot frees if `remaining` is 0. */
+	/** When (ms since epoch) to send again if `remaining` is 0: the Reset told, jittered. */
 	resetAt: number;
 	/** Calls of one window go one at a time, so every call sees the latest headers. */
 	tail: Promise<void>;
+	/** Calls a window allows (X-RateLimit-Limit), once an answer has said. */
+	limit: number | null;
+	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
+	windowMs: number;
+	/** Until when other clients are known to use the key: calls are then spaced by `spacingMs`. */
+	sharedUntil: number;
+	/**
+	 * The gap between calls while the key is shared: window/limit at first, widened by half by each
+	 * 429 and narrowed again by each call that goes through, so that processes that know nothing of
+	 * each other settle on their shares of the limit.
+	 */
+	spacingMs: number;
+	lastSentAt: number;
 }
 
 const rateWindows = new Map<string, RateWindow>();
@@ -127,18 +170,51 @@ function rateWindowKey({ baseUrl, keyHash }: ApiCredential, rateClass: RateLimit
 	return `${baseUrl}|${keyHash}|${rateClass}`;
 }
 
-async function inTurn<R>(window: RateWindow | undefined, send: () => Promise<R>): Promise<R> {
+function rateWindowOf(credential: ApiCredential, rateClass: RateLimitClass | null): RateWindow | undefined {
+	if (!rateClass) return undefined;
+	const key = rateWindowKey(credential, rateClass);
+	let window = rateWindows.get(key);
+	if (!window) {
+		window = { remaining: null, resetAt: 0, tail: Promise.resolve(), limit: null, windowMs: 0, sharedUntil: 0, spacingMs: 0, lastSentAt: 0 };
+		rateWindows.set(key, window);
+	}
+	return window;
+}
+
+/** How long the next call of a window waits before it is sent. */
+function paceMs(window: RateWindow, now: number): number {
+	if (window.remaining !== null && window.remaining <= 0) return Math.max(0, window.resetAt - now);
+	if (now < window.sharedUntil) {
+		// Jittered, so that processes with the same spacing drift apart instead of colliding.
+		return Math.max(0, window.lastSentAt + window.spacingMs * (0.75 + Math.random() / 2) - now);
+	}
+	return 0;
+}
+
+/** The even gap between calls that keeps one client within the limit: window/limit. */
+function evenSpacingMs(window: RateWindow): number {
+	const windowMs = window.windowMs || RATE_LIMIT_WINDOW_MS;
+	return window.limit ? windowMs / window.limit : 0;
+}
+
+async function inTurn<R>(
+	context: ApiContext,
+	window: RateWindow | undefined,
+	itemIndex: number | undefined,
+	send: () => Promise<R>,
+): Promise<R> {
 	if (!window) return await send();
 	const before = window.tail;
 	let release = () => {};
-	window.tail = new Promise<void>((resolve) => (release = resolve));
-	await before;
+	const mine = new Promise<void>((resolve) => (release = resolve));
+	// The next call waits for this one and for the one before it, even if this one is stopped early.
+	window.tail = before.then(() => mine);
 	try {
-		if (window.remaining !== null && window.remaining <= 0) {
-			const wait = window.resetAt - Date.now();
-			if (wait > 0) await sleep(wait);
-			window.remaining = null;
-		}
+		await waitFor(context, before, itemIndex);
+		const wait = paceMs(window, Date.now());
+		if (wait > 0) await pause(context, wait, itemIndex);
+		if (window.remaining !== null && window.remaining <= 0) window.remaining = null;
+		window.lastSentAt = Date.now();
 		return await send();
 	} finally {
 		release();
@@ -161,13 +237,80 @@ function numberHeader(headers: ApiResponse<unknown>['headers'], name: string): n
 	return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
 }
 
-function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers']) {
+/** Marks the window as shared with other clients for the next window's length. */
+function markShared(window: RateWindow, now: number): void {
+	if (now >= window.sharedUntil) window.spacingMs = evenSpacingMs(window);
+	window.sharedUntil = now + (window.windowMs || RATE_LIMIT_WINDOW_MS);
+}
+
+function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers'] = {}) {
 	if (!window) return;
 	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
-	const reset = numberHeader(headers, HEADERS.rateLimitReset);
 	if (remaining === undefined) return;
+	const now = Date.now();
+	const resetMs = (numberHeader(headers, HEADERS.rateLimitReset) ?? 0) * 1000;
+	window.limit = numberHeader(headers, HEADERS.rateLimitLimit) ?? window.limit;
+	window.windowMs = Math.min(RATE_LIMIT_WINDOW_MS, Math.max(window.windowMs, resetMs));
+	// This process's calls of a window go one at a time, so each answer follows exactly one call of
+	// ours: a bigger fall means other clients (other processes, other machines) use the key too.
+	if (window.remaining !== null && window.remaining - remaining > 1) markShared(window, now);
 	window.remaining = remaining;
-	window.resetAt = Date.now() + (reset ?? 0) * 1000;
+	window.resetAt = now + (remaining <= 0 ? jittered(resetMs) : resetMs);
+}
+
+/** A call that went through: the gap between calls narrows back towards window/limit. */
+function narrowSpacing(window: RateWindow | undefined) {
+	if (!window) return;
+	const even = evenSpacingMs(window);
+	window.spacingMs = Math.max(even, window.spacingMs - even / 2);
+}
+
+function noteRateLimited(window: RateWindow | undefined, waitMs: number) {
+	if (!window) return;
+	const now = Date.now();
+	// This process waits for Reset before its window runs out: a 429 means others took the slots.
+	markShared(window, now);
+	window.spacingMs = Math.min(window.windowMs || RATE_LIMIT_WINDOW_MS, Math.max(evenSpacingMs(window), window.spacingMs) * 1.5);
+	window.remaining = 0;
+	window.resetAt = now + jittered(waitMs);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Waits that end when the user presses Stop
+// ---------------------------------------------------------------------------------------------
+
+function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
+}
+
+function stopped(context: ApiContext, itemIndex: number | undefined): NodeOperationError {
+	return new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
+}
+
+/** Waits `ms`, in slices, so that Stop (n8n's execution cancel signal) ends the wait at once. */
+async function pause(context: ApiContext, ms: number, itemIndex: number | undefined): Promise<void> {
+	const signal = cancelSignalOf(context);
+	const until = Date.now() + ms;
+	for (;;) {
+		if (signal?.aborted) throw stopped(context, itemIndex);
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(WAIT_SLICE_MS, left));
+	}
+}
+
+/** Waits for `promise` to settle, or throws when the user presses Stop first. */
+async function waitFor(context: ApiContext, promise: Promise<unknown>, itemIndex: number | undefined): Promise<void> {
+	const signal = cancelSignalOf(context);
+	let settled = false;
+	const done = promise.then(
+		() => (settled = true),
+		() => (settled = true),
+	);
+	while (!settled) {
+		if (signal?.aborted) throw stopped(context, itemIndex);
+		await Promise.race([done, sleep(WAIT_SLICE_MS)]);
+	}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,6 +328,9 @@ interface ApiCredential {
 	baseUrl: string;
 	/** Names the key in the rate windows, so that the key itself is not kept there. */
 	keyHash: string;
+	/** Wiped from error texts: an API may echo the key it was sent. */
+	apiKey: string;
+	timeoutMs: number;
 	/** Handed to `httpRequestWithAuthentication`, so that it does not fetch the credential again. */
 	decrypted: ICredentialsDecrypted;
 }
@@ -209,12 +355,16 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 		});
 	}
 	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
+	const timeoutSeconds = Number(data.timeout ?? DEFAULT_TIMEOUT_SECONDS);
 	return {
 		baseUrl: normalizeBaseUrl(baseUrl),
 		keyHash: createHash('sha256')
 			.update(String(data.apiKey ?? ''))
 			.digest('hex')
 			.slice(0, 16),
+		apiKey: String(data.apiKey ?? ''),
+		timeoutMs:
+			(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS) * 1000,
 		decrypted: {
 			id: details?.id ?? '',
 			name: details?.name ?? '',
@@ -226,8 +376,8 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
-	| { kind: 'rateLimited'; waitMs: number }
-	| { kind: 'transient'; reason: string }
+	| { kind: 'rateLimited'; waitMs: number; headers: ApiResponse<unknown>['headers'] }
+	| { kind: 'transient'; reason: string; headers?: ApiResponse<unknown>['headers'] }
 	| { kind: 'failed'; error: NodeApiError; headers: ApiResponse<unknown>['headers'] };
 
 /**
@@ -239,30 +389,25 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this);
-	const rateClass = rateLimitClassOf(request.method, request.path);
-	let window: RateWindow | undefined;
-	if (rateClass) {
-		const key = rateWindowKey(credential, rateClass);
-		window = rateWindows.get(key);
-		if (!window) {
-			window = { remaining: null, resetAt: 0, tail: Promise.resolve() };
-			rateWindows.set(key, window);
-		}
-	}
+	const window = rateWindowOf(credential, rateLimitClassOf(request.method, request.path));
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 
-	let rateLimitedAttempts = 0;
+	let rateLimitedSince: number | undefined;
+	let longestRateWait = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		const attempt = await inTurn(window, async () => {
+		const attempt = await inTurn(this, window, request.itemIndex, async () => {
 			const outcome = await sendOnce(this, credential, request);
 			// Refused calls count against the limit too, and say so in their headers.
-			if (outcome.kind === 'ok') noteRateHeaders(window, outcome.response.headers);
-			if (outcome.kind === 'failed') noteRateHeaders(window, outcome.headers);
-			if (outcome.kind === 'rateLimited' && window) {
-				window.remaining = 0;
-				window.resetAt = Date.now() + outcome.waitMs;
+			if (outcome.kind === 'ok') {
+				noteRateHeaders(window, outcome.response.headers);
+				narrowSpacing(window);
+			}
+			if (outcome.kind === 'failed' || outcome.kind === 'transient') noteRateHeaders(window, outcome.headers);
+			if (outcome.kind === 'rateLimited') {
+				noteRateHeaders(window, outcome.headers);
+				noteRateLimited(window, outcome.waitMs);
 			}
 			return outcome;
 		});
@@ -271,19 +416,22 @@ export async function apiRequest<T = unknown>(
 				return attempt.response;
 			case 'failed':
 				throw attempt.error;
-			case 'rateLimited':
-				rateLimitedAttempts++;
-				if (rateLimitedAttempts >= MAX_RATE_LIMITED_ATTEMPTS) {
+			case 'rateLimited': {
+				rateLimitedSince ??= Date.now();
+				longestRateWait = Math.max(longestRateWait, attempt.waitMs);
+				const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, longestRateWait);
+				if (Date.now() - rateLimitedSince >= RATE_LIMITED_WINDOWS * windowMs) {
 					throw new NodeApiError(this.getNode(), { code: 'rate_limited' } as JsonObject, {
 						message: withItem('The Contact Data API kept answering 429 (rate limited)', request.itemIndex),
-						description: `Gave up after ${rateLimitedAttempts} attempts, each after the wait the API asked for. Another workflow may be using the same API key heavily.`,
+						description: `Gave up after ${Math.round((Date.now() - rateLimitedSince) / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
 						httpCode: '429',
 						itemIndex: request.itemIndex,
 					});
 				}
 				// With a window the wait happens in turn, before the next send.
-				if (!window) await sleep(attempt.waitMs);
+				if (!window) await pause(this, jittered(attempt.waitMs), request.itemIndex);
 				break;
+			}
 			case 'transient': {
 				transientAttempts++;
 				if (!safeToRetry || transientAttempts >= MAX_TRANSIENT_ATTEMPTS) {
@@ -300,7 +448,7 @@ export async function apiRequest<T = unknown>(
 				this.logger.debug(
 					`Contact Data API: ${attempt.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${transientAttempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
 				);
-				await sleep(delay);
+				await pause(this, delay, request.itemIndex);
 				break;
 			}
 		}
@@ -309,9 +457,10 @@ export async function apiRequest<T = unknown>(
 
 async function sendOnce<T>(
 	context: ApiContext,
-	{ baseUrl, decrypted }: ApiCredential,
+	credential: ApiCredential,
 	request: ApiRequest<T>,
 ): Promise<Attempt<T>> {
+	const { baseUrl, decrypted } = credential;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,
@@ -328,6 +477,7 @@ async function sendOnce<T>(
 		// The API never redirects. Not following keeps the key from going to another address, and
 		// spares every call the redirect-following wrapper around the request.
 		disableFollowRedirect: true,
+		timeout: credential.timeoutMs,
 		...(request.stream ? { encoding: 'stream' as const } : {}),
 	};
 	let raw: ApiResponse<unknown>;
@@ -340,24 +490,7 @@ async function sendOnce<T>(
 			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
-		const code = errorCodeOf(error);
-		if (code === 'ERR_CANCELED') {
-			throw new NodeOperationError(context.getNode(), 'The execution was cancelled', {
-				itemIndex: request.itemIndex,
-			});
-		}
-		if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) {
-			return { kind: 'transient', reason: `the connection was lost (${code})` };
-		}
-		// Only the code is kept: the original error holds the request, Authorization header included.
-		throw new NodeApiError(context.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
-			message: withItem(
-				`The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
-				request.itemIndex,
-			),
-			description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
-			itemIndex: request.itemIndex,
-		});
+		return requestFailed(context, credential, request, error);
 	}
 
 	const { statusCode, headers } = raw;
@@ -365,9 +498,17 @@ async function sendOnce<T>(
 		if (request.stream || !request.schema) {
 			return { kind: 'ok', response: raw as unknown as ApiResponse<T> };
 		}
-		const checked = request.schema.safeParse(raw.body === '' ? undefined : raw.body);
+		// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
+		if (raw.body === null || typeof raw.body !== 'object') {
+			return {
+				kind: 'transient',
+				reason: `the answer to ${request.method} ${request.path} was not readable`,
+				headers,
+			};
+		}
+		const checked = request.schema.safeParse(raw.body);
 		if (!checked.success) {
-			return { kind: 'transient', reason: `the answer to ${request.method} ${request.path} was not readable` };
+			return { kind: 'failed', error: unexpectedAnswer(context, request, statusCode, checked.error), headers };
 		}
 		return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
 	}
@@ -376,22 +517,107 @@ async function sendOnce<T>(
 	if (statusCode === 429) {
 		const seconds =
 			numberHeader(headers, HEADERS.retryAfter) ?? numberHeader(headers, HEADERS.rateLimitReset);
-		return { kind: 'rateLimited', waitMs: seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS };
+		return {
+			kind: 'rateLimited',
+			waitMs: seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS,
+			headers,
+		};
 	}
 	if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode)) {
-		return { kind: 'transient', reason: `the API answered ${statusCode}` };
+		return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
 	}
 	if (statusCode >= 300 && statusCode < 400) {
 		const location = headerValue(headers, 'location');
 		const error = new NodeApiError(context.getNode(), { code: 'redirected' } as JsonObject, {
 			message: withItem(`The Contact Data API answered ${statusCode}, a redirect`, request.itemIndex),
-			description: `The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+			description: scrub(
+				`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+				credential.apiKey,
+			),
 			httpCode: String(statusCode),
 			itemIndex: request.itemIndex,
 		});
 		return { kind: 'failed', error, headers };
 	}
-	return { kind: 'failed', error: apiError(context, statusCode, body, request.itemIndex, request.pathParameter), headers };
+	return {
+		kind: 'failed',
+		error: apiError(context, statusCode, scrub(body, credential.apiKey), request.itemIndex, request.pathParameter),
+		headers,
+	};
+}
+
+/** A call that got no answer: stopped, timed out, a lost connection (transient), or unreachable. */
+function requestFailed(
+	context: ApiContext,
+	{ baseUrl, timeoutMs }: ApiCredential,
+	request: ApiRequest<unknown>,
+	error: unknown,
+): Attempt<never> {
+	const code = errorCodeOf(error);
+	if (code === 'ERR_CANCELED') throw stopped(context, request.itemIndex);
+	if (isTimeout(error)) {
+		// Not sent again: an API that does not answer in this time would only be waited on again.
+		throw new NodeApiError(context.getNode(), { code: 'timeout' } as JsonObject, {
+			message: withItem(
+				`The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
+				request.itemIndex,
+			),
+			description: `${request.method} ${request.path} got no answer, so it was not sent again. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
+			itemIndex: request.itemIndex,
+		});
+	}
+	if (code !== undefined && CONNECTION_ERROR_CODES.has(code)) {
+		return { kind: 'transient', reason: `the connection was lost (${code})` };
+	}
+	// Only the code is kept: the original error holds the request, Authorization header included.
+	throw new NodeApiError(context.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
+		message: withItem(`The Contact Data API could not be reached${code ? ` (${code})` : ''}`, request.itemIndex),
+		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/**
+ * A 2xx JSON answer without a field the node needs (or with it in another form): an error that
+ * names the field. Not sent again: the API has carried the call out, and may have charged for it.
+ */
+function unexpectedAnswer(
+	context: ApiContext,
+	request: ApiRequest<unknown>,
+	statusCode: number,
+	error: ZodError,
+): NodeApiError {
+	const issue = error.issues[0];
+	const field = issue.path.map(String).join('.') || 'its body';
+	const received = 'received' in issue ? String(issue.received) : undefined;
+	const headline =
+		received === 'undefined' ? `without \`${field}\`` : `with \`${field}\` in a form the node does not read`;
+	return new NodeApiError(context.getNode(), { code: 'unexpected_answer' } as JsonObject, {
+		message: withItem(`The Contact Data API answered ${headline}`, request.itemIndex),
+		description: `${request.method} ${request.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
+		itemIndex: request.itemIndex,
+	});
+}
+
+/** Whether a request failed for want of an answer within its timeout. */
+function isTimeout(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const { code, message } = current as { code?: unknown; message?: unknown };
+		if (code === 'ETIMEDOUT' && typeof message === 'string' && /timeout/i.test(message)) return true;
+		if (code === 'ECONNABORTED' && typeof message === 'string' && /timeout of \d+ms exceeded/.test(message)) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+/** `value` (a text, or a parsed body) with every copy of the API key wiped out. */
+export function scrub<V>(value: V, apiKey: string): V {
+	if (apiKey.length < 4 || value === undefined) return value;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (!text.includes(apiKey)) return value;
+	const wiped = text.split(apiKey).join('[API key]');
+	return (typeof value === 'string' ? wiped : JSON.parse(wiped)) as V;
 }
 
 /** Reads a small JSON answer (an error, or an export's 202) from a stream. */
@@ -416,7 +642,8 @@ function errorCodeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
-function withItem(message: string, itemIndex: number | undefined): string {
+/** A message naming the input item it is about, as every error of the node does. */
+export function withItem(message: string, itemIndex: number | undefined): string {
 	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
 }
 
@@ -426,13 +653,22 @@ function withItem(message: string, itemIndex: number | undefined): string {
 
 /**
  * Opens a signed export URL as a stream. The URL carries its own signature, so it is fetched with
- * n8n's plain `httpRequest`, without the Authorization header: the key is not sent along.
+ * n8n's plain `httpRequest`, without the Authorization header: the key is not sent along. Like the
+ * Base URL it must be https (plain http only on loopback, the sandbox): it is a bearer of the data.
  */
 export async function openSignedUrl(
 	this: ApiContext,
 	url: string,
 	itemIndex?: number,
 ): Promise<ApiResponse<AsyncIterable<Buffer>>> {
+	const { timeoutMs } = await apiCredentialOf(this);
+	if (!isAllowedBaseUrl(url)) {
+		throw new NodeApiError(this.getNode(), { code: 'insecure_export_url' } as JsonObject, {
+			message: withItem('The export URL the API gave is not https, so it was not opened', itemIndex),
+			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
+			itemIndex,
+		});
+	}
 	for (let attempt = 1; ; attempt++) {
 		let response: ApiResponse<AsyncIterable<Buffer>>;
 		try {
@@ -442,15 +678,23 @@ export async function openSignedUrl(
 				encoding: 'stream',
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
+				timeout: timeoutMs,
+				...(cancelSignalOf(this) ? { abortSignal: cancelSignalOf(this) } : {}),
 			})) as ApiResponse<AsyncIterable<Buffer>>;
 		} catch (error) {
 			const code = errorCodeOf(error);
-			if (code !== undefined && CONNECTION_ERROR_CODES.has(code) && attempt < MAX_TRANSIENT_ATTEMPTS) {
-				await sleep(backoffMs(attempt));
+			if (code === 'ERR_CANCELED') throw stopped(this, itemIndex);
+			if (code !== undefined && CONNECTION_ERROR_CODES.has(code) && !isTimeout(error) && attempt < MAX_TRANSIENT_ATTEMPTS) {
+				await pause(this, backoffMs(attempt), itemIndex);
 				continue;
 			}
 			throw new NodeApiError(this.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
-				message: withItem(`The export download failed${code ? ` (${code})` : ''}`, itemIndex),
+				message: withItem(
+					isTimeout(error)
+						? `The export download did not answer within ${timeoutMs / 1000} seconds`
+						: `The export download failed${code ? ` (${code})` : ''}`,
+					itemIndex,
+				),
 				itemIndex,
 			});
 		}
@@ -458,7 +702,7 @@ export async function openSignedUrl(
 		if (statusCode >= 200 && statusCode < 300) return response;
 		const body = await readJsonStream(response.body);
 		if ((TRANSIENT_STATUSES as readonly number[]).includes(statusCode) && attempt < MAX_TRANSIENT_ATTEMPTS) {
-			await sleep(backoffMs(attempt));
+			await pause(this, backoffMs(attempt), itemIndex);
 			continue;
 		}
 		throw apiError(this, statusCode, body, itemIndex);

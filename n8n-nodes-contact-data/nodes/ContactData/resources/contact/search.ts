@@ -11,6 +11,7 @@ import {
 import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
 import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
+import { CursorTrail } from '../../shared/paging';
 import { apiRequest } from '../../shared/transport';
 import { checkBody } from '../../shared/values';
 
@@ -41,6 +42,7 @@ export async function execute(
 
 		const contacts: IDataObject[] = [];
 		let cursor: string | null = null;
+		const trail = new CursorTrail(this, `POST ${PATHS.search}`, itemIndex);
 		do {
 			const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
 			const body: SearchRequest = checkBody(this, searchRequestSchema, { filters, limit: pageSize, cursor }, itemIndex, {
@@ -55,6 +57,7 @@ export async function execute(
 				schema: searchPageSchema,
 			});
 			contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
+			trail.follow(page.results.map((contact) => contact.id), page.next_cursor);
 			cursor = page.next_cursor;
 			if (page.truncated && cursor === null) capped = { total: page.total };
 		} while (cursor !== null && contacts.length < limit);

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { LIMITS, PATHS, savedListsPageSchema } from '../../shared/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
 import { forEachItem } from '../../shared/items';
+import { CursorTrail } from '../../shared/paging';
 import { apiRequest } from '../../shared/transport';
 
 type SavedListsPage = z.infer<typeof savedListsPageSchema>;
@@ -20,6 +21,7 @@ export async function execute(
 		const limit = resultLimitOf(this, itemIndex);
 		const lists: IDataObject[] = [];
 		let cursor: string | null = null;
+		const trail = new CursorTrail(this, `GET ${PATHS.lists}`, itemIndex);
 		do {
 			const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(this, {
 				method: 'GET',
@@ -32,6 +34,7 @@ export async function execute(
 				schema: savedListsPageSchema,
 			});
 			lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
+			trail.follow(page.lists.map((list) => list.id), page.next_cursor);
 			cursor = page.next_cursor;
 		} while (cursor !== null && lists.length < limit);
 		return lists;
