@@ -17,6 +17,12 @@ export function isAllowedBaseUrl(baseUrl: string): boolean {
 	return NO_QUERY_OR_FRAGMENT.test(trimmed) && (HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed));
 }
 
+/** Whether a signed URL (which carries its own query) may be opened: https, or http on loopback. */
+export function isAllowedSignedUrl(url: string): boolean {
+	const trimmed = url.trim();
+	return HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed);
+}
+
 /** The base URL without surrounding blanks, a trailing `/v1` or trailing slashes, so paths join cleanly. */
 export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(TRAILING_VERSION_AND_SLASHES, '');

@@ -124,6 +124,14 @@ export function certainlyNotCharged(error: unknown): boolean {
 	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '');
 }
 
+/**
+ * Whether a call was answered, but without what the node reads: its charge stays unknown (and
+ * reserved), and a replay would only return the same answer, so it is not sent again.
+ */
+export function answeredUnreadably(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === 'unexpected_answer';
+}
+
 /** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */
 export function notEnoughError(
 	node: INode,

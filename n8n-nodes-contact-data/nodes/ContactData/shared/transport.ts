@@ -27,7 +27,7 @@ import {
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
-import { baseUrlRefusedMessage, isAllowedBaseUrl, normalizeBaseUrl } from './baseUrl';
+import { baseUrlRefusedMessage, isAllowedBaseUrl, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
 	RATE_LIMIT_WINDOW_MS,
@@ -662,7 +662,7 @@ export async function openSignedUrl(
 	itemIndex?: number,
 ): Promise<ApiResponse<AsyncIterable<Buffer>>> {
 	const { timeoutMs } = await apiCredentialOf(this);
-	if (!isAllowedBaseUrl(url)) {
+	if (!isAllowedSignedUrl(url)) {
 		throw new NodeApiError(this.getNode(), { code: 'insecure_export_url' } as JsonObject, {
 			message: withItem('The export URL the API gave is not https, so it was not opened', itemIndex),
 			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',

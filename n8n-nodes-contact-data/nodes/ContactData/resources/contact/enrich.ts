@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import {
+	answeredUnreadably,
 	certainlyNotCharged,
 	creditBudgetOf,
 	creditCostOf,
@@ -254,6 +255,7 @@ async function enrichOne(
 		const contact = answer.contact as IDataObject;
 		return outputNoMatch ? { matched: true, ...contact } : contact;
 	} catch (error) {
+		if (answeredUnreadably(error)) return asNodeError(context, error, itemIndex);
 		if (!certainlyNotCharged(error)) return new LostAnswer(lookup, reservation, asNodeError(context, error, itemIndex));
 		budget.release(reservation);
 		if (error instanceof NodeApiError && error.httpCode === '404') return noMatch(context, lookup);

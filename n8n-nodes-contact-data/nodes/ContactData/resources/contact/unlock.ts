@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import {
+	answeredUnreadably,
 	certainlyNotCharged,
 	creditBudgetOf,
 	creditCostOf,
@@ -202,6 +203,10 @@ async function sendWithinBudget(
 			for (const id of ids) results.failures.set(id, failure);
 			// Stop pressed: send nothing more.
 			if (context.getExecutionCancelSignal()?.aborted) throw failure;
+			if (answeredUnreadably(failure)) {
+				if (!context.continueOnFail()) throw failure;
+				continue;
+			}
 			if (!certainlyNotCharged(failure)) {
 				results.lost.push(call);
 				continue;
