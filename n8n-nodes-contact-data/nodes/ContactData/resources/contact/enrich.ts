@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { CreditBudget } from '../../shared/budget';
+import { RunCharges } from '../../shared/charges';
 import {
 	CREDIT_COST,
 	PATHS,
@@ -17,6 +18,7 @@ import {
 } from '../../shared/contract';
 import { levelParameter, maxCreditsParameter } from '../../shared/descriptions';
 import { asNodeError, forEachItem } from '../../shared/items';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 import { checkBody } from '../../shared/values';
 
@@ -44,6 +46,7 @@ export const description: INodeProperties[] = [
 	},
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
+	...simplifyParameters(showFor),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -69,7 +72,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const budget = new CreditBudget(this.getNode(), this.getNodeParameter('maxCredits', 0, 100) as number);
-	return await forEachItem(this, items, async (itemIndex) => {
+	const charges = new RunCharges();
+	const output = await forEachItem(this, items, async (itemIndex) => {
 		const email = String(this.getNodeParameter('email', itemIndex, '') ?? '').trim();
 		const linkedinUrl = String(this.getNodeParameter('linkedinUrl', itemIndex, '') ?? '').trim();
 		const level = this.getNodeParameter('level', itemIndex, 'basic') as UnlockLevel;
@@ -94,6 +98,7 @@ export async function execute(
 				schema: enrichResponseSchema,
 			});
 			budget.charge(answer.credits_charged);
+			charges.note(answer);
 			const contact = answer.contact as IDataObject;
 			return outputNoMatch ? { matched: true, ...contact } : contact;
 		} catch (error) {
@@ -107,4 +112,5 @@ export async function execute(
 			throw asNodeError(this, error, itemIndex);
 		}
 	});
+	return simplifyOutput(this, charges.onItems(output));
 }

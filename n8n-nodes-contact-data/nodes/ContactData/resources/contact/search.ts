@@ -10,6 +10,7 @@ import {
 import { returnAllAndLimit } from '../../shared/descriptions';
 import { filterProperties, readFilters } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
@@ -17,6 +18,7 @@ const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 export const description: INodeProperties[] = [
 	...filterProperties(showFor),
 	...returnAllAndLimit(showFor),
+	...simplifyParameters(showFor),
 	{
 		displayName:
 			'Search is free. It pages through the first 10,000 matches at most; to reach all of them, save the filters as a list (Saved List → Create) and export it.',
@@ -62,5 +64,5 @@ export async function execute(
 			location: 'outputPane',
 		});
 	}
-	return output;
+	return simplifyOutput(this, output);
 }

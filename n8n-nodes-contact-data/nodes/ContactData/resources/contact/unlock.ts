@@ -9,6 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { CreditBudget } from '../../shared/budget';
+import { RunCharges } from '../../shared/charges';
 import {
 	CREDIT_COST,
 	LIMITS,
@@ -21,6 +22,7 @@ import {
 } from '../../shared/contract';
 import { contactIdsParameter, levelParameter, maxCreditsParameter } from '../../shared/descriptions';
 import { asNodeError, errorItem } from '../../shared/items';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
 
@@ -30,6 +32,7 @@ export const description: INodeProperties[] = [
 	contactIdsParameter(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
+	...simplifyParameters(showFor),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -131,6 +134,7 @@ export async function execute(
 	/** Ids the API reported per entry as unknown (nothing charged for them). */
 	const missing = new Map<string, { code?: string; message?: string }>();
 	let calls = 0;
+	const charges = new RunCharges();
 	let stopped: Error | undefined;
 	for (const ids of chunk(toSend, LIMITS.idsPerUnlock)) {
 		const firstItem = wanted.find((entry) => entry.id === ids[0])?.itemIndex;
@@ -156,6 +160,7 @@ export async function execute(
 				itemIndex: firstItem,
 			});
 			budget.charge(answer.credits_charged);
+			charges.note(answer);
 			for (const entry of answer.contacts as IDataObject[]) {
 				const id = String(entry.id);
 				const entryError = entry.error as { code?: string; message?: string } | undefined;
@@ -206,5 +211,6 @@ export async function execute(
 		message: `Unlocked ${records.size} unique contacts (${level}) in ${calls} calls: ${budget.spent} credits charged of a ${budget.maxCredits} budget${skipped.size ? `; ${skipped.size} already unlocked and skipped` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
-	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	const output = [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	return simplifyOutput(this, charges.onItems(output));
 }

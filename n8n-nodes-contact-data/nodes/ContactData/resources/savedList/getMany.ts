@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { LIMITS, PATHS, savedListsPageSchema } from '../../shared/contract';
 import { returnAllAndLimit } from '../../shared/descriptions';
-import { forEachItem } from '../../shared/items';
+import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 
 type SavedListsPage = z.infer<typeof savedListsPageSchema>;
@@ -16,25 +16,32 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
-		const lists: IDataObject[] = [];
-		let cursor: string | null = null;
-		do {
-			const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(this, {
-				method: 'GET',
-				path: PATHS.lists,
-				qs: {
-					limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
-					...(cursor ? { cursor } : {}),
-				},
-				itemIndex,
-				schema: savedListsPageSchema,
-			});
-			lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
-			cursor = page.next_cursor;
-		} while (cursor !== null && lists.length < limit);
-		return lists;
-	});
+	// The lists are the account's: read once for all items, unless Return All or Limit is an
+	// expression, which may read the item.
+	if (!usesExpression(this, ['returnAll', 'limit'])) {
+		return await onceForAllItems(this, items, async () => await getLists(this));
+	}
+	return await forEachItem(this, items, async (itemIndex) => await getLists(this, itemIndex));
+}
+
+async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise<IDataObject[]> {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex ?? 0, false) as boolean;
+	const limit = returnAll ? Infinity : (context.getNodeParameter('limit', itemIndex ?? 0, 50) as number);
+	const lists: IDataObject[] = [];
+	let cursor: string | null = null;
+	do {
+		const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(context, {
+			method: 'GET',
+			path: PATHS.lists,
+			qs: {
+				limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
+				...(cursor ? { cursor } : {}),
+			},
+			itemIndex,
+			schema: savedListsPageSchema,
+		});
+		lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
+		cursor = page.next_cursor;
+	} while (cursor !== null && lists.length < limit);
+	return lists;
 }
