@@ -35,7 +35,12 @@ describe('Simplify', () => {
 		expect(flat.error).toBeUndefined();
 		expect(flat.items).toHaveLength(3);
 		flat.items.forEach((item, index) => {
-			const source = full.items[index].json as { id: string; first_name: string; last_name: string; company: { name: string } };
+			const source = full.items[index].json as {
+				id: string;
+				first_name: string;
+				last_name: string;
+				company: { name: string };
+			};
 			expect(Object.keys(item.json).slice(0, 3)).toEqual(['name', 'title', 'company_name']);
 			expect(item.json).toMatchObject({
 				id: source.id,
@@ -73,7 +78,10 @@ describe('Simplify', () => {
 	});
 
 	it('is on by default when the node runs as an AI agent’s tool', async () => {
-		const asTool = await run(sandbox, { parameters: { resource: 'contact', operation: 'search', limit: 2 }, asTool: true });
+		const asTool = await run(sandbox, {
+			parameters: { resource: 'contact', operation: 'search', limit: 2 },
+			asTool: true,
+		});
 		expect(asTool.error).toBeUndefined();
 		expect(Object.keys(asTool.items[0].json).slice(0, 3)).toEqual(['name', 'title', 'company_name']);
 
@@ -103,8 +111,14 @@ describe('what a run cost, on its items', () => {
 	});
 
 	it('Enrich: the run’s total and the balance after the last call, also with Simplify', async () => {
-		const ids = (await contacts(sandbox, 40)).filter((contact) => contact.has_email).slice(0, 2).map(({ id }) => id);
-		const { body } = await api<{ contacts: Array<{ email: string }> }>(sandbox, 'POST', PATHS.unlock, { ids, level: 'basic' });
+		const ids = (await contacts(sandbox, 40))
+			.filter((contact) => contact.has_email)
+			.slice(0, 2)
+			.map(({ id }) => id);
+		const { body } = await api<{ contacts: Array<{ email: string }> }>(sandbox, 'POST', PATHS.unlock, {
+			ids,
+			level: 'basic',
+		});
 		await sandbox.admin.reset();
 		const result = await run(sandbox, {
 			parameters: { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', simplify: true },
@@ -150,7 +164,14 @@ describe('once-per-run operations', () => {
 
 describe('the AI tool variant', () => {
 	const parametersOf = (description: ReturnType<typeof toolVariant>['description'], parameters: INodeParameters) =>
-		NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion: 1 } as INode, description);
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion: 1 } as INode,
+			description,
+		);
 
 	it('Export offers items only, no binary file; on the canvas a file stays the default', async () => {
 		const tool = toolVariant().description;
