@@ -46,7 +46,8 @@ check() {
 # nodes, see offline.jq) and runs it headlessly with `n8n execute`; its run data goes to $WORK/<name>.json.
 run_workflow() {
   local name="$1" file="$2" filter="${3:-.}" id
-  id="$(n8n_import_workflow "$file" "$(cat test/e2e/offline.jq) | $filter")" || return 1
+  # Named after the run, so the browser journey finds the example under its own name only.
+  id="$(n8n_import_workflow "$file" "$(cat test/e2e/offline.jq) | $filter | .name = \"e2e run: $name\"")" || return 1
   env NODE_OPTIONS="$N8N_NODE_OPTIONS" N8N_RUNNERS_BROKER_PORT="$EXECUTE_BROKER_PORT" \
     "$N8N_BIN" execute --id="$id" --rawOutput >"$WORK/$name.out" 2>&1
   local status=$?
@@ -345,7 +346,19 @@ deactivate_removes_subscription() {
 }
 check "deactivating the workflow deletes the subscription" deactivate_removes_subscription
 
-# ---------------------------------------------------------------- 5. n8n's own view of the package
+# ---------------------------------------------------------------- 5. a journey in a real browser
+# Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
+# workflow list, execute it, read the Unlock node's output table, read an error as displayed
+# (scripts/n8n/journey.mjs, over the DevTools protocol). Its screenshots are those of docs/images/.
+check "Chromium for the browser journey (Debian's package, installed when missing)" ensure_chromium
+browser_journey_passes() {
+  browser_journey "$WORK/screenshots" | tee "$WORK/browser.log" | sed 's/^/  /'
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+}
+check "browser: open the search → unlock example, execute it, read the output table and an error as displayed" \
+  browser_journey_passes
+
+# ---------------------------------------------------------------- 6. n8n's own view of the package
 package_loads_cleanly() {
   local complaints
   # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.

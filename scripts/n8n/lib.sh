@@ -24,6 +24,36 @@ ensure_tools() {
   return 1
 }
 
+# ensure_chromium: Debian's Chromium for the browser journey (scripts/n8n/journey.mjs); installed here with
+# apt-get when missing (as root), otherwise the user is told what to install.
+ensure_chromium() {
+  [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "installing chromium from Debian's packages" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null &&
+      [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && return 0
+  fi
+  echo "the browser journey needs Chromium: apt-get install -y chromium" >&2
+  return 1
+}
+
+# browser_journey <screenshot folder>: imports the examples the journey opens (the search → unlock example as
+# shipped, a variant of it that goes over Max Credits, the job change alert, the AI agent) and runs the
+# journey in headless Chromium with Node 24 (after bring_up). Its screenshots go to the folder.
+browser_journey() {
+  local shots="$1" crm over alert agent
+  mkdir -p "$shots"
+  crm="$(n8n_import_workflow examples/search-unlock-upsert-crm.json)" &&
+    over="$(n8n_import_workflow examples/search-unlock-upsert-crm.json '.name = "Browser check: over budget"
+      | .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
+        | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 5 else . end)')" &&
+    alert="$(n8n_import_workflow examples/job-change-alert.json)" &&
+    agent="$(n8n_import_workflow examples/ai-agent-prospecting.json)" || return 1
+  node "$N8N_LIB_DIR/journey.mjs" "$N8N_BASE" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
+    "$(jq -nc --arg crm "$crm" --arg over "$over" --arg alert "$alert" --arg agent "$agent" \
+      '{crm: $crm, overBudget: $over, alert: $alert, agent: $agent}')" "$shots"
+}
+
 # bring_up <work folder> <n8n port> <runner broker port> <sandbox port> [SANDBOX_…=value…]
 # Installs Node 24 and n8n (cached), installs this package into a fresh n8n user folder under the work
 # folder, starts the sandbox and n8n, sets up the owner (OWNER_EMAIL, OWNER_PASSWORD) and creates the
