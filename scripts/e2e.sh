@@ -46,7 +46,8 @@ check() {
 # nodes, see offline.jq) and runs it headlessly with `n8n execute`; its run data goes to $WORK/<name>.json.
 run_workflow() {
   local name="$1" file="$2" filter="${3:-.}" id
-  id="$(n8n_import_workflow "$file" "$(cat test/e2e/offline.jq) | $filter")" || return 1
+  # Named after the run, so the browser journey finds the example under its own name only.
+  id="$(n8n_import_workflow "$file" "$(cat test/e2e/offline.jq) | $filter | .name = \"e2e run: $name\"")" || return 1
   env NODE_OPTIONS="$N8N_NODE_OPTIONS" N8N_RUNNERS_BROKER_PORT="$EXECUTE_BROKER_PORT" \
     "$N8N_BIN" execute --id="$id" --rawOutput >"$WORK/$name.out" 2>&1
   local status=$?
@@ -63,6 +64,15 @@ expect() {
     "$WORK/$1.json" >/dev/null || {
     echo "expected of \"$2\" in $1: $3; its output:" >&2
     jq -c --arg node "$2" '.data.resultData.runData[$node][0] | {error, items: .data.main[0][:3]}' "$WORK/$1.json" >&2
+    return 1
+  }
+}
+
+# ran_to_end <run name> <node>: the run succeeded and its last node was <node> (the end of the example).
+ran_to_end() {
+  jq -e --arg node "$2" '.data.resultData.error == null and .data.resultData.lastNodeExecuted == $node' \
+    "$WORK/$1.json" >/dev/null || {
+    echo "$1 did not run to \"$2\": $(jq -c '{last: .data.resultData.lastNodeExecuted, error: .data.resultData.error.message}' "$WORK/$1.json")" >&2
     return 1
   }
 }
@@ -158,6 +168,28 @@ examples_use_known_nodes() {
 }
 check "every node of every example is a node type and version this n8n has" examples_use_known_nodes
 
+# As shipped, an example needs only the sandbox credential: every enabled node that requires a credential
+# requires Contact Data's (HubSpot and Slack ship disabled). The AI agent's chat model is the one exception.
+examples_need_only_the_sandbox_credential() {
+  local example needing
+  for example in examples/*.json; do
+    # A credential applies when its displayOptions.show hold for the node's parameters (or their defaults).
+    needing="$(jq -r --slurpfile types "$WORK/node-types.json" '
+      .nodes[] | select(.disabled != true and .type != "@n8n/n8n-nodes-langchain.lmChatOpenAi") | . as $n
+      | [$types[0][] | select(.name == $n.type and ([.version] | flatten | index($n.typeVersion)))] | first // empty
+      | . as $t
+      | def value($k): $n.parameters[$k] // first($t.properties[] | select(.name == $k) | .default);
+        [.credentials // [] | .[] | select(.required == true)
+         | select((.displayOptions.show // {}) | to_entries | all(value(.key | ltrimstr("/")) as $v | .value | index($v) != null))
+         | .name]
+      | unique | map(select(. != "contactDataApi")) | select(length > 0)
+      | "\($n.name) needs \(join(", "))"' "$example")" || return 1
+    [ -z "$needing" ] || { echo "$example: $needing" >&2; return 1; }
+  done
+}
+check "every example runs with only the sandbox credential (outside services ship disabled, with a note)" \
+  examples_need_only_the_sandbox_credential
+
 charged_before=0
 search_unlock_upsert() {
   charged_before="$(credits_charged)"
@@ -166,10 +198,11 @@ search_unlock_upsert() {
       'length == 25 and all(.seniority == "vp" and .department == "engineering" and .location.country == "US" and .unlocked == false)' &&
     expect search-unlock "Unlock within 25 credits" \
       'length == 25 and all(.unlocked == true and .level == "basic" and ((.email | type) == "string" or .has_email == false))' &&
-    expect search-unlock "Upsert contact in HubSpot" 'length > 0 and all(.email_status == "verified" and (.email | test("@")))' &&
+    expect search-unlock "Contact for the CRM" 'length > 0 and all((.email | test("@")) and (.company | type) == "string")' &&
+    ran_to_end search-unlock "Upsert contact in HubSpot" &&
     [ "$(($(credits_charged) - charged_before))" -eq 25 ]
 }
-check "example: search 25 VPs of Engineering, unlock them for 25 credits, upsert the verified ones (HubSpot stand-in)" \
+check "example, as shipped: search 25 VPs of Engineering, unlock them for 25 credits, shape the verified ones for the CRM, to the end" \
   search_unlock_upsert
 
 rerun_is_free() {
@@ -195,7 +228,8 @@ export_saved_list() {
   local file="$N8N_FILES_DIR/series-b-engineering-leaders.csv" count
   run_workflow export examples/export-saved-list-to-file.json &&
     expect export "Create saved list" 'length == 1 and (.[0].id | startswith("ls_")) and .[0].contact_count > 0' &&
-    expect export "Export as CSV" 'length == 1 and .[0].format == "csv"' || return 1
+    expect export "Export as CSV" 'length == 1 and .[0].format == "csv"' &&
+    ran_to_end export "Write CSV file" || return 1
   count="$(jq -r '.data.resultData.runData["Create saved list"][0].data.main[0][0].json.contact_count' "$WORK/export.json")"
   [ -f "$file" ] || { echo "no file at $file" >&2; return 1; }
   [ "$(head -1 "$file" | tr -d '\r')" = "id,first_name,last_name,title,company.name,company.domain,email" ] ||
@@ -248,23 +282,24 @@ subscribed() { subscriptions | jq -e --arg u "$N8N_BASE/webhook/" 'length == 1 a
 unsubscribed() { subscriptions | jq -e 'length == 0' >/dev/null; }
 
 activate_registers_subscription() {
-  ALERT_WORKFLOW_ID="$(n8n_import_workflow examples/job-change-alert.json "$(cat test/e2e/offline.jq)")" &&
+  ALERT_WORKFLOW_ID="$(n8n_import_workflow examples/job-change-alert.json)" &&
     n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/activate" | jq -e '.active == true' >/dev/null &&
     poll 30 subscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
 }
-check "activating the job change alert subscribes to the service (GET /v1/webhooks shows n8n's URL)" \
+check "the job change alert, as shipped, publishes and subscribes to the service (GET /v1/webhooks shows n8n's URL)" \
   activate_registers_subscription
 
 executions_json() { n8n_api GET "/executions?workflowId=$ALERT_WORKFLOW_ID&includeData=true"; }
 execution_with_event() {
   executions_json | jq -e --arg e "$1" '.data | any(.status == "success"
     and (.data.resultData.runData["When a contact changes job"][0].data.main[0][0].json.event_id == $e)
-    and (.data.resultData.runData["Post to Slack"][0].data.main[0][0].json.text | test(" moved from .+ to .+ as ")))' >/dev/null
+    and (.data.resultData.runData["Compose alert"][0].data.main[0][0].json.text | test(" moved from .+ to .+ as "))
+    and .data.resultData.lastNodeExecuted == "Post to Slack")' >/dev/null
 }
 # emit_event: makes one job change happen to a member of the saved list; prints the event's id.
+# It is the command the trigger's test-listen panel names (npm run sandbox:event).
 emit_event() {
-  sandbox_admin -X POST "$SANDBOX_URL/_sandbox/events" \
-    -d "{\"type\": \"job_change\", \"list_id\": \"$SAVED_LIST_ID\", \"count\": 1}" | jq -er '.events[0].id'
+  SANDBOX_URL="$SANDBOX_URL" node scripts/sandbox-event.mjs job_change "$SAVED_LIST_ID" | grep -oE 'evt_[^ ]+' | head -1
 }
 execution_count() { executions_json | jq '.data | length'; }
 
@@ -311,7 +346,19 @@ deactivate_removes_subscription() {
 }
 check "deactivating the workflow deletes the subscription" deactivate_removes_subscription
 
-# ---------------------------------------------------------------- 5. n8n's own view of the package
+# ---------------------------------------------------------------- 5. a journey in a real browser
+# Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
+# workflow list, execute it, read the Unlock node's output table, read an error as displayed
+# (scripts/n8n/journey.mjs, over the DevTools protocol). Its screenshots are those of docs/images/.
+check "Chromium for the browser journey (Debian's package, installed when missing)" ensure_chromium
+browser_journey_passes() {
+  browser_journey "$WORK/screenshots" | tee "$WORK/browser.log" | sed 's/^/  /'
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+}
+check "browser: open the search → unlock example, execute it, read the output table and an error as displayed" \
+  browser_journey_passes
+
+# ---------------------------------------------------------------- 6. n8n's own view of the package
 package_loads_cleanly() {
   local complaints
   # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.

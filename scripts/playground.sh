@@ -21,18 +21,20 @@ rm -rf "$PLAYGROUND_DIR" && mkdir -p "$PLAYGROUND_DIR"
 echo "Starting the playground in $PLAYGROUND_DIR (the first start installs n8n: about 5 minutes)..."
 bring_up "$PLAYGROUND_DIR" "$PORT" "$((PORT + 1))" "${PLAYGROUND_SANDBOX_PORT:-4010}" \
   SANDBOX_CONTACTS="${SANDBOX_CONTACTS:-150000}" SANDBOX_TIME_SCALE="${SANDBOX_TIME_SCALE:-1}"
-for example in examples/*.json; do
-  n8n_import_workflow "$example" >/dev/null
-  echo "  imported $(jq -r .name "$example")"
-done
+# The examples are imported side by side (one API call each).
+imports=()
+for example in examples/*.json; do n8n_import_workflow "$example" >/dev/null & imports+=($!); done
+for pid in "${imports[@]}"; do wait "$pid" || { echo "importing an example failed" >&2; exit 1; }; done
+for example in examples/*.json; do echo "  imported $(jq -r .name "$example")"; done
 
 cat <<INFO
 
-n8n is running with the Contact Data nodes: http://localhost:$PORT
+n8n is running with the Contact Data nodes: http://localhost:$PORT (ready after $SECONDS s)
   log in as  $OWNER_EMAIL  /  $OWNER_PASSWORD
   credential "$CREDENTIAL_NAME" -> the sandbox at $SANDBOX_URL (key $SANDBOX_KEY)
   files written by workflows: $N8N_FILES_DIR
   logs: $N8N_LOG, $PLAYGROUND_DIR/sandbox.log
+  fire a Contact Data Trigger event: npm run sandbox:event
 Press Ctrl-C to stop n8n and the sandbox.
 INFO
 wait "$N8N_PID"

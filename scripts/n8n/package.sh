@@ -1,17 +1,42 @@
-# Sourced, never run (needs paths.sh). n8n_install_package <n8n user folder>: builds this repo and installs it
-# the way n8n 2.41.1 installs a community package (community-packages.service.js, downloadPackage): the
-# `npm pack` tarball unpacked into <user folder>/.n8n/nodes/node_modules/<name>, its dev, peer and optional
-# dependencies stripped, then `npm install` in that folder with n8n's flags. Never a link to the work tree,
-# so a file missing from the tarball, or an import that resolves only here, fails as it would for users.
+# Sourced, never run (needs paths.sh).
+
+# build_if_stale: builds the package and the sandbox (`npm run build`) unless both builds are newer than every
+# source file of either (the sandbox reads the contract from the package's build). A stamp in the sandbox's
+# dist/ marks a finished build; the package's dist/ is what gets published, so it holds no stamp.
+build_if_stale() {
+  local stamp="$N8N_REPO_DIR/sandbox/dist/.built" newer
+  if [ -f "$stamp" ] && [ -d "$N8N_PACKAGE_DIR/dist" ]; then
+    newer="$(find "$N8N_PACKAGE_DIR" "$N8N_REPO_DIR/sandbox" \( -name dist -o -name node_modules \) -prune -o \
+      -type f -newer "$stamp" -print -quit)"
+    [ -z "$newer" ] && return 0
+  fi
+  (cd "$N8N_REPO_DIR" && npm run --silent build) >/dev/null && touch "$stamp"
+}
+
+# n8n_install_package <n8n user folder>: installs the built package the way n8n 2.41.1 installs a community
+# package (community-packages.service.js, downloadPackage): the `npm pack` tarball unpacked into
+# <user folder>/.n8n/nodes/node_modules/<name>, its dev, peer and optional dependencies stripped, then
+# `npm install` in that folder with n8n's flags. Never a link to the work tree, so a file missing from the
+# tarball, or an import that resolves only here, fails as it would for users. The result is kept in the cache,
+# keyed by the content of what is packed, and copied from there while that content is unchanged.
 n8n_install_package() {
   local nodes_dir="$1/.n8n/nodes"
   local name version pack_dir tarball pkg_dir
   name="$(node -p 'require(process.argv[1]).name' "$N8N_PACKAGE_DIR/package.json")"
   version="$(node -p 'require(process.argv[1]).version' "$N8N_PACKAGE_DIR/package.json")"
   pkg_dir="$nodes_dir/node_modules/$name"
-  pack_dir="$(mktemp -d)"
 
-  (cd "$N8N_REPO_DIR" && npm run --silent build -w n8n-nodes-contact-data) || return 1
+  build_if_stale || return 1
+  local key cached
+  key="$(cd "$N8N_PACKAGE_DIR" && find dist package.json README.md LICENSE CHANGELOG.md -type f -print0 2>/dev/null \
+    | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+  cached="$N8N_CACHE_ROOT/installed-package/$key"
+  mkdir -p "$nodes_dir/node_modules"
+  if [ -d "$cached" ]; then
+    rm -rf "$pkg_dir" && cp -a "$cached" "$pkg_dir" && n8n_package_ledger "$nodes_dir" "$name" "$version"
+    return
+  fi
+  pack_dir="$(mktemp -d)"
   tarball="$(cd "$N8N_PACKAGE_DIR" && npm pack --json --loglevel=error --pack-destination "$pack_dir" \
     | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[0].filename))')" \
     || return 1
@@ -26,7 +51,13 @@ n8n_install_package() {
   (cd "$pkg_dir" && npm install --loglevel=error --audit=false --fund=false --bin-links=false --install-strategy=shallow \
     --ignore-scripts=true --package-lock=false >/dev/null) || return 1
 
-  # n8n's ledger of installed packages, as its installer writes it.
+  n8n_package_ledger "$nodes_dir" "$name" "$version"
+  # Kept for the next start with the same content (copied, then renamed into place: concurrent runs are safe).
+  mkdir -p "$(dirname "$cached")" && cp -a "$pkg_dir" "$cached.tmp.$$" && { mv -T "$cached.tmp.$$" "$cached" 2>/dev/null || rm -rf "$cached.tmp.$$"; }
+}
+
+# n8n's ledger of installed packages, as its installer writes it.
+n8n_package_ledger() {
   printf '{\n  "name": "installed-nodes",\n  "private": true,\n  "dependencies": {\n    "%s": "%s"\n  }\n}\n' \
-    "$name" "$version" >"$nodes_dir/package.json"
+    "$2" "$3" >"$1/package.json"
 }

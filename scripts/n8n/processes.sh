@@ -48,21 +48,27 @@ wait_for() {
   done
 }
 
-# start_sandbox <port (0 = free)> <log> [VAR=value...]: builds and starts the sandbox; sets SANDBOX_URL.
-start_sandbox() {
+# start_sandbox <port (0 = free)> <log> [VAR=value...]: builds (when stale) and starts the sandbox; sets
+# SANDBOX_URL once it answers. spawn_sandbox and await_sandbox are its two halves, to start n8n meanwhile.
+start_sandbox() { spawn_sandbox "$@" && await_sandbox; }
+spawn_sandbox() {
   local port="$1" log="$2"; shift 2
-  (cd "$N8N_REPO_DIR" && npm run --silent build) || return 1
+  build_if_stale || return 1
   spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/sandbox/dist/cli.js"
-  wait_for 120 "$SPAWNED_PID" "$log" grep -q 'http://127\.0\.0\.1:[0-9]' "$log" || return 1
-  SANDBOX_URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$log" | head -1)"
-  wait_for 30 "$SPAWNED_PID" "$log" curl -sf -H "Authorization: Bearer $SANDBOX_KEY" "$SANDBOX_URL/v1/credits/balance"
+  SANDBOX_PID=$SPAWNED_PID SANDBOX_LOG="$log"
+}
+await_sandbox() {
+  wait_for 120 "$SANDBOX_PID" "$SANDBOX_LOG" grep -q 'http://127\.0\.0\.1:[0-9]' "$SANDBOX_LOG" || return 1
+  SANDBOX_URL="$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$SANDBOX_LOG" | head -1)"
+  wait_for 30 "$SANDBOX_PID" "$SANDBOX_LOG" curl -sf -H "Authorization: Bearer $SANDBOX_KEY" "$SANDBOX_URL/v1/credits/balance"
 }
 
 # start_n8n <log>: starts n8n with the environment already set (n8n_offline_env); waits until it is ready.
-start_n8n() {
-  local log="$1"
-  spawn "$log" env NODE_OPTIONS="$N8N_NODE_OPTIONS" "$N8N_BIN" start
+start_n8n() { spawn_n8n "$1" && await_n8n; }
+spawn_n8n() {
+  N8N_LOG="$1"
+  spawn "$N8N_LOG" env NODE_OPTIONS="$N8N_NODE_OPTIONS" "$N8N_BIN" start
   N8N_PID=$SPAWNED_PID
   N8N_BASE="http://127.0.0.1:$N8N_PORT"
-  wait_for 180 "$N8N_PID" "$log" curl -sf "$N8N_BASE/healthz/readiness"
 }
+await_n8n() { wait_for 180 "$N8N_PID" "$N8N_LOG" curl -sf "$N8N_BASE/healthz/readiness"; }

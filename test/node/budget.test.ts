@@ -271,7 +271,7 @@ describe('AI agent tool calls', () => {
 	const agent = (rounds: IDataObject[][], maxCredits: number) =>
 		runAgent({
 			toolType: new ContactData(),
-			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits, ...whatFits }),
+			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits, ...whatFits, simplify: false }),
 			rounds,
 			credentialTypes: [new ContactDataApi()],
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
@@ -294,7 +294,7 @@ describe('AI agent tool calls', () => {
 		const rounds = [[{ ids: idsOf(10) }], [{ ids: idsOf(10, 10) }], [{ ids: idsOf(10, 20) }]];
 		const { toolCalls } = await runAgent({
 			toolType: new ContactData(),
-			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits: 25 }),
+			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits: 25, simplify: false }),
 			rounds,
 			credentialTypes: [new ContactDataApi()],
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
@@ -313,6 +313,7 @@ describe('AI agent tool calls', () => {
 				contactIds: "={{ $fromAI('ids', 'Contact IDs separated by commas', 'string') }}",
 				maxCredits: 25,
 				...whatFits,
+				simplify: false,
 			}),
 			rounds: [Array.from({ length: 6 }, (_, call) => ({ ids: idsOf(10, call * 10).join(',') }))],
 			credentialTypes: [new ContactDataApi()],

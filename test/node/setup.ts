@@ -32,11 +32,23 @@ export interface RunOptions {
 	timeoutSeconds?: number;
 	/** Presses Stop when it settles. */
 	stopWhen?: Promise<unknown>;
+	/** Run the node as an AI agent's tool (its n8n type name ends in "Tool", as n8n names the tool variant). */
+	asTool?: boolean;
+}
+
+/**
+ * The node as n8n offers it to an AI agent: n8n copies the description and appends "Tool" to its
+ * name (n8n's convertNodeToAiTool), which is what `@tool` display conditions test.
+ */
+export function toolVariant(): ContactData {
+	const node = new ContactData();
+	node.description = { ...node.description, name: `${node.description.name}Tool`, usableAsTool: undefined };
+	return node;
 }
 
 export async function run(sandbox: TestSandbox, options: RunOptions): Promise<NodeRun> {
 	return await runNode({
-		nodeType: new ContactData(),
+		nodeType: options.asTool ? toolVariant() : new ContactData(),
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,

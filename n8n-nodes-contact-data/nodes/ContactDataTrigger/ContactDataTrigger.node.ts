@@ -28,7 +28,8 @@ export class ContactDataTrigger implements INodeType {
 		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// "On job change, role change" rather than the raw event types.
+		subtitle: '={{ "On " + $parameter["events"].join(", ").replace("job_change", "job change").replace("role_change", "role change") }}',
 		description: 'Starts the workflow when a watched contact changes job or role, or shows intent',
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],
@@ -42,6 +43,18 @@ export class ContactDataTrigger implements INodeType {
 				path: 'webhook',
 			},
 		],
+		// n8n's default test-listen text ("Go to Contact Data and create an event") names nothing a user can do.
+		triggerPanel: {
+			header: 'Waiting for an event from Contact Data',
+			executionsHelp: {
+				inactive:
+					'While this node listens, the next event on a watched saved list (a contact changes job or role, or shows intent) runs the workflow once. Events come from the service as contacts change; with the Contact Data sandbox you make one happen: run "npm run sandbox:event" in the playground (or "npm run sandbox:event -- role_change"). Publish the workflow to run it on every event.',
+				active:
+					'The workflow is published: every event on a watched saved list runs it, and its executions are listed under Executions. With the Contact Data sandbox, "npm run sandbox:event" makes one happen.',
+			},
+			activationHint:
+				'Publish the workflow to run it on every event; while it is unpublished, "Listen for test event" waits for one.',
+		},
 		properties: triggerProperties,
 	};
 

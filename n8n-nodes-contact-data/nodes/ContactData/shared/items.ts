@@ -89,3 +89,28 @@ export async function forEachItem(
 function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INodeExecutionData {
 	return typeof entry.json === 'object' && entry.json !== null && !Array.isArray(entry.json);
 }
+
+/**
+ * For an operation whose answer does not depend on the input item (Get Balance, Get Many): one call
+ * for the whole run, its items paired with every input item, instead of the same call per item.
+ */
+export async function onceForAllItems(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	once: () => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	const pairedItem = pairedWith(items.map((_, itemIndex) => itemIndex));
+	try {
+		const result = await once();
+		return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem }));
+	} catch (error) {
+		if (!context.continueOnFail()) throw asNodeError(context, error);
+		return [errorItem(error, pairedItem)];
+	}
+}
+
+/** Whether any of these parameters is an expression (which may read the input item). */
+export function usesExpression(context: IExecuteFunctions, names: string[]): boolean {
+	const { parameters } = context.getNode();
+	return names.some((name) => typeof parameters[name] === 'string' && String(parameters[name]).startsWith('='));
+}

@@ -32,8 +32,10 @@ import {
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/descriptions';
+import { RunCharges, isContactRecord } from '../../shared/charges';
 import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, plural, textOf } from '../../shared/values';
 
@@ -66,6 +68,7 @@ export const description: INodeProperties[] = [
 		description:
 			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
+	...simplifyParameters(showFor),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -108,6 +111,12 @@ class LostAnswer {
 	) {}
 }
 
+/** The run's budget (the ceiling) and its charges (what the output reports). */
+interface Spend {
+	budget: CreditBudget;
+	charges: RunCharges;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -145,7 +154,8 @@ export async function execute(
 	}
 
 	// 3. One call per item, in order, while the budget holds its worst case.
-	const notSent = queue.slice(await sendWithinBudget(this, budget, queue, outcomes, cost));
+	const charges = new RunCharges();
+	const notSent = queue.slice(await sendWithinBudget(this, { budget, charges }, queue, outcomes, cost));
 
 	// 4. What the budget did not reach.
 	if (notSent.length > 0) {
@@ -168,10 +178,10 @@ export async function execute(
 		}
 	}
 	this.addExecutionHints({
-		message: `Enriched ${plural(output.filter(({ json }) => isRecord(json)).length, 'item')} (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
+		message: `Enriched ${plural(output.filter(({ json }) => isContactRecord(json)).length, 'item')} (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
-	return output;
+	return simplifyOutput(this, charges.onItems(output));
 }
 
 /**
@@ -181,11 +191,12 @@ export async function execute(
  */
 async function sendWithinBudget(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
+	spend: Spend,
 	queue: Lookup[],
 	outcomes: Map<number, Outcome>,
 	cost: number,
 ): Promise<number> {
+	const { budget } = spend;
 	const covered = new Set<string>();
 	let lost: LostAnswer[] = [];
 	let next = 0;
@@ -194,11 +205,11 @@ async function sendWithinBudget(
 		const worstCase = covered.has(lookup.text) ? 0 : cost;
 		if (worstCase > budget.headroom && lost.length > 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
-			await replay(context, budget, lost, outcomes);
+			await replay(context, spend, lost, outcomes);
 			lost = [];
 		}
 		if (worstCase > budget.headroom) break;
-		const answer = await enrichOne(context, budget, lookup, budget.reserve(worstCase)!);
+		const answer = await enrichOne(context, spend, lookup, budget.reserve(worstCase)!);
 		if (answer instanceof LostAnswer) {
 			// Stop pressed: send nothing more.
 			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
@@ -207,13 +218,8 @@ async function sendWithinBudget(
 		if (!(answer instanceof Error)) covered.add(lookup.text);
 		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
 	}
-	await replay(context, budget, lost, outcomes);
+	await replay(context, spend, lost, outcomes);
 	return next;
-}
-
-/** An output that is a contact record (not an error, a no-match or an item passed over). */
-function isRecord(json: IDataObject): boolean {
-	return typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined;
 }
 
 function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
@@ -237,7 +243,7 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
  */
 async function enrichOne(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
+	{ budget, charges }: Spend,
 	lookup: Lookup,
 	reservation: Reservation,
 ): Promise<IDataObject | Error | LostAnswer> {
@@ -252,6 +258,7 @@ async function enrichOne(
 			schema: enrichResponseSchema,
 		});
 		budget.settle(reservation, answer.credits_charged);
+		charges.note(answer);
 		const contact = answer.contact as IDataObject;
 		return outputNoMatch ? { matched: true, ...contact } : contact;
 	} catch (error) {
@@ -266,12 +273,12 @@ async function enrichOne(
 /** Replays lost calls once with their own keys: the API answers with the first answer and its charge. */
 async function replay(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
+	spend: Spend,
 	lost: LostAnswer[],
 	outcomes: Map<number, Outcome>,
 ): Promise<void> {
 	for (const { lookup, reservation } of lost) {
-		const answer = await enrichOne(context, budget, lookup, reservation);
+		const answer = await enrichOne(context, spend, lookup, reservation);
 		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
 	}
 }

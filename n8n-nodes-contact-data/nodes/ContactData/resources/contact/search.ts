@@ -12,6 +12,7 @@ import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
 import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/filters';
 import { forEachItem } from '../../shared/items';
 import { CursorTrail } from '../../shared/paging';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 import { checkBody } from '../../shared/values';
 
@@ -20,6 +21,7 @@ const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 export const description: INodeProperties[] = [
 	...filterProperties(showFor),
 	...returnAllAndLimit(showFor),
+	...simplifyParameters(showFor),
 	{
 		displayName:
 			'Search is free. It pages through the first 10,000 matches at most; to reach all of them, save the filters as a list (Saved List → Create) and export it.',
@@ -77,5 +79,5 @@ export async function execute(
 			location: 'outputPane',
 		});
 	}
-	return output;
+	return simplifyOutput(this, output);
 }

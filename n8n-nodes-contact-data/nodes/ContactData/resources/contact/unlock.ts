@@ -20,6 +20,7 @@ import {
 	type Reservation,
 	type WhenMaxCreditsReached,
 } from '../../shared/budget';
+import { RunCharges } from '../../shared/charges';
 import {
 	CREDIT_COST,
 	LIMITS,
@@ -39,6 +40,7 @@ import {
 } from '../../shared/descriptions';
 import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
+import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
 import { apiRequest } from '../../shared/transport';
 import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/values';
 
@@ -53,6 +55,7 @@ export const description: INodeProperties[] = [
 		description:
 			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
+	...simplifyParameters(showFor),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -109,6 +112,8 @@ interface Call {
 
 /** What the calls of a run brought back. */
 class Results {
+	/** What the run was charged, and the balance after it, for the output items. */
+	charges = new RunCharges();
 	readonly records = new Map<string, IDataObject>();
 	/** Ids the API reported per entry as unknown (nothing charged for them). */
 	readonly missing = new Map<string, { code?: string; message?: string }>();
@@ -136,6 +141,7 @@ async function send(
 			itemIndex: call.firstItem,
 		});
 		budget.settle(call.reservation, answer.credits_charged);
+		results.charges.note(answer);
 		for (const entry of answer.contacts as IDataObject[]) {
 			const id = String(entry.id);
 			results.failures.delete(id);
@@ -297,7 +303,8 @@ export async function execute(
 		}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
-	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	const output = [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	return simplifyOutput(this, results.charges.onItems(output));
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */

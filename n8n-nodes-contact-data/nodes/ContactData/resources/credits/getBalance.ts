@@ -1,20 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, balanceSchema } from '../../shared/contract';
-import { forEachItem } from '../../shared/items';
+import { onceForAllItems } from '../../shared/items';
 import { apiRequest } from '../../shared/transport';
 
 export const description: INodeProperties[] = [];
 
+/** The balance is the account's, not the item's: one call and one item however many items come in. */
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
+	return await onceForAllItems(this, items, async () => {
 		const { body } = await apiRequest.call(this, {
 			method: 'GET',
 			path: PATHS.creditsBalance,
-			itemIndex,
 			schema: balanceSchema,
 		});
 		return body as IDataObject;

@@ -29,7 +29,13 @@ import {
 import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
-const showForFile = { show: { ...showFor.show, outputAs: ['binary'] } };
+const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
+
+const asItems = {
+	name: 'Items',
+	value: 'items',
+	description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
+};
 
 const OUTPUT_AS_CHOICES = [
 	{
@@ -37,11 +43,7 @@ const OUTPUT_AS_CHOICES = [
 		value: 'binary',
 		description: 'One item with the export as a binary file (any list size; large lists are streamed)',
 	},
-	{
-		name: 'Items',
-		value: 'items',
-		description: `One item per contact, for lists under ${LIMITS.bulkExportThreshold.toLocaleString('en-US')} contacts (larger lists are exported as a file)`,
-	},
+	asItems,
 ];
 
 const FORMAT_CHOICES = [
@@ -56,8 +58,17 @@ export const description: INodeProperties[] = [
 		name: 'outputAs',
 		type: 'options',
 		default: 'binary',
-		displayOptions: showFor,
+		displayOptions: { show: { ...showFor.show, '@tool': [false] } },
 		options: OUTPUT_AS_CHOICES,
+	},
+	// An AI agent cannot use a binary file: as a tool, Export gives items only.
+	{
+		displayName: 'Output As',
+		name: 'outputAs',
+		type: 'options',
+		default: 'items',
+		displayOptions: { show: { ...showFor.show, '@tool': [true] } },
+		options: [asItems],
 	},
 	{
 		displayName: 'Format',

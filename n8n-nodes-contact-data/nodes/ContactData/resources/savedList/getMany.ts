@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { LIMITS, PATHS, savedListsPageSchema } from '../../shared/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
-import { forEachItem } from '../../shared/items';
+import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items';
 import { CursorTrail } from '../../shared/paging';
 import { apiRequest } from '../../shared/transport';
 
@@ -17,26 +17,33 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const limit = resultLimitOf(this, itemIndex);
-		const lists: IDataObject[] = [];
-		let cursor: string | null = null;
-		const trail = new CursorTrail(this, `GET ${PATHS.lists}`, itemIndex);
-		do {
-			const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(this, {
-				method: 'GET',
-				path: PATHS.lists,
-				qs: {
-					limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
-					...(cursor ? { cursor } : {}),
-				},
-				itemIndex,
-				schema: savedListsPageSchema,
-			});
-			lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
-			trail.follow(page.lists.map((list) => list.id), page.next_cursor);
-			cursor = page.next_cursor;
-		} while (cursor !== null && lists.length < limit);
-		return lists;
-	});
+	// The lists are the account's: read once for all items, unless Return All or Limit is an
+	// expression, which may read the item.
+	if (!usesExpression(this, ['returnAll', 'limit'])) {
+		return await onceForAllItems(this, items, async () => await getLists(this));
+	}
+	return await forEachItem(this, items, async (itemIndex) => await getLists(this, itemIndex));
+}
+
+async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise<IDataObject[]> {
+	const limit = resultLimitOf(context, itemIndex ?? 0);
+	const lists: IDataObject[] = [];
+	let cursor: string | null = null;
+	const trail = new CursorTrail(context, `GET ${PATHS.lists}`, itemIndex ?? 0);
+	do {
+		const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(context, {
+			method: 'GET',
+			path: PATHS.lists,
+			qs: {
+				limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
+				...(cursor ? { cursor } : {}),
+			},
+			itemIndex,
+			schema: savedListsPageSchema,
+		});
+		lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
+		trail.follow(page.lists.map((list) => list.id), page.next_cursor);
+		cursor = page.next_cursor;
+	} while (cursor !== null && lists.length < limit);
+	return lists;
 }

@@ -1,0 +1,111 @@
+/**
+ * The Simplify option of Search, Unlock and Enrich: each contact as one flat item with the fields
+ * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
+ */
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+const DESCRIPTION =
+	'Whether to return each contact as one flat item, with name, title, company, email, phone and LinkedIn URL first, instead of the full record';
+
+/**
+ * Two parameters of one name: n8n shows the one whose `@tool` condition holds, so the option is off
+ * by default on the canvas and on by default when the node runs as an AI agent's tool.
+ */
+export function simplifyParameters(displayOptions: IDisplayOptions): INodeProperties[] {
+	const asTool = (tool: boolean): IDisplayOptions => ({
+		show: { ...displayOptions.show, '@tool': [tool] },
+	});
+	return [
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: false,
+			displayOptions: asTool(false),
+			description: DESCRIPTION,
+		},
+		{
+			displayName: 'Simplify',
+			name: 'simplify',
+			type: 'boolean',
+			default: true,
+			displayOptions: asTool(true),
+			description: DESCRIPTION,
+		},
+	];
+}
+
+function object(value: unknown): IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+}
+
+/** Keys of the record that the simplified item shows flat, or leaves out (work history, unlock time). */
+const FLATTENED = new Set([
+	'id',
+	'first_name',
+	'last_name',
+	'title',
+	'seniority',
+	'department',
+	'email',
+	'email_status',
+	'phone',
+	'mobile_phone',
+	'linkedin_url',
+	'has_email',
+	'has_phone',
+	'unlocked',
+	'level',
+	'company',
+	'location',
+	'work_history',
+	'unlocked_at',
+]);
+
+/** Only the keys the record has: a search preview has no email to show, it shows has_email. */
+function present(fields: IDataObject): IDataObject {
+	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
+/** One contact record (a preview or an unlocked record) as a flat item; other keys of the item stay after it. */
+export function simplifyContact(json: IDataObject): IDataObject {
+	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined)) return json;
+	const company = object(json.company);
+	const location = object(json.location);
+	const name = [json.first_name, json.last_name].filter((part) => typeof part === 'string' && part).join(' ');
+	const rest = Object.fromEntries(Object.entries(json).filter(([key]) => !FLATTENED.has(key)));
+	return present({
+		name: name || null,
+		title: json.title,
+		company_name: company.name,
+		email: json.email,
+		phone: json.phone ?? json.mobile_phone,
+		linkedin_url: json.linkedin_url,
+		id: json.id,
+		first_name: json.first_name,
+		last_name: json.last_name,
+		seniority: json.seniority,
+		department: json.department,
+		company_domain: company.domain,
+		country: location.country,
+		email_status: json.email_status,
+		mobile_phone: json.mobile_phone,
+		has_email: json.has_email,
+		has_phone: json.has_phone,
+		unlocked: json.unlocked,
+		level: json.level,
+		...rest,
+	});
+}
+
+/** Applies the Simplify option to an operation's output items (error items pass unchanged). */
+export function simplifyOutput(context: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
+	return items.map((item) => ({ ...item, json: simplifyContact(item.json) }));
+}

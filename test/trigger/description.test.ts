@@ -1,0 +1,95 @@
+/** What the trigger shows on the canvas and while it listens for a test event, and the command it names. */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+
+import { Workflow, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
+
+import { PATHS } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { ContactDataTrigger } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/ContactDataTrigger.node';
+import { MapNodeTypes } from '../harness/engine';
+import { api } from '../helpers/api';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** The canvas subtitle as the editor computes it: n8n's expression over the node's parameters. */
+function subtitle(parameters: INodeParameters): unknown {
+	const trigger = new ContactDataTrigger();
+	const node: INode = {
+		id: 'trigger',
+		name: 'Contact Data Trigger',
+		type: 'test.contactDataTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new MapNodeTypes({ 'test.contactDataTrigger': trigger }),
+	});
+	return workflow.expression.getSimpleParameterValue(node, trigger.description.subtitle!, 'internal', {});
+}
+
+it('the canvas subtitle reads as words, not event type identifiers', () => {
+	expect(subtitle({ events: ['job_change'] })).toBe('On job change');
+	expect(subtitle({})).toBe('On job change');
+	expect(subtitle({ events: ['job_change', 'role_change', 'intent'] })).toBe('On job change, role change, intent');
+});
+
+it('the test-listen panel says how to make an event happen, with a command the repository has', () => {
+	const panel = new ContactDataTrigger().description.triggerPanel as TriggerPanelDefinition;
+	const help = panel.executionsHelp as { inactive: string; active: string };
+	expect(panel.header).not.toMatch(/create an event/i);
+	expect(help.inactive).toMatch(/npm run sandbox:event/);
+	const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+	expect(scripts['sandbox:event']).toBe('node scripts/sandbox-event.mjs');
+});
+
+describe('npm run sandbox:event', () => {
+	let sandbox: TestSandbox;
+	beforeAll(async () => {
+		sandbox = await startTestSandbox({ contacts: 2_000 });
+	});
+	afterAll(async () => sandbox?.close());
+
+	const fire = async (...args: string[]) =>
+		await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'sandbox-event.mjs'), ...args], {
+			env: { ...process.env, SANDBOX_URL: sandbox.url },
+		});
+
+	it('makes one event happen on a saved list (creating one when there is none) and delivers it to subscribers', async () => {
+		const subscribed = await api(sandbox, 'POST', PATHS.webhooks, {
+			url: 'http://127.0.0.1:9/hook',
+			events: ['job_change', 'role_change'],
+		});
+		expect(subscribed.status).toBe(201);
+		const first = await fire();
+		expect(first.stdout).toMatch(/^job_change evt_\S+ on list ls_\S+: .+ -> .+/);
+		const lists = await api<{ lists: Array<{ id: string }> }>(sandbox, 'GET', PATHS.lists);
+		expect(lists.body.lists).toHaveLength(1);
+
+		const second = await fire('role_change');
+		expect(second.stdout).toMatch(new RegExp(`^role_change evt_\\S+ on list ${lists.body.lists[0].id}:`));
+		const eventIds = [first.stdout, second.stdout].map((out) => /evt_\S+/.exec(out)![0]);
+		// Delivery is asynchronous: the sandbox's log shows an attempt for each event soon after.
+		let delivered: string[] = [];
+		for (let attempt = 0; attempt < 100 && !eventIds.every((id) => delivered.includes(id)); attempt++) {
+			await delay(100);
+			delivered = (await sandbox.admin.deliveries()).map((delivery) => delivery.event_id);
+		}
+		expect(delivered).toEqual(expect.arrayContaining(eventIds));
+	});
+
+	it('says what to do when no sandbox answers', async () => {
+		await expect(
+			promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'sandbox-event.mjs')], {
+				env: { ...process.env, SANDBOX_URL: 'http://127.0.0.1:9' },
+			}),
+		).rejects.toMatchObject({ stderr: expect.stringMatching(/does not answer .*npm start/) });
+	});
+});
