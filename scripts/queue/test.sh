@@ -37,13 +37,15 @@ finish() {
   if [ "$FAILED" -eq 0 ] && [ -z "${QUEUE_KEEP:-}" ]; then rm -rf "$WORK"; else echo "queue: work folder kept: $WORK"; fi
   echo "queue: took $((SECONDS - STARTED_AT)) s"
   echo "queue: $PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ] || exit 1
 }
 trap finish EXIT
 trap 'exit 130' INT TERM
 
 log() { echo "[$(date +%T)] $*"; }
 
-# check <what> <command...>: runs one check; the first failure ends the run with the ends of the logs.
+# check <what> <command...>: runs one check. A failure is reported with the ends of the logs and the run goes
+# on (the unlock, trigger and restart checks are independent); the exit status counts it.
 check() {
   local what="$1" log_file; shift
   if "$@"; then
@@ -51,7 +53,6 @@ check() {
   else
     FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2
     for log_file in "$WORK"/*.log; do echo "----- end of $log_file -----" >&2; tail -25 "$log_file" >&2; done
-    exit 1
   fi
 }
 
@@ -206,7 +207,8 @@ check "4 concurrent executions on the workers unlock overlapping ids: every exec
   unlock_concurrently
 
 no_failed_items() {
-  [ "${FIGURES[b5:unlock: failed items]}" -eq 0 ] || { echo "${FIGURES[b5:unlock: failed items]} items failed" >&2; return 1; }
+  local failed="${FIGURES[b5:unlock: failed items]:-unknown}"
+  [ "$failed" = 0 ] || { echo "$failed items failed: $(jq -c '[.[] | (.data.resultData.runData["Unlock"][0].data.main[0] // [])[] | .json.error // empty] | unique' "$WORK/unlock-executions.json")" >&2; return 1; }
 }
 check "no unlocked item failed because other executions share the key" no_failed_items
 
@@ -292,6 +294,12 @@ restart_keeps_subscription() {
   FIGURES[d0:main restart: stopped to ready]="$((SECONDS - t0)) s"
   subscriptions | jq -e --arg id "$SUBSCRIPTION_ID" 'length == 1 and .[0].id == $id' >/dev/null ||
     { echo "subscriptions after the restart: $(subscriptions)" >&2; return 1; }
+  # The first event's first delivery again, to the restarted main (whose memory is new): if its signature is
+  # still fresh, an execution starts and the worker drops the copy.
+  local replay
+  replay="$(lb replay -d "{\"webhook_id\": \"$(head -1 "$WORK/events.txt")\", \"attempt\": 1, \"target\": 0}")" || return 1
+  echo "$replay" >>"$WORK/replays.txt"
+  FIGURES[d2:main restart: an earlier delivery replayed to the restarted main]="$(jq -c '{status, body}' <<<"$replay")"
   emit 2 && poll 180 settled && poll 300 all_executions_finished && passed_on_once || return 1
   FIGURES[d1:main restart: subscriptions before / after (same id)]="1 / $(subscriptions | jq length) ($(subscriptions | jq -r --arg id "$SUBSCRIPTION_ID" '.[0].id == $id'))"
   trigger_figures
