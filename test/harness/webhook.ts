@@ -2,13 +2,15 @@
  * Plays n8n's part for one workflow holding one webhook trigger: activation and deactivation
  * through n8n-core's own `HookContext`, and an HTTP endpoint on 127.0.0.1 for the trigger's
  * production and test URLs that hands each request (raw body and headers) to the trigger's
- * `webhook()` through n8n-core's own `WebhookContext`, then answers with what the node decided,
- * the way n8n 2.x does (`onReceived`: 200 once an execution is started).
+ * `webhook()` through n8n-core's own `WebhookContext`, runs the execution it starts through
+ * n8n-core's `WorkflowExecute` (the trigger's `execute()`, as a worker does), then answers with what
+ * the node decided, the way n8n 2.41.1 does (`onReceived`: 200 once an execution is started).
  *
- * What n8n keeps in its database is modelled by `savedStaticData`: every hook and every request
- * works on a fresh `Workflow` built from it, and changed static data is saved back afterwards, as
- * n8n's WorkflowStaticDataService does (except where n8n 2.41.1 loses it, see
- * `savesStaticDataOfStartedExecutions`). A "restart" is therefore simply the next call.
+ * What n8n keeps in its database is modelled by a `Database` (see database.ts): every hook and
+ * every request works on a fresh `Workflow` built from its static data, and changed static data is
+ * saved back afterwards, as n8n's WorkflowStaticDataService does (except where n8n 2.41.1 loses it,
+ * see `savesStaticDataOfStartedExecutions`). A "restart" is therefore simply the next call, and
+ * another n8n process is another TriggerHost on the same Database (`anotherProcess`).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -20,10 +22,11 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ExecutionLifecycleHooks, HookContext, WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import {
 	NodeHelpers,
 	Workflow,
+	createRunExecutionData,
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
 	type IDataObject,
@@ -32,13 +35,14 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type IWebhookData,
+	type IWebhookResponseData,
 	type IWorkflowExecuteAdditionalData,
 	type WebhookSetupMethodNames,
 } from 'n8n-workflow';
 
+import { Database, connectDatabase } from './database';
 import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData } from './engine';
 
-const WORKFLOW_ID = 'wf-trigger';
 const NODE_NAME = 'Trigger';
 
 export interface TriggerHostOptions {
@@ -57,6 +61,8 @@ export interface ReceivedRequest {
 	body: unknown;
 	/** The items of the execution the request started; undefined when it started none. */
 	items?: INodeExecutionData[];
+	/** What the trigger passed on to the workflow in that execution (its `execute()` output). */
+	passedOn?: INodeExecutionData[];
 	/** The answer was lost on purpose (socket destroyed), as by a network failure. */
 	dropped: boolean;
 	/** The request as received, to replay or alter it. */
@@ -65,6 +71,18 @@ export interface ReceivedRequest {
 }
 
 type Mode = { test?: boolean };
+
+/**
+ * n8n 2.41.1's answer once an `onReceived` webhook started an execution
+ * (webhook-on-received-response-extractor.js): the description's `responseData` (default
+ * "firstEntryJson", sent as that text), else the node's `webhookResponse`.
+ */
+function onReceivedAnswer(responseData: unknown, result: IWebhookResponseData): unknown {
+	const data = responseData === undefined ? 'firstEntryJson' : responseData;
+	if (data === 'noData') return undefined;
+	if (data) return data;
+	return result.webhookResponse ?? { message: 'Workflow was started' };
+}
 
 function serialisable(staticData: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(staticData)) as IDataObject;
@@ -120,8 +138,8 @@ function expressLike(
 }
 
 export class TriggerHost {
-	/** The static data as n8n's database holds it between requests and restarts. */
-	savedStaticData: IDataObject = {};
+	/** What n8n's database holds for the workflow, shared with `anotherProcess()` hosts. */
+	readonly database: Database;
 	/** Static data of a "Listen for test event" registration (n8n keeps it with the registration). */
 	testStaticData: IDataObject | undefined;
 	parameters: INodeParameters;
@@ -130,7 +148,7 @@ export class TriggerHost {
 	/** n8n's public base URL when it differs from where this host listens (WEBHOOK_URL). */
 	publicBaseUrl: string | undefined;
 	readonly requests: ReceivedRequest[] = [];
-	readonly webhookId = randomUUID();
+	readonly webhookId: string;
 	/** The next this-many answers are lost after the node decided (the sender sees no response). */
 	dropAnswers = 0;
 	/**
@@ -140,18 +158,50 @@ export class TriggerHost {
 	 * (observed in a real n8n 2.41.1). Set true to model an n8n that saves it.
 	 */
 	savesStaticDataOfStartedExecutions = false;
+	/**
+	 * Whether started executions are run (the trigger's `execute()`); off, a test of `webhook()`
+	 * alone counts started executions (`startedExecutions()`) without paying for each run.
+	 */
+	runsExecutions = true;
 
 	private productionActive = false;
 	private server: Server | undefined;
 	private baseUrl = 'http://127.0.0.1:5678';
 	private readonly nodeTypeName = 'test.contactDataTrigger';
 
-	constructor(private readonly options: TriggerHostOptions) {
+	constructor(
+		private readonly options: TriggerHostOptions,
+		shared?: { database: Database; webhookId: string },
+	) {
 		this.parameters = structuredClone(options.parameters);
 		this.credentials = structuredClone(options.credentials);
+		this.database = shared?.database ?? new Database();
+		this.webhookId = shared?.webhookId ?? randomUUID();
+	}
+
+	/** The static data as n8n's database holds it between requests and restarts. */
+	get savedStaticData(): IDataObject {
+		return this.database.staticData;
+	}
+
+	set savedStaticData(staticData: IDataObject) {
+		this.database.staticData = staticData;
+	}
+
+	/**
+	 * Another n8n process (a webhook processor, or main after a restart) of the same workflow:
+	 * same database and webhook path, its own memory, given as the node type loaded afresh
+	 * (`jest.isolateModules`). It serves the production URL once `listen()`ed.
+	 */
+	anotherProcess(nodeType: INodeType): TriggerHost {
+		const host = new TriggerHost({ ...this.options, nodeType }, { database: this.database, webhookId: this.webhookId });
+		host.parameters = structuredClone(this.parameters);
+		host.productionActive = this.productionActive;
+		return host;
 	}
 
 	async listen(): Promise<void> {
+		await connectDatabase(this.database);
 		const server = createServer((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
 				response.statusCode = 500;
@@ -174,9 +224,14 @@ export class TriggerHost {
 		return `${this.publicBaseUrl ?? this.baseUrl}/${test ? 'webhook-test' : 'webhook'}/${this.webhookId}/webhook`;
 	}
 
-	/** Executions started so far (one entry per started execution), by URL kind. */
+	/** Executions in which the trigger passed an event on to the workflow, by URL kind. */
 	executions(url: 'production' | 'test' = 'production'): INodeExecutionData[][] {
-		return this.requests.filter((r) => r.url === url && r.items).map((r) => r.items!);
+		return this.requests.filter((r) => r.url === url && r.passedOn?.length).map((r) => r.passedOn!);
+	}
+
+	/** Every execution started, including those whose trigger passed nothing on. */
+	startedExecutions(url: 'production' | 'test' = 'production'): number {
+		return this.requests.filter((r) => r.url === url && r.items).length;
 	}
 
 	/** What the node keeps for itself in the saved static data. */
@@ -230,7 +285,7 @@ export class TriggerHost {
 			),
 		};
 		return new Workflow({
-			id: WORKFLOW_ID,
+			id: this.database.workflowId,
 			nodes: [node],
 			connections: {},
 			active: true,
@@ -246,7 +301,7 @@ export class TriggerHost {
 			this.credentials,
 		);
 		const hooks = new ExecutionLifecycleHooks('webhook', 'exec-1', {
-			id: WORKFLOW_ID,
+			id: this.database.workflowId,
 			name: 'trigger test',
 			nodes: [],
 			connections: {},
@@ -269,9 +324,9 @@ export class TriggerHost {
 		return {
 			httpMethod: 'POST',
 			node: node.name,
-			path: NodeHelpers.getNodeWebhookPath(WORKFLOW_ID, node, String(webhookDescription.path)),
+			path: NodeHelpers.getNodeWebhookPath(this.database.workflowId, node, String(webhookDescription.path)),
 			webhookDescription,
-			workflowId: WORKFLOW_ID,
+			workflowId: this.database.workflowId,
 			workflowExecuteAdditionalData: additionalData,
 			...(test ? { isTest: true } : {}),
 		} as IWebhookData;
@@ -299,6 +354,27 @@ export class TriggerHost {
 		}
 	}
 
+	/**
+	 * The execution a webhook call started, as a worker runs it: a Workflow built afresh from the
+	 * database, the trigger as start node with the webhook's items (n8n's prepareExecutionData).
+	 */
+	private async runExecution(workflowData: INodeExecutionData[][], test: boolean): Promise<INodeExecutionData[]> {
+		const workflow = this.workflow(test ? (this.testStaticData ?? {}) : this.savedStaticData);
+		const node = workflow.getNode(NODE_NAME)!;
+		const runExecutionData = createRunExecutionData({
+			executionData: { nodeExecutionStack: [{ node, data: { main: workflowData }, source: null }] },
+		});
+		const run = await new WorkflowExecute(
+			this.additionalData(),
+			test ? 'manual' : 'webhook',
+			runExecutionData,
+		).processRunExecutionData(workflow);
+		const task = run.data.resultData.runData[NODE_NAME]?.[0];
+		const error = task?.error ?? run.data.resultData.error;
+		if (error) throw new Error(`The execution failed: ${error.message}`);
+		return (task?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	}
+
 	private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const rawBody = await readBody(request);
 		const path = (request.url ?? '').split('?')[0];
@@ -322,8 +398,11 @@ export class TriggerHost {
 			record.body = body;
 			if (!response.headersSent) {
 				response.statusCode = status;
-				response.setHeader('content-type', 'application/json');
-				response.end(JSON.stringify(body));
+				if (typeof body === 'string') response.end(body);
+				else {
+					response.setHeader('content-type', 'application/json');
+					response.end(JSON.stringify(body));
+				}
 			}
 		};
 		if (!registered) return answer(404, { message: 'The requested webhook is not registered.' });
@@ -376,8 +455,11 @@ export class TriggerHost {
 			return answer(500, { message: (error as Error).message });
 		}
 		if (!test && (!result.workflowData || this.savesStaticDataOfStartedExecutions)) this.save(workflow);
+		if (result.workflowData) {
+			record.items = result.workflowData[0];
+			if (this.runsExecutions) record.passedOn = await this.runExecution(result.workflowData, test);
+		}
 		if (record.dropped) {
-			record.items = result.workflowData?.[0];
 			if (!result.noWebhookResponse) record.status = 200;
 			response.destroy();
 			return;
@@ -387,8 +469,7 @@ export class TriggerHost {
 			return;
 		}
 		if (result.workflowData) {
-			record.items = result.workflowData[0];
-			answer(200, { message: 'Workflow was started' });
+			answer(200, onReceivedAnswer(this.options.nodeType.description.webhooks![0].responseData, result));
 			// n8n stops listening on the test URL once a test event started an execution.
 			if (test) await this.deactivate({ test: true });
 			return;

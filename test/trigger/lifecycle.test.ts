@@ -151,6 +151,7 @@ describe('activation (checkExists, then create)', () => {
 
 		await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: env.listB, count: 1 });
 		await waitFor('the test execution', async () => (host.executions('test').length === 1 ? true : undefined));
+		await waitFor('the production execution', async () => (host.executions('production').length > 0 ? true : undefined));
 		await waitFor('the test subscription to go', async () =>
 			(await subscriptions(env.sandbox)).length === 1 ? true : undefined,
 		);

@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto';
 
+import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';
 
 import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { ACCEPTED_EVENT_IDS_KEPT } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/state';
 import type { ReceivedRequest, TriggerHost } from '../harness/webhook';
 import type { DeliveryLogEntry } from '../helpers/sandbox';
 import {
@@ -90,6 +90,18 @@ function signedHeaders(secret: string, id: string, body: string | Buffer, timest
 		[HEADERS.webhookTimestamp]: String(timestamp),
 		[HEADERS.webhookSignature]: webhookSignature(secret, id, timestamp, body),
 	};
+}
+
+/** The trigger as another n8n process loads it: the same code with its own module state (memory). */
+function triggerOfAnotherProcess(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		const loaded = require('../../n8n-nodes-contact-data/nodes/ContactDataTrigger/ContactDataTrigger.node') as {
+			ContactDataTrigger: new () => INodeType;
+		};
+		nodeType = new loaded.ContactDataTrigger();
+	});
+	return nodeType!;
 }
 
 /** One real delivery, as the trigger received it, to replay or alter. */
@@ -273,23 +285,118 @@ describe('altered and forged deliveries', () => {
 		expect(executedIds()).toEqual([event.id]);
 	});
 
-	it(`remember the latest ${ACCEPTED_EVENT_IDS_KEPT} accepted ids, no more, in static data where n8n saves it`, async () => {
-		host.savesStaticDataOfStartedExecutions = true;
+	it('treat a valid replay as a retry for the whole signature window, however many events came since', async () => {
+		host.runsExecutions = false; // webhook() alone: the fast answer, before any execution
 		const real = await captureRealDelivery();
 		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
 		const send = async (id: string) => {
 			const body = JSON.stringify({ ...event, id });
 			return await post(signedHeaders(heldSecret(), id, body), body);
 		};
-		const ids = Array.from({ length: ACCEPTED_EVENT_IDS_KEPT }, (_, i) => `evt_bulk${i}`);
-		for (const id of ids) expect((await send(id)).status).toBe(200);
+		const newer = Array.from({ length: 1_500 }, (_, i) => `evt_bulk${i}`);
+		for (const id of newer) expect((await send(id)).status).toBe(200);
+		expect(host.startedExecutions()).toBe(newer.length + 1);
 
-		const kept = host.nodeStaticData().acceptedEventIds as string[];
-		expect(kept).toHaveLength(ACCEPTED_EVENT_IDS_KEPT);
-		expect(kept).toEqual(ids);
-		expect(host.executions()).toHaveLength(ACCEPTED_EVENT_IDS_KEPT + 1);
-		// The oldest id (the real event) fell out of the record; the newest are still known.
-		expect(await send(ids[ids.length - 1])).toMatchObject({ status: 200, body: { duplicate: true } });
-		expect(await send(event.id)).toMatchObject({ status: 200, body: { message: 'Workflow was started' } });
+		// The real event's own signed bytes, still inside the 5-minute window.
+		const replay = await post(
+			{
+				'content-type': 'application/json',
+				[HEADERS.webhookId]: event.id,
+				[HEADERS.webhookTimestamp]: String(real.headers[HEADERS.webhookTimestamp]),
+				[HEADERS.webhookSignature]: String(real.headers[HEADERS.webhookSignature]),
+			},
+			real.rawBody,
+		);
+		expect(replay).toMatchObject({ status: 200, body: { duplicate: true, event_id: event.id } });
+		expect(host.startedExecutions()).toBe(newer.length + 1);
+	});
+});
+
+describe('exactly once across n8n processes', () => {
+	let other: TriggerHost | undefined;
+
+	afterEach(async () => {
+		await other?.close();
+		other = undefined;
+	});
+
+	/** The captured delivery's own bytes and signed headers, posted to `url`. */
+	async function replay(real: ReceivedRequest, url: string) {
+		const headers = {
+			'content-type': 'application/json',
+			[HEADERS.webhookId]: String(real.headers[HEADERS.webhookId]),
+			[HEADERS.webhookTimestamp]: String(real.headers[HEADERS.webhookTimestamp]),
+			[HEADERS.webhookSignature]: String(real.headers[HEADERS.webhookSignature]),
+		};
+		const response = await request(url, { method: 'POST', headers, body: real.rawBody });
+		return { status: response.statusCode, body: (await response.body.json()) as Record<string, unknown> };
+	}
+
+	it('acknowledge an accepted event with a small JSON answer naming it', async () => {
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		const real = await captureRealDelivery();
+		expect(real).toMatchObject({ status: 200, body: { received: true, event_id: real.headers[HEADERS.webhookId] } });
+	});
+
+	it('pass a copy that reaches another process on to no workflow, and still pass new events on there', async () => {
+		await startHost(triggerParameters(['job_change'], [env.listA], { simplify: true }));
+		const real = await captureRealDelivery();
+		const eventId = String(real.headers[HEADERS.webhookId]);
+		other = host.anotherProcess(triggerOfAnotherProcess());
+		await other.listen();
+
+		// That process never saw the event: it starts an execution, whose trigger drops the copy.
+		expect(await replay(real, other.webhookUrl())).toEqual({ status: 200, body: { received: true, event_id: eventId } });
+		expect(other.startedExecutions()).toBe(1);
+		expect(other.executions()).toEqual([]);
+		expect(host.executions().map(([item]) => item.json.event_id)).toEqual([eventId]);
+
+		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
+		const body = JSON.stringify({ ...event, id: 'evt_fresh1' });
+		const fresh = await request(other.webhookUrl(), {
+			method: 'POST',
+			headers: signedHeaders(heldSecret(), 'evt_fresh1', body),
+			body,
+		});
+		expect(fresh.statusCode).toBe(200);
+		expect(other.executions().map(([item]) => item.json.event_id)).toEqual(['evt_fresh1']);
+	});
+
+	it('pass an event on to both a test listener and the active workflow (test runs record nothing)', async () => {
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		await host.activate({ test: true });
+		const [event] = await emit('job_change', env.listA);
+		await settled([event.id], 2);
+
+		expect(host.executions('test').map(([item]) => item.json.id)).toEqual([event.id]);
+		expect(host.executions('production').map(([item]) => item.json.id)).toEqual([event.id]);
+	});
+
+	it('record every event of a burst, though n8n records concurrent executions without a lock', async () => {
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		const real = await captureRealDelivery();
+		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
+		const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ ...event, id: `evt_burst${i}` }));
+		const signed = bodies.map((body, i) => ({ headers: signedHeaders(heldSecret(), `evt_burst${i}`, body), body }));
+		// All at once to one process: their executions record at the same moments.
+		const answers = await Promise.all(signed.map(async ({ headers, body }) => await post(headers, body)));
+		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
+		expect(host.executions()).toHaveLength(9);
+
+		// Copies of each, one at a time, to a process that never saw them: every one is dropped.
+		other = host.anotherProcess(triggerOfAnotherProcess());
+		await other.listen();
+		for (const { headers, body } of signed) {
+			expect((await request(other.webhookUrl(), { method: 'POST', headers, body })).statusCode).toBe(200);
+		}
+		expect(other.startedExecutions()).toBe(8);
+		expect(other.executions()).toEqual([]);
+	});
+
+	it('keep no event ids in the workflow static data, even where n8n saves it', async () => {
+		await startHost(triggerParameters(['job_change'], [env.listA]));
+		host.savesStaticDataOfStartedExecutions = true;
+		await captureRealDelivery();
+		expect(Object.keys(host.nodeStaticData()).sort()).toEqual(['subscriptionId', 'subscriptionSecret', 'subscriptionUrl']);
 	});
 });

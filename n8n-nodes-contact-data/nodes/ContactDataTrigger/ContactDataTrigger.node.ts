@@ -1,7 +1,9 @@
 import {
 	NodeConnectionTypes,
 	type IDataObject,
+	type IExecuteFunctions,
 	type IHookFunctions,
+	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -10,10 +12,12 @@ import {
 
 import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
 import { HEADERS } from '../ContactData/shared/contract';
+import { acceptedEvents } from './acceptedEvents';
 import { eventItem, ignoreReason, parseDelivery } from './delivery';
-import { readDeliveryOptions, readSubscriptionSpec, triggerProperties } from './parameters';
+import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './parameters';
+import { firstDeliveries } from './processedEvents';
 import { verifyDeliverySignature } from './signature';
-import { readHeldSubscription, rememberAcceptedEvent, wasEventAccepted } from './state';
+import { readHeldSubscription } from './state';
 import { adoptExistingSubscription, createSubscription, deleteSubscription } from './subscription';
 
 function headerValue(headers: IDataObject, name: string): string | undefined {
@@ -40,6 +44,8 @@ export class ContactDataTrigger implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
+				// Empty, so n8n answers with the node's acknowledgement; by default it sends the text "firstEntryJson".
+				responseData: '',
 				path: 'webhook',
 			},
 		],
@@ -85,6 +91,8 @@ export class ContactDataTrigger implements INodeType {
 		}
 		const rawBody = request.rawBody as Buffer | undefined;
 		const eventId = headerValue(headers, HEADERS.webhookId);
+		const timestamp = headerValue(headers, HEADERS.webhookTimestamp);
+		const nowMs = Date.now();
 
 		// Nothing is read from the body until its signature is known to be the service's.
 		const held = readHeldSubscription(staticData);
@@ -92,13 +100,13 @@ export class ContactDataTrigger implements INodeType {
 			held?.secret,
 			{
 				id: eventId,
-				timestamp: headerValue(headers, HEADERS.webhookTimestamp),
+				timestamp,
 				signature: headerValue(headers, HEADERS.webhookSignature),
 				rawBody,
 			},
-			Math.floor(Date.now() / 1000),
+			Math.floor(nowMs / 1000),
 		);
-		if (!verdict.valid || !held || eventId === undefined || rawBody === undefined) {
+		if (!verdict.valid || !held || eventId === undefined || timestamp === undefined || rawBody === undefined) {
 			this.getResponseObject()
 				.status(401)
 				.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });
@@ -111,8 +119,9 @@ export class ContactDataTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 
-		// A retried delivery of an event that already started the workflow.
-		if (wasEventAccepted(staticData, held.id, eventId)) {
+		// A retried or replayed delivery of an event this process already accepted. Copies reaching
+		// another process are dropped by execute(), in the execution they start.
+		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) {
 			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
 		}
 
@@ -122,9 +131,16 @@ export class ContactDataTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored, event_id: eventId } };
 		}
 
-		rememberAcceptedEvent(staticData, held.id, eventId);
+		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
+			webhookResponse: { received: true, event_id: eventId },
 			workflowData: [[{ json: eventItem(delivery.event, delivery.json, options.simplify) }]],
 		};
+	}
+
+	/** The start of every execution a delivery starts: drops an event another execution already passed on. */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { simplify } = toDeliveryOptions(this.getNodeParameter('options', 0, {}));
+		return [await firstDeliveries.call(this, this.getInputData(), simplify)];
 	}
 }

@@ -85,3 +85,9 @@ export function eventItem(event: WebhookEvent, json: IDataObject, simplify: bool
 	}
 	return item;
 }
+
+/** The event id carried by an item `eventItem` made. */
+export function eventIdOfItem(item: IDataObject, simplify: boolean): string | undefined {
+	const id = simplify ? item.event_id : item.id;
+	return typeof id === 'string' ? id : undefined;
+}

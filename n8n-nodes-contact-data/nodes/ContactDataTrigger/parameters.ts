@@ -179,7 +179,15 @@ export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {
 }
 
 export function readDeliveryOptions(this: TriggerContext): DeliveryOptions {
-	const options = this.getNodeParameter('options', {}) as { simplify?: unknown; minIntentScore?: unknown };
+	return toDeliveryOptions(this.getNodeParameter('options', {}));
+}
+
+/** The "Options" collection as read in any context (an execution reads it with an item index). */
+export function toDeliveryOptions(value: unknown): DeliveryOptions {
+	const options = (typeof value === 'object' && value !== null ? value : {}) as {
+		simplify?: unknown;
+		minIntentScore?: unknown;
+	};
 	const minIntentScore = Number(options.minIntentScore ?? 0);
 	return {
 		simplify: options.simplify === true,

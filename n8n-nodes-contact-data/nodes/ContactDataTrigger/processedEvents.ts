@@ -1,0 +1,79 @@
+/**
+ * The execution-side half of "one execution per event": an event id already recorded in n8n's
+ * database is dropped before the workflow sees it. The webhook call cannot do this itself (n8n
+ * gives `checkProcessedAndRecord` to executions only), but n8n runs the trigger's `execute()` at
+ * the start of every execution it starts, on whichever process runs it (a worker in queue mode),
+ * so copies that reached another n8n process, or came after a restart, end here.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { eventIdOfItem } from './delivery';
+
+/**
+ * Event ids kept in the database per trigger node (about 25 bytes each, in one row n8n rewrites
+ * per event): the last 10,000 events cover the 5-minute signature window up to 30 events a second.
+ */
+export const PROCESSED_EVENTS_KEPT = 10_000;
+
+/** Checks after recording, a pause apart, that the record still holds the new ids. */
+const RECORD_CHECKS = 5;
+const RECORD_CHECK_PAUSE_MS = 100;
+/** Attempts at the database call (two executions recording the first ids at once collide). */
+const RECORD_ATTEMPTS = 3;
+
+/** The ids seen for the first time, or `undefined` when the database could not be used. */
+async function checkAndRecord(this: IExecuteFunctions, eventIds: string[]): Promise<Set<string> | undefined> {
+	for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt++) {
+		try {
+			const checked = await this.helpers.checkProcessedAndRecord(eventIds, 'node', {
+				mode: 'entries',
+				maxEntries: PROCESSED_EVENTS_KEPT,
+			});
+			return new Set(checked.new.map(String));
+		} catch (error) {
+			this.logger.warn(`Contact Data Trigger: recording event ids failed (${(error as Error).message})`);
+			await sleep(RECORD_CHECK_PAUSE_MS * attempt);
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Records the ids and returns those seen for the first time. n8n reads, changes and writes the
+ * whole record without a lock (every check writes it back), so an execution recording at the same
+ * moment can overwrite ours; checking again a moment later finds such a loss, and that check
+ * writes the ids back. Once a check finds them, only a write that read the record before ours and
+ * came after that check, a pause later, could still drop them.
+ */
+async function recordFirstSeen(this: IExecuteFunctions, eventIds: string[]): Promise<Set<string> | undefined> {
+	const firstSeen = await checkAndRecord.call(this, eventIds);
+	let lost = [...(firstSeen ?? [])];
+	for (let check = 0; check < RECORD_CHECKS && lost.length > 0; check++) {
+		// Jittered, so executions recording together do not check (and write) together again.
+		await sleep(RECORD_CHECK_PAUSE_MS * (0.5 + Math.random()));
+		lost = [...((await checkAndRecord.call(this, lost)) ?? [])];
+	}
+	return firstSeen;
+}
+
+/**
+ * The items whose event no execution passed on before. Only production deliveries are checked
+ * (a test event or a retried execution is the user's own doing). When the database cannot be
+ * used, the events are passed on and the failure logged: a duplicate costs less than a lost event.
+ */
+export async function firstDeliveries(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	simplify: boolean,
+): Promise<INodeExecutionData[]> {
+	const eventIds = items.map((item) => eventIdOfItem(item.json, simplify));
+	const known = eventIds.filter((id): id is string => id !== undefined);
+	const checks = this.getMode() === 'webhook' && typeof this.helpers.checkProcessedAndRecord === 'function';
+	const firstSeen = checks && known.length > 0 ? await recordFirstSeen.call(this, known) : undefined;
+	return items.flatMap((item, index) => {
+		const id = eventIds[index];
+		const passed = firstSeen === undefined || id === undefined || firstSeen.has(id);
+		return passed ? [{ ...item, pairedItem: { item: index } }] : [];
+	});
+}
