@@ -1,21 +1,52 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): build the package and the sandbox, type-check, n8n's gate
 # (n8n-node lint and build in the package's folder, cloud eligibility, the scanner on the tarball), the
-# engine and sandbox tests under jest, then the end-to-end check inside a real n8n. Exits non-zero on any
-# failure.
-set -euo pipefail
+# engine and sandbox tests under jest, the end-to-end check inside a real n8n (with a browser journey),
+# then the queue-mode check (main, workers, webhook processor, Postgres, Redis). Every stage runs after a
+# failure too, so one run shows everything that fails; exits non-zero if any stage failed, and ends with
+# one line counting the checks of all stages.
+set -uo pipefail
 cd "$(dirname "$0")/.."
-
-npm run --silent build
-npm run --silent typecheck
-npm run --silent test:gate
-
 mkdir -p build
-status=0
-npx jest --ci --json --outputFile=build/jest-results.json "$@" || status=$?
-node -e '
-  const r = require("./build/jest-results.json");
-  console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests} failed`);
-' || true
-[ "$status" -eq 0 ] || exit "$status"
-npm run --silent test:e2e
+LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/contact-data-test.XXXXXX")"
+PASSED=0
+FAILED=0
+
+# stage <name> <command...>: runs it, echoing its output; counts its "N passed, M failed" line, or the
+# stage itself as one check when it prints none.
+stage() {
+  local name="$1" status counts; shift
+  echo "=== $name"
+  "$@" 2>&1 | tee "$LOG_DIR/$name.log"
+  status=${PIPESTATUS[0]}
+  counts="$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/$name.log" | tail -1)"
+  if [ -n "$counts" ]; then
+    PASSED=$((PASSED + $(cut -d' ' -f1 <<<"$counts")))
+    FAILED=$((FAILED + $(cut -d' ' -f3 <<<"$counts")))
+  elif [ "$status" -eq 0 ]; then PASSED=$((PASSED + 1)); fi
+  if [ "$status" -ne 0 ]; then
+    echo "=== $name FAILED (exit $status)"
+    [ -n "$counts" ] && [ "$(cut -d' ' -f3 <<<"$counts")" -gt 0 ] || FAILED=$((FAILED + 1))
+  fi
+  return 0
+}
+
+jest_run() {
+  local status=0
+  npx jest --ci --json --outputFile=build/jest-results.json "$@" || status=$?
+  node -e '
+    const r = require("./build/jest-results.json");
+    console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
+  ' || true
+  return "$status"
+}
+
+stage build npm run --silent build
+stage typecheck npm run --silent typecheck
+stage gate npm run --silent test:gate
+stage jest jest_run "$@"
+stage e2e npm run --silent test:e2e
+stage queue npm run --silent test:queue
+rm -rf "$LOG_DIR"
+echo "total: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
