@@ -7,7 +7,7 @@
  *   invocation runs the node's `execute` in its own context.
  * Either way the calls belong to one workflow execution.
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { WorkflowExecute } from 'n8n-core';
 import {
 	NodeConnectionTypes,
 	Workflow,
@@ -26,7 +26,7 @@ import {
 	type IRun,
 } from 'n8n-workflow';
 
-import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData } from './engine';
+import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData, manualExecutionHooks } from './engine';
 
 const TOOL = 'Contact Data';
 let executions = 0;
@@ -184,17 +184,7 @@ export async function runAgent(options: {
 		Object.fromEntries(options.credentialTypes.map((type) => [type.name, type])),
 		options.credentials,
 	);
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: 'wf-agent',
-		name: 'agent',
-		nodes,
-		connections,
-		active: false,
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
+	const hooks = manualExecutionHooks(executionId, { id: 'wf-agent', name: 'agent', nodes, connections });
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],

@@ -14,6 +14,7 @@ import {
 	type ICredentials,
 	type ICredentialType,
 	type IHttpRequestOptions,
+	type IConnections,
 	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
@@ -156,6 +157,21 @@ export function makeAdditionalData(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** n8n-core's lifecycle hooks for a manual execution of a workflow of these nodes. */
+export function manualExecutionHooks(
+	executionId: string,
+	workflow: { id: string; name: string; nodes: INode[]; connections: IConnections },
+): ExecutionLifecycleHooks {
+	return new ExecutionLifecycleHooks('manual', executionId, {
+		...workflow,
+		active: false,
+		isArchived: false,
+		activeVersionId: null,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+}
+
 export interface RunNodeOptions {
 	nodeType: INodeType | IVersionedNodeType;
 	typeVersion?: number;
@@ -211,17 +227,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		Object.fromEntries((options.credentialTypes ?? []).map((type) => [type.name, type])),
 		options.credentials ?? {},
 	);
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, {
-		id: 'wf-test',
-		name: 'test',
-		nodes: [node],
-		connections: {},
-		active: false,
-		isArchived: false,
-		activeVersionId: null,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
+	const hooks = manualExecutionHooks(executionId, { id: 'wf-test', name: 'test', nodes: [node], connections: {} });
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [
