@@ -133,9 +133,13 @@ try {
 		},
 		{ timeout: 30_000, what: 'the error in the output panel' },
 	);
-	const message = shown.split('\n').find((line) => /Max Credits budget/.test(line)) ?? '';
-	if (!/Max Credits budget of 5\b/.test(message)) throw new Error(`the error shown: ${shown.slice(0, 400)}`);
-	if (!/Raise Max Credits/.test(shown)) throw new Error(`the error shows no advice: ${shown.slice(0, 400)}`);
+	const message = shown.split('\n').find((line) => /Max Credits of 5\b/.test(line)) ?? '';
+	if (!/Max Credits of 5 is not enough: .*Nothing was sent and nothing was charged/.test(message)) {
+		throw new Error(`the error shown: ${shown.slice(0, 400)}`);
+	}
+	if (!/Raise Max Credits to \d+, or set When Max Credits Is Reached to Unlock What Fits/.test(shown)) {
+		throw new Error(`the error shows no advice: ${shown.slice(0, 400)}`);
+	}
 	await shot('editor-unlock-error.png');
 	ok(`the over-budget error as displayed: "${message.trim()}", with its advice`);
 	await page.press('Escape');
