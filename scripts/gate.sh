@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PACKAGE_DIR=n8n-nodes-contact-data
-plain() { sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g' | grep -v 'Unknown \(user\|env\) config' || true; }
+# Without colours, npm's config warnings, or the spinner frames that precede a step's last word.
+plain() { sed -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/^.*\([◇└]\)/\1/' | grep -v 'Unknown \(user\|env\) config' || true; }
 
 echo "gate: n8n-node lint"
 (cd "$PACKAGE_DIR" && npx --no-install n8n-node lint 2>&1) | plain
