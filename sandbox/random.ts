@@ -23,22 +23,40 @@ export function hash32(a: number, b: number): number {
 	return h >>> 0;
 }
 
+/**
+ * A picker of `items` by weight: `random` in [0, 1) chooses the first item whose cumulative weight
+ * exceeds `random × total`. A table of buckets over [0, total) narrows the search to the few items a
+ * bucket can hold, so a pick costs a step or two instead of a full binary search (the sandbox picks
+ * millions at start); the choice is the same as the plain search's.
+ */
 export function weightedPicker<T>(items: T[], weightOf: (item: T) => number): (random: number) => T {
-	const cumulative: number[] = [];
+	const cumulative = new Float64Array(items.length);
 	let total = 0;
-	for (const item of items) {
+	items.forEach((item, index) => {
 		total += weightOf(item);
-		cumulative.push(total);
-	}
-	return (random) => {
-		const target = random * total;
-		let low = 0;
-		let high = cumulative.length - 1;
+		cumulative[index] = total;
+	});
+	const last = items.length - 1;
+	/** The first index whose cumulative weight exceeds `target` within [low, high] (else `high`). */
+	const search = (target: number, low: number, high: number) => {
 		while (low < high) {
 			const mid = (low + high) >> 1;
 			if (cumulative[mid] > target) high = mid;
 			else low = mid + 1;
 		}
-		return items[low];
+		return low;
+	};
+	const buckets = Math.max(1, items.length);
+	const width = total / buckets;
+	// starts[b]: the answer for the bucket's lower edge; a bucket's answers lie in [starts[b], starts[b + 1]].
+	const starts = new Uint32Array(buckets + 1);
+	for (let bucket = 0; bucket <= buckets; bucket++) starts[bucket] = search(bucket * width, 0, last);
+	return (random) => {
+		const target = random * total;
+		// One bucket of margin either side absorbs rounding in target / width.
+		const bucket = Math.min(buckets - 1, Math.floor(target / width));
+		const low = starts[Math.max(0, bucket - 1)];
+		const high = starts[Math.min(buckets, bucket + 2)];
+		return items[search(target, low, high)];
 	};
 }
