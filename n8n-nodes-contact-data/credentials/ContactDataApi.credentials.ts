@@ -86,6 +86,14 @@ export class ContactDataApi implements ICredentialType {
 					message: 'The API key works, but its account is below the Growth tier, which the API requires',
 				},
 			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'This address does not look like the Contact Data API (it has no /v1/credits/balance): check the Base URL',
+				},
+			},
 		],
 	};
 }

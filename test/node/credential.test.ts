@@ -79,6 +79,11 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		expect(outcome.message).toMatch(/refused: it is unknown or revoked/);
 	});
 
+	it('fails for an address that is not the API, saying so in plain words (not "Not Found")', async () => {
+		const outcome = await testCredential(KEYS.growth, `${sandbox.url}/somewhere-else`);
+		expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/^This address does not look like the Contact Data API/) });
+	});
+
 	it('fails for a starter key, naming the tier', async () => {
 		const outcome = await testCredential(KEYS.starter, sandbox.url);
 		expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/Growth tier/) });
