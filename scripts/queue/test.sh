@@ -132,7 +132,7 @@ FIGURES[a0:main ready on a fresh database]="$((SECONDS - t0)) s"
 n8n_setup_owner "$OWNER_EMAIL" "$OWNER_PASSWORD" || exit 1
 CREDENTIAL_ID="$(n8n_create_credential "$CREDENTIAL_NAME" "$SANDBOX_URL" "$SANDBOX_KEY")" || exit 1
 
-log "$WORKERS workers$([ -z "$ONLY" ] && echo ' and a webhook processor')"
+[ "$WORKERS" -gt 0 ] || [ -z "$ONLY" ] && log "$WORKERS workers$([ -z "$ONLY" ] && echo ' and a webhook processor')"
 t0=$SECONDS
 declare -A ROLE_PID=() ROLE_PORT=()
 for ((i = 0; i < WORKERS; i++)); do
@@ -222,11 +222,16 @@ unlock_concurrently() {
   calls="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/unlock"] // 0' <<<"$stats")"
   unlocked="$(jq '[.[].data.resultData.runData["Unlock"][0].data.main[0][]? | select(.json.error == null) | .json.id] | unique | length' "$WORK/unlock-executions.json")"
   failed="$(jq '[.[] | (.data.resultData.runData["Unlock"][0].data.main[0] // []) | .[] | select(.json.error != null)] | length' "$WORK/unlock-executions.json")"
-  local minimum=$((EXECUTIONS * ((ids_per_execution + 99) / 100))) http_429 credits per_worker
+  local minimum=$((EXECUTIONS * ((ids_per_execution + 99) / 100))) http_429 credits per_worker span
+  # The Unlock nodes' span (n8n's run data): the first Unlock's start to the last one's end, without the
+  # webhook, the split and saving the executions.
+  span="$(jq '[.[].data.resultData.runData["Unlock"][0] | {start: .startTime, end: (.startTime + .executionTime)}]
+    | (map(.end) | max) - (map(.start) | min)' "$WORK/unlock-executions.json")"
   http_429="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].http_429' <<<"$stats")"
   credits="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].credits_charged' <<<"$stats")"
   per_worker="$(for w in "${WORKER_NAMES[@]}"; do
     printf '%s %s ' "$w" $(($(grep -c 'Worker started execution' "$WORK/$w.log") - $(awk -v w="$w" '$1 == w {print $2}' "$WORK/started-before.txt"))); done)"
+  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the first call]+="; the Unlock nodes' span $((span / 1000)) s"
   FIGURES[b${run}1:$label: executions x ids (unique contacts)]="$EXECUTIONS x $ids_per_execution ($unique)"
   [ "$WORKERS" -gt 0 ] && FIGURES[b${run}2:$label: executions per worker]="$per_worker"
   FIGURES[b${run}3:$label: calls (minimum)]="$calls ($minimum)"
@@ -238,11 +243,11 @@ unlock_concurrently() {
     jq --argjson run "$(jq -n --arg mode "$EXECUTIONS_MODE" --argjson workers "$WORKERS" --argjson concurrency "$WORKER_CONCURRENCY" \
       --argjson executions "$EXECUTIONS" --argjson ids "$ids_per_execution" --argjson unique "$unique" --argjson calls "$calls" \
       --argjson minimum "$minimum" --argjson http_429 "$http_429" --argjson failed "$failed" --argjson credits "$credits" \
-      --argjson unlocked "$unlocked" --argjson wall_ms "$wall" --argjson time_scale "$TIME_SCALE" --arg per_worker "$per_worker" \
+      --argjson unlocked "$unlocked" --argjson wall_ms "$wall" --argjson span_ms "$span" --argjson time_scale "$TIME_SCALE" --arg per_worker "$per_worker" \
       '{mode: $mode, workers: $workers, worker_concurrency: (if $workers > 0 then $concurrency else null end),
         executions: $executions, ids_per_execution: $ids, unique_contacts: $unique, calls: $calls, minimum_calls: $minimum,
         http_429: $http_429, failed_items: $failed, credits_charged: $credits, unique_unlocked: $unlocked,
-        wall_s: ($wall_ms / 1000), time_scale: $time_scale, executions_per_worker: $per_worker}')" \
+        wall_s: ($wall_ms / 1000), unlock_span_s: ($span_ms / 1000), time_scale: $time_scale, executions_per_worker: $per_worker}')" \
       '. + [$run]' "$FIGURES_JSON" >"$FIGURES_JSON.tmp" && mv "$FIGURES_JSON.tmp" "$FIGURES_JSON"
   fi
   jq -e 'length == '"$EXECUTIONS"' and all(.status == "success")' "$WORK/unlock-executions.json" >/dev/null ||
