@@ -1,5 +1,5 @@
 /** The bench's figures: one object per case, printed as a table and written to bench/results.json. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 
 export interface Target {
@@ -115,6 +115,9 @@ export function formatTable(results: CaseResult[]): string {
 	return out.join('\n');
 }
 
+/** Writes the figures, keeping the queue-mode figures `npm run bench:queue` merged into the same file. */
 export function writeResults(path: string, results: BenchResults): void {
-	writeFileSync(path, `${JSON.stringify(results, null, '\t')}\n`);
+	const queueMode = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults).queue_mode : undefined;
+	const merged = queueMode === undefined ? results : { ...results, queue_mode: queueMode };
+	writeFileSync(path, `${JSON.stringify(merged, null, '\t')}\n`);
 }

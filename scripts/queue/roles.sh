@@ -5,14 +5,15 @@
 
 QUEUE_ENCRYPTION_KEY="${QUEUE_ENCRYPTION_KEY:-queue-check-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 
-# queue_env <user folder> <port> <runner broker port>: the project's offline settings plus queue mode.
+# queue_env <user folder> <port> <runner broker port>: the project's offline settings plus queue mode
+# (QUEUE_EXECUTIONS_MODE=regular: the same deployment with main running the executions itself).
 queue_env() {
   n8n_offline_env "$1" "$2" "$3"
   mkdir -p "$N8N_USER_FOLDER" "$N8N_FILES_DIR"
   export N8N_ENCRYPTION_KEY="$QUEUE_ENCRYPTION_KEY"
   export DB_TYPE=postgresdb DB_POSTGRESDB_HOST=127.0.0.1 DB_POSTGRESDB_PORT="$QUEUE_PG_PORT" \
     DB_POSTGRESDB_DATABASE=n8n DB_POSTGRESDB_USER=postgres DB_POSTGRESDB_PASSWORD=unused DB_POSTGRESDB_POOL_SIZE=4
-  export EXECUTIONS_MODE=queue QUEUE_BULL_REDIS_HOST=127.0.0.1 QUEUE_BULL_REDIS_PORT="$QUEUE_REDIS_PORT"
+  export EXECUTIONS_MODE="${QUEUE_EXECUTIONS_MODE:-queue}" QUEUE_BULL_REDIS_HOST=127.0.0.1 QUEUE_BULL_REDIS_PORT="$QUEUE_REDIS_PORT"
   export N8N_WORKER_SERVER_ADDRESS=127.0.0.1
   # Every process registers and answers webhooks under the one public address.
   export N8N_WEBHOOK_URL="$QUEUE_WEBHOOK_URL" WEBHOOK_URL="$QUEUE_WEBHOOK_URL"
