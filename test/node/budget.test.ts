@@ -267,6 +267,17 @@ describe('When Max Credits Is Reached', () => {
 	});
 });
 
+describe('When Max Credits Is Reached itself', () => {
+	it('a value by expression that is not one of its choices is refused before anything is sent', async () => {
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 5, whenMaxCreditsReached: '={{ "spend it all" }}' }),
+			inputItems: asItems(idsOf(20)),
+		});
+		expect(result.error?.message).toMatch(/^When Max Credits Is Reached: "spend it all" is not one of the choices/);
+		expect((await sandbox.admin.stats()).requests_total).toBe(0);
+	});
+});
+
 describe('AI agent tool calls', () => {
 	const agent = (rounds: IDataObject[][], maxCredits: number) =>
 		runAgent({

@@ -14,7 +14,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDIT_COST, type UnlockLevel } from './contract';
-import { levelOf, maxCreditsOf } from './descriptions';
+import { levelOf, maxCreditsOf, optionParameter } from './descriptions';
 import { plural } from './values';
 
 /** What the node does when the run may cost more than Max Credits. */
@@ -103,6 +103,15 @@ export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 	const flow = context.getContext('flow');
 	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
 	return new CreditBudget(maxCredits, ledger, true);
+}
+
+/** When Max Credits Is Reached, read once per run and checked (an expression can give anything). */
+export function policyOf(context: IExecuteFunctions, whatFitsName: string): WhenMaxCreditsReached {
+	const choices = [
+		{ name: 'Stop Before Spending', value: 'stop' },
+		{ name: whatFitsName, value: 'whatFits' },
+	];
+	return optionParameter<WhenMaxCreditsReached>(context, 'whenMaxCreditsReached', 'When Max Credits Is Reached', 0, choices, 'stop');
 }
 
 /** The price of a contact at `level`, read once per run; a level by expression is checked first. */

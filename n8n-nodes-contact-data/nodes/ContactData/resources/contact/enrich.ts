@@ -12,12 +12,12 @@ import {
 	creditBudgetOf,
 	creditCostOf,
 	notEnoughError,
+	policyOf,
 	reachedError,
 	skippedForBudget,
 	spentText,
 	type CreditBudget,
 	type Reservation,
-	type WhenMaxCreditsReached,
 } from '../../shared/budget';
 import {
 	PATHS,
@@ -126,7 +126,7 @@ export async function execute(
 	// Read once per run: one budget and one level for all input items.
 	const { level, cost } = creditCostOf(this);
 	const budget = creditBudgetOf(this);
-	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
+	const policy = policyOf(this, 'Enrich What Fits');
 
 	// 1. Check every item before anything is sent.
 	const outcomes = new Map<number, Outcome>();

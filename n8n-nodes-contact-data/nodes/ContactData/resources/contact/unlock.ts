@@ -13,12 +13,12 @@ import {
 	creditBudgetOf,
 	creditCostOf,
 	notEnoughError,
+	policyOf,
 	reachedError,
 	skippedForBudget,
 	spentText,
 	type CreditBudget,
 	type Reservation,
-	type WhenMaxCreditsReached,
 } from '../../shared/budget';
 import { RunCharges } from '../../shared/charges';
 import {
@@ -234,7 +234,7 @@ export async function execute(
 	// Read once per run: one budget and one level for all input items.
 	const { level, cost } = creditCostOf(this);
 	const budget = creditBudgetOf(this);
-	const policy = this.getNodeParameter('whenMaxCreditsReached', 0, 'stop') as WhenMaxCreditsReached;
+	const policy = policyOf(this, 'Unlock What Fits');
 	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
 
 	// 1. Read and check every item's ids before anything is sent.
