@@ -20,8 +20,8 @@ const ITEM_NUMBER = / \[item \d+\]$/;
 
 /**
  * An n8n error for `error`, carrying the item index (a thrown NodeError keeps its own). Its message
- * ends with "[item N]" only when the node has more than one input item: one place decides, whatever
- * wrote the message.
+ * ends with "[item N]" only when the node has more than one input item: this is the one place that
+ * writes it (an error passed through twice keeps one).
  */
 export function asNodeError(
 	context: IExecuteFunctions,

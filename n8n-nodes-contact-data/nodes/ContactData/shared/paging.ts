@@ -5,7 +5,6 @@
  */
 import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
 
-import { withItem } from './transport';
 
 export class CursorTrail {
 	private readonly cursors = new Set<string>();
@@ -32,7 +31,7 @@ export class CursorTrail {
 
 	private looping(what: string): NodeApiError {
 		return new NodeApiError(this.context.getNode(), { code: 'cursor_loop' } as JsonObject, {
-			message: withItem(`Return All stopped: the Contact Data API ${what}`, this.itemIndex),
+			message: `Return All stopped: the Contact Data API ${what}`,
 			description: `Paging through ${this.call} would not have ended, so it stopped after ${this.pages} pages (${this.ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
 			itemIndex: this.itemIndex,
 		});

@@ -422,7 +422,7 @@ export async function apiRequest<T = unknown>(
 				const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, longestRateWait);
 				if (Date.now() - rateLimitedSince >= RATE_LIMITED_WINDOWS * windowMs) {
 					throw new NodeApiError(this.getNode(), { code: 'rate_limited' } as JsonObject, {
-						message: withItem('The Contact Data API kept answering 429 (rate limited)', request.itemIndex),
+						message: 'The Contact Data API kept answering 429 (rate limited)',
 						description: `Gave up after ${Math.round((Date.now() - rateLimitedSince) / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
 						httpCode: '429',
 						itemIndex: request.itemIndex,
@@ -436,7 +436,7 @@ export async function apiRequest<T = unknown>(
 				transientAttempts++;
 				if (!safeToRetry || transientAttempts >= MAX_TRANSIENT_ATTEMPTS) {
 					throw new NodeApiError(this.getNode(), { code: 'unavailable' } as JsonObject, {
-						message: withItem(`The Contact Data API call failed: ${attempt.reason}`, request.itemIndex),
+						message: `The Contact Data API call failed: ${attempt.reason}`,
 						description: safeToRetry
 							? `${request.method} ${request.path} failed ${transientAttempts} times in a row. Try again later.`
 							: `${request.method} ${request.path} was not sent again automatically, because repeating it could act twice. Check the result in the service before running it again.`,
@@ -529,7 +529,7 @@ async function sendOnce<T>(
 	if (statusCode >= 300 && statusCode < 400) {
 		const location = headerValue(headers, 'location');
 		const error = new NodeApiError(context.getNode(), { code: 'redirected' } as JsonObject, {
-			message: withItem(`The Contact Data API answered ${statusCode}, a redirect`, request.itemIndex),
+			message: `The Contact Data API answered ${statusCode}, a redirect`,
 			description: scrub(
 				`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
 				credential.apiKey,
@@ -558,10 +558,7 @@ function requestFailed(
 	if (isTimeout(error)) {
 		// Not sent again: an API that does not answer in this time would only be waited on again.
 		throw new NodeApiError(context.getNode(), { code: 'timeout' } as JsonObject, {
-			message: withItem(
-				`The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
-				request.itemIndex,
-			),
+			message: `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
 			description: `${request.method} ${request.path} got no answer, so it was not sent again. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
 			itemIndex: request.itemIndex,
 		});
@@ -571,7 +568,7 @@ function requestFailed(
 	}
 	// Only the code is kept: the original error holds the request, Authorization header included.
 	throw new NodeApiError(context.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
-		message: withItem(`The Contact Data API could not be reached${code ? ` (${code})` : ''}`, request.itemIndex),
+		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
 		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
 		itemIndex: request.itemIndex,
 	});
@@ -593,7 +590,7 @@ function unexpectedAnswer(
 	const headline =
 		received === 'undefined' ? `without \`${field}\`` : `with \`${field}\` in a form the node does not read`;
 	return new NodeApiError(context.getNode(), { code: 'unexpected_answer' } as JsonObject, {
-		message: withItem(`The Contact Data API answered ${headline}`, request.itemIndex),
+		message: `The Contact Data API answered ${headline}`,
 		description: `${request.method} ${request.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
 		itemIndex: request.itemIndex,
 	});
@@ -642,11 +639,6 @@ function errorCodeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** A message naming the input item it is about, as every error of the node does. */
-export function withItem(message: string, itemIndex: number | undefined): string {
-	return itemIndex === undefined ? message : `${message} [item ${itemIndex}]`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Signed export URLs
 // ---------------------------------------------------------------------------------------------
@@ -664,7 +656,7 @@ export async function openSignedUrl(
 	const { timeoutMs } = await apiCredentialOf(this);
 	if (!isAllowedSignedUrl(url)) {
 		throw new NodeApiError(this.getNode(), { code: 'insecure_export_url' } as JsonObject, {
-			message: withItem('The export URL the API gave is not https, so it was not opened', itemIndex),
+			message: 'The export URL the API gave is not https, so it was not opened',
 			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
 			itemIndex,
 		});
@@ -689,12 +681,9 @@ export async function openSignedUrl(
 				continue;
 			}
 			throw new NodeApiError(this.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
-				message: withItem(
-					isTimeout(error)
-						? `The export download did not answer within ${timeoutMs / 1000} seconds`
-						: `The export download failed${code ? ` (${code})` : ''}`,
-					itemIndex,
-				),
+				message: isTimeout(error)
+					? `The export download did not answer within ${timeoutMs / 1000} seconds`
+					: `The export download failed${code ? ` (${code})` : ''}`,
 				itemIndex,
 			});
 		}

@@ -171,8 +171,9 @@ export async function execute(
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes.get(itemIndex);
 		if (outcome instanceof Error) {
-			if (!continueOnFail) throw asNodeError(this, outcome, itemIndex);
-			output.push(errorItem(outcome, { item: itemIndex }));
+			const failure = asNodeError(this, outcome, itemIndex);
+			if (!continueOnFail) throw failure;
+			output.push(errorItem(failure, { item: itemIndex }));
 		} else if (outcome) {
 			output.push({ json: outcome, pairedItem: { item: itemIndex } });
 		}

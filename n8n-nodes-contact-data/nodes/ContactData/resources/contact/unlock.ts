@@ -323,12 +323,16 @@ function outputFor(
 	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
 	const entryError = results.missing.get(id);
 	const failure = entryError
-		? new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
-				message: `${entryError.message ?? 'Contact not found'} (contact ${id}) [item ${itemIndex}]`,
-				description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-				httpCode: entryError.code === 'not_found' ? '404' : undefined,
+		? asNodeError(
+				context,
+				new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
+					message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
+					description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+					httpCode: entryError.code === 'not_found' ? '404' : undefined,
+					itemIndex,
+				}),
 				itemIndex,
-			})
+			)
 		: results.failures.get(id);
 	if (!failure) return undefined;
 	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
