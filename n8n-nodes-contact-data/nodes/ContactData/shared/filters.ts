@@ -55,7 +55,7 @@ const looseKey = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/
  * A value in the service's words: the known identifier it is written like ("Real Estate" ->
  * real_estate, "Ruby-on-Rails" -> ruby on rails), otherwise its snake_case form, which the service uses.
  */
-export function inServiceWords(value: string, known: readonly string[]): string {
+function inServiceWords(value: string, known: readonly string[]): string {
 	const key = looseKey(value);
 	return known.find((entry) => looseKey(entry) === key) ?? key;
 }

@@ -74,7 +74,7 @@ function present(fields: IDataObject): IDataObject {
 }
 
 /** One contact record (a preview or an unlocked record) as a flat item; other keys of the item stay after it. */
-export function simplifyContact(json: IDataObject): IDataObject {
+function simplifyContact(json: IDataObject): IDataObject {
 	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined)) return json;
 	const company = object(json.company);
 	const location = object(json.location);

@@ -609,7 +609,7 @@ function isTimeout(error: unknown): boolean {
 }
 
 /** `value` (a text, or a parsed body) with every copy of the API key wiped out. */
-export function scrub<V>(value: V, apiKey: string): V {
+function scrub<V>(value: V, apiKey: string): V {
 	if (apiKey.length < 4 || value === undefined) return value;
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
 	if (!text.includes(apiKey)) return value;
