@@ -11,7 +11,6 @@ import { createHash } from 'node:crypto';
 import {
 	NodeApiError,
 	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type ICredentialDataDecryptedObject,
 	type ICredentialsDecrypted,
@@ -35,6 +34,9 @@ import {
 	rateLimitClassOf,
 	type RateLimitClass,
 } from './contract';
+import { headerValue, numberHeader } from './headers';
+import { inTurn, jittered, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
+import { cancelSignalOf, pause, stopped } from './waits';
 
 /** The credential type every Contact Data node uses. */
 export const CREDENTIAL_NAME = 'contactDataApi';
@@ -109,20 +111,10 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 /** Used when a 429 carries no usable Retry-After. */
 const FALLBACK_RETRY_AFTER_MS = 1_000;
-/** Waits go in slices this long, checking the cancel signal in between: Stop ends a wait this fast. */
-const WAIT_SLICE_MS = 200;
 
 /** The wait before attempt `failures + 1` of a call that failed `failures` times: doubling, capped. */
 function backoffMs(failures: number): number {
 	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
-}
-
-/**
- * A wait after a Reset or Retry-After, lengthened by up to a quarter and a little more, so that
- * processes sharing a key, told the same instant, do not all wake and send at once.
- */
-function jittered(ms: number): number {
-	return ms * (1 + Math.random() / 4) + Math.random() * 100;
 }
 
 const CONNECTION_ERROR_CODES = new Set([
@@ -136,181 +128,9 @@ const CONNECTION_ERROR_CODES = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
-// ---------------------------------------------------------------------------------------------
-// Pacing: one window per base URL, key and rate-limit class, shared by every execution in this
-// process (not with other processes: those are seen only through the headers). Keyed by a hash of
-// the key, so the key itself is never kept here.
-// ---------------------------------------------------------------------------------------------
-
-interface RateWindow {
-	/** Calls left in the window as the last answer told; null when unknown (send). */
-	remaining: number | null;
-	/** When (ms since epoch) to send again if `remaining` is 0: the Reset told, jittered. */
-	resetAt: number;
-	/** Calls of one window go one at a time, so every call sees the latest headers. */
-	tail: Promise<void>;
-	/** Calls a window allows (X-RateLimit-Limit), once an answer has said. */
-	limit: number | null;
-	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
-	windowMs: number;
-	/** Until when other clients are known to use the key: calls are then spaced by `spacingMs`. */
-	sharedUntil: number;
-	/**
-	 * The gap between calls while the key is shared: window/limit at first, widened by half by each
-	 * 429 and narrowed again by each call that goes through, so that processes that know nothing of
-	 * each other settle on their shares of the limit.
-	 */
-	spacingMs: number;
-	lastSentAt: number;
-}
-
-const rateWindows = new Map<string, RateWindow>();
-
-function rateWindowKey({ baseUrl, keyHash }: ApiCredential, rateClass: RateLimitClass): string {
-	return `${baseUrl}|${keyHash}|${rateClass}`;
-}
-
-function rateWindowOf(credential: ApiCredential, rateClass: RateLimitClass | null): RateWindow | undefined {
-	if (!rateClass) return undefined;
-	const key = rateWindowKey(credential, rateClass);
-	let window = rateWindows.get(key);
-	if (!window) {
-		window = { remaining: null, resetAt: 0, tail: Promise.resolve(), limit: null, windowMs: 0, sharedUntil: 0, spacingMs: 0, lastSentAt: 0 };
-		rateWindows.set(key, window);
-	}
-	return window;
-}
-
-/** How long the next call of a window waits before it is sent. */
-function paceMs(window: RateWindow, now: number): number {
-	if (window.remaining !== null && window.remaining <= 0) return Math.max(0, window.resetAt - now);
-	if (now < window.sharedUntil) {
-		// Jittered, so that processes with the same spacing drift apart instead of colliding.
-		return Math.max(0, window.lastSentAt + window.spacingMs * (0.75 + Math.random() / 2) - now);
-	}
-	return 0;
-}
-
-/** The even gap between calls that keeps one client within the limit: window/limit. */
-function evenSpacingMs(window: RateWindow): number {
-	const windowMs = window.windowMs || RATE_LIMIT_WINDOW_MS;
-	return window.limit ? windowMs / window.limit : 0;
-}
-
-async function inTurn<R>(
-	context: ApiContext,
-	window: RateWindow | undefined,
-	itemIndex: number | undefined,
-	send: () => Promise<R>,
-): Promise<R> {
-	if (!window) return await send();
-	const before = window.tail;
-	let release = () => {};
-	const mine = new Promise<void>((resolve) => (release = resolve));
-	// The next call waits for this one and for the one before it, even if this one is stopped early.
-	window.tail = before.then(() => mine);
-	try {
-		await waitFor(context, before, itemIndex);
-		const wait = paceMs(window, Date.now());
-		if (wait > 0) await pause(context, wait, itemIndex);
-		if (window.remaining !== null && window.remaining <= 0) window.remaining = null;
-		window.lastSentAt = Date.now();
-		return await send();
-	} finally {
-		release();
-	}
-}
-
-function headerValue(headers: ApiResponse<unknown>['headers'], name: string): string | undefined {
-	const value = headers[name];
-	return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * A non-negative number header (a count, or seconds: the sandbox's scaled clock gives decimals);
- * undefined when absent or bad.
- */
-function numberHeader(headers: ApiResponse<unknown>['headers'], name: string): number | undefined {
-	const raw = headerValue(headers, name);
-	if (raw === undefined || raw.trim() === '') return undefined;
-	const seconds = Number(raw);
-	return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
-}
-
-/** Marks the window as shared with other clients for the next window's length. */
-function markShared(window: RateWindow, now: number): void {
-	if (now >= window.sharedUntil) window.spacingMs = evenSpacingMs(window);
-	window.sharedUntil = now + (window.windowMs || RATE_LIMIT_WINDOW_MS);
-}
-
-function noteRateHeaders(window: RateWindow | undefined, headers: ApiResponse<unknown>['headers'] = {}) {
-	if (!window) return;
-	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
-	if (remaining === undefined) return;
-	const now = Date.now();
-	const resetMs = (numberHeader(headers, HEADERS.rateLimitReset) ?? 0) * 1000;
-	window.limit = numberHeader(headers, HEADERS.rateLimitLimit) ?? window.limit;
-	window.windowMs = Math.min(RATE_LIMIT_WINDOW_MS, Math.max(window.windowMs, resetMs));
-	// This process's calls of a window go one at a time, so each answer follows exactly one call of
-	// ours: a bigger fall means other clients (other processes, other machines) use the key too.
-	if (window.remaining !== null && window.remaining - remaining > 1) markShared(window, now);
-	window.remaining = remaining;
-	window.resetAt = now + (remaining <= 0 ? jittered(resetMs) : resetMs);
-}
-
-/** A call that went through: the gap between calls narrows back towards window/limit. */
-function narrowSpacing(window: RateWindow | undefined) {
-	if (!window) return;
-	const even = evenSpacingMs(window);
-	window.spacingMs = Math.max(even, window.spacingMs - even / 2);
-}
-
-function noteRateLimited(window: RateWindow | undefined, waitMs: number) {
-	if (!window) return;
-	const now = Date.now();
-	// This process waits for Reset before its window runs out: a 429 means others took the slots.
-	markShared(window, now);
-	window.spacingMs = Math.min(window.windowMs || RATE_LIMIT_WINDOW_MS, Math.max(evenSpacingMs(window), window.spacingMs) * 1.5);
-	window.remaining = 0;
-	window.resetAt = now + jittered(waitMs);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Waits that end when the user presses Stop
-// ---------------------------------------------------------------------------------------------
-
-function cancelSignalOf(context: ApiContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal() : undefined;
-}
-
-function stopped(context: ApiContext, itemIndex: number | undefined): NodeOperationError {
-	return new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
-}
-
-/** Waits `ms`, in slices, so that Stop (n8n's execution cancel signal) ends the wait at once. */
-async function pause(context: ApiContext, ms: number, itemIndex: number | undefined): Promise<void> {
-	const signal = cancelSignalOf(context);
-	const until = Date.now() + ms;
-	for (;;) {
-		if (signal?.aborted) throw stopped(context, itemIndex);
-		const left = until - Date.now();
-		if (left <= 0) return;
-		await sleep(Math.min(WAIT_SLICE_MS, left));
-	}
-}
-
-/** Waits for `promise` to settle, or throws when the user presses Stop first. */
-async function waitFor(context: ApiContext, promise: Promise<unknown>, itemIndex: number | undefined): Promise<void> {
-	const signal = cancelSignalOf(context);
-	let settled = false;
-	const done = promise.then(
-		() => (settled = true),
-		() => (settled = true),
-	);
-	while (!settled) {
-		if (signal?.aborted) throw stopped(context, itemIndex);
-		await Promise.race([done, sleep(WAIT_SLICE_MS)]);
-	}
+/** The rate window of a credential's key (by its hash) and a rate-limit class at its base URL. */
+function rateWindowFor({ baseUrl, keyHash }: ApiCredential, rateClass: RateLimitClass | null): RateWindow | undefined {
+	return rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -389,7 +209,7 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this);
-	const window = rateWindowOf(credential, rateLimitClassOf(request.method, request.path));
+	const window = rateWindowFor(credential, rateLimitClassOf(request.method, request.path));
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 
@@ -397,18 +217,11 @@ export async function apiRequest<T = unknown>(
 	let longestRateWait = 0;
 	let transientAttempts = 0;
 	for (;;) {
-		const attempt = await inTurn(this, window, request.itemIndex, async () => {
+		const attempt = await inTurn(this, window, request.itemIndex, async (sentAt) => {
 			const outcome = await sendOnce(this, credential, request);
-			// Refused calls count against the limit too, and say so in their headers.
-			if (outcome.kind === 'ok') {
-				noteRateHeaders(window, outcome.response.headers);
-				narrowSpacing(window);
-			}
-			if (outcome.kind === 'failed' || outcome.kind === 'transient') noteRateHeaders(window, outcome.headers);
-			if (outcome.kind === 'rateLimited') {
-				noteRateHeaders(window, outcome.headers);
-				noteRateLimited(window, outcome.waitMs);
-			}
+			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
+			// Refused and failed calls count against the limit too, and say so in their headers.
+			else noteCountedCall(window, sentAt, outcome.kind === 'ok' ? outcome.response.headers : outcome.headers);
 			return outcome;
 		});
 		switch (attempt.kind) {

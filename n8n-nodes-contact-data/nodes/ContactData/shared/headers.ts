@@ -1,0 +1,20 @@
+/** Reading answer headers as n8n hands them over: a name may carry one value or several. */
+
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** The first value of a header; undefined when absent. */
+export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
+	const value = headers[name];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * A non-negative number header (a count, or seconds: the sandbox's scaled clock gives decimals);
+ * undefined when absent or bad.
+ */
+export function numberHeader(headers: ResponseHeaders, name: string): number | undefined {
+	const raw = headerValue(headers, name);
+	if (raw === undefined || raw.trim() === '') return undefined;
+	const value = Number(raw);
+	return Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -1,0 +1,191 @@
+/**
+ * Pacing by the rate-limit headers, without a coordinator. One window per base URL, key and
+ * rate-limit class, shared by every execution in this process; other processes using the key (n8n
+ * workers, other machines) are seen only through the headers: of the calls the API counts in its
+ * window, those this process did not send are theirs.
+ *
+ * - While the window has room (more than a small headroom left), a call goes at once.
+ * - Alone on the key, a process then sends until nothing is left and waits for the Reset the API
+ *   gives, exactly: one process's calls go one at a time, so it cannot collide with itself.
+ * - With others on the key, each process spaces its calls to keep its own share of the calls in the
+ *   window, aiming together at a little under the limit: the shares add up to the limit without
+ *   anyone knowing how many processes there are, and none wakes at the same instant as the others.
+ */
+import { HEADERS, RATE_LIMIT_WINDOW_MS } from './contract';
+import { numberHeader, type ResponseHeaders } from './headers';
+import { pause, waitFor, type WaitContext } from './waits';
+
+/** The share of the limit that processes sharing a key aim at together: slots left for timing noise. */
+const SHARED_TARGET = 0.95;
+/** While more calls than this share of the limit (or MIN_HEADROOM) are left, a call goes at once. */
+const HEADROOM_SHARE = 0.1;
+/** Above the calls that can be in flight at once from a few processes, so that the room cannot run out under them. */
+const MIN_HEADROOM = 4;
+/** Calls counted beyond this process's own before others are assumed: the window's edge may be a call off. */
+const OTHERS_TOLERANCE = 2;
+
+export interface RateWindow {
+	/** Calls left in the window as the last counted answer told; null before any. */
+	remaining: number | null;
+	/** When (ms since epoch) a slot frees, as the last answer told; the wait when nothing is left. */
+	resetAt: number;
+	/** Calls of one window go one at a time, so every call sees the latest headers. */
+	tail: Promise<void>;
+	/** Calls a window allows (X-RateLimit-Limit), once an answer has said. */
+	limit: number | null;
+	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
+	windowMs: number;
+	/** When this process sent the calls that the API still counts in its window, oldest first. */
+	counted: number[];
+	/** Until when other clients are known to use the key. */
+	othersUntil: number;
+	/** While others use the key: the gap between this process's calls that keeps its share. */
+	spacingMs: number;
+	/** Others' calls per ms over the window, as the last counted answer told. */
+	othersPerMs: number;
+	/** When the last counted answer came. */
+	answeredAt: number;
+	lastSentAt: number;
+}
+
+const rateWindows = new Map<string, RateWindow>();
+
+/** The window of a key (named by a hash, never the key itself) and rate-limit class at a base URL. */
+export function rateWindowOf(name: string): RateWindow {
+	let window = rateWindows.get(name);
+	if (!window) {
+		window = {
+			remaining: null,
+			resetAt: 0,
+			tail: Promise.resolve(),
+			limit: null,
+			windowMs: 0,
+			counted: [],
+			othersUntil: 0,
+			spacingMs: 0,
+			othersPerMs: 0,
+			answeredAt: 0,
+			lastSentAt: 0,
+		};
+		rateWindows.set(name, window);
+	}
+	return window;
+}
+
+/**
+ * A wait after a Reset or Retry-After, lengthened by up to a quarter and a little more, so that
+ * processes sharing a key, told the same instant, do not all wake and send at once.
+ */
+export function jittered(ms: number): number {
+	return ms * (1 + Math.random() / 4) + Math.random() * 100;
+}
+
+function windowMsOf(window: RateWindow): number {
+	return window.windowMs || RATE_LIMIT_WINDOW_MS;
+}
+
+/** The gap between calls that spreads a window's limit evenly over it. */
+function evenSpacingOf(window: RateWindow): number {
+	return windowMsOf(window) / (window.limit ?? 1);
+}
+
+function headroomOf(window: RateWindow): number {
+	return Math.max(MIN_HEADROOM, Math.ceil((window.limit ?? 0) * HEADROOM_SHARE));
+}
+
+/**
+ * The calls left in the window at `time`, as far as this process can tell: what the last answer said,
+ * less what others, at their pace, have taken since.
+ */
+function leftAt(window: RateWindow, remaining: number, time: number): number {
+	return remaining - window.othersPerMs * Math.max(0, time - window.answeredAt);
+}
+
+/** How long the next call of a window waits before it is sent. */
+function paceMs(window: RateWindow, now: number): number {
+	const { remaining } = window;
+	if (remaining === null) return 0;
+	const alone = now >= window.othersUntil;
+	if (alone) return remaining > 0 ? 0 : Math.max(0, window.resetAt - now);
+	if (leftAt(window, remaining, now) > headroomOf(window)) return 0;
+	// Jittered by a tenth, so that processes with the same spacing drift apart instead of colliding.
+	const untilTurn = Math.max(0, window.lastSentAt + window.spacingMs * (0.9 + Math.random() / 5) - now);
+	if (leftAt(window, remaining, now + untilTurn) > 0) return untilTurn;
+	// Others have likely taken what was left: a slot frees at the Reset told. Others wait for it too,
+	// so each wakes at its own moment within two even slots after it: the same span for every process,
+	// whatever its share, so that none comes back to the freed slots always last.
+	return Math.max(untilTurn, window.resetAt + Math.random() * 2 * evenSpacingOf(window) - now);
+}
+
+/**
+ * Sends `send` in its turn: after the calls of the window before it, and as late as the pacing
+ * says. Resolves with what `send` gives, which is given the time the call was sent.
+ */
+export async function inTurn<R>(
+	context: WaitContext,
+	window: RateWindow | undefined,
+	itemIndex: number | undefined,
+	send: (sentAt: number) => Promise<R>,
+): Promise<R> {
+	if (!window) return await send(Date.now());
+	const before = window.tail;
+	let release = () => {};
+	const mine = new Promise<void>((resolve) => (release = resolve));
+	// The next call waits for this one and for the one before it, even if this one is stopped early.
+	window.tail = before.then(() => mine);
+	try {
+		await waitFor(context, before, itemIndex);
+		const wait = paceMs(window, Date.now());
+		if (wait > 0) await pause(context, wait, itemIndex);
+		window.lastSentAt = Date.now();
+		return await send(window.lastSentAt);
+	} finally {
+		release();
+	}
+}
+
+/** Notes the limit and the window's length the headers tell; returns the Reset, in ms. */
+function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
+	const resetMs = (numberHeader(headers, HEADERS.rateLimitReset) ?? 0) * 1000;
+	window.limit = numberHeader(headers, HEADERS.rateLimitLimit) ?? window.limit;
+	window.windowMs = Math.min(RATE_LIMIT_WINDOW_MS, Math.max(window.windowMs, resetMs));
+	return resetMs;
+}
+
+/**
+ * An answer the API counted against the limit (every answer with rate-limit headers but a 429): notes
+ * what is left, and whether and how much others use the key.
+ */
+export function noteCountedCall(window: RateWindow | undefined, sentAt: number, headers: ResponseHeaders = {}): void {
+	const remaining = window && numberHeader(headers, HEADERS.rateLimitRemaining);
+	if (!window || remaining === undefined) return;
+	const now = Date.now();
+	const resetMs = noteWindow(window, headers);
+	window.remaining = remaining;
+	window.resetAt = now + resetMs;
+	window.answeredAt = now;
+	window.counted.push(sentAt);
+	while (window.counted.length > 0 && window.counted[0] <= now - windowMsOf(window)) window.counted.shift();
+	if (window.limit) noteShares(window, window.limit - remaining, now);
+}
+
+/** `used`: the calls the API counts in its window, this process's among them. */
+function noteShares(window: RateWindow, used: number, now: number): void {
+	const limit = window.limit ?? used;
+	const mine = Math.max(1, window.counted.length);
+	if (used - mine > OTHERS_TOLERANCE) window.othersUntil = now + windowMsOf(window);
+	window.othersPerMs = Math.max(0, used - mine) / windowMsOf(window);
+	// This process's share of the calls in the window, of the target: the shares add up to it.
+	const shareSpacing = (windowMsOf(window) * Math.max(used, mine)) / (limit * SHARED_TARGET * mine);
+	window.spacingMs = Math.min(windowMsOf(window), Math.max(evenSpacingOf(window), shareSpacing));
+}
+
+/** A 429 (not counted): others took the slots this process counted on; it waits as asked, jittered. */
+export function noteRateLimited(window: RateWindow | undefined, waitMs: number, headers: ResponseHeaders = {}): void {
+	if (!window) return;
+	const now = Date.now();
+	noteWindow(window, headers);
+	window.othersUntil = now + windowMsOf(window);
+	window.remaining = 0;
+	window.resetAt = now + jittered(waitMs);
+}

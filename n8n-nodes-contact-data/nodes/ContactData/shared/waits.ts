@@ -1,0 +1,45 @@
+/** Waits that end when the user presses Stop (n8n's execution cancel signal). */
+import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
+
+/** Any n8n context; only execution contexts carry a cancel signal. */
+export interface WaitContext {
+	getNode(): INode;
+	getExecutionCancelSignal?: () => AbortSignal | undefined;
+}
+
+/** Waits go in slices this long, checking the cancel signal in between: Stop ends a wait this fast. */
+const WAIT_SLICE_MS = 200;
+
+export function cancelSignalOf(context: WaitContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+}
+
+export function stopped(context: WaitContext, itemIndex: number | undefined): NodeOperationError {
+	return new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
+}
+
+/** Waits `ms`, in slices, so that Stop ends the wait at once. */
+export async function pause(context: WaitContext, ms: number, itemIndex: number | undefined): Promise<void> {
+	const signal = cancelSignalOf(context);
+	const until = Date.now() + ms;
+	for (;;) {
+		if (signal?.aborted) throw stopped(context, itemIndex);
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(WAIT_SLICE_MS, left));
+	}
+}
+
+/** Waits for `promise` to settle, or throws when the user presses Stop first. */
+export async function waitFor(context: WaitContext, promise: Promise<unknown>, itemIndex: number | undefined): Promise<void> {
+	const signal = cancelSignalOf(context);
+	let settled = false;
+	const done = promise.then(
+		() => (settled = true),
+		() => (settled = true),
+	);
+	while (!settled) {
+		if (signal?.aborted) throw stopped(context, itemIndex);
+		await Promise.race([done, sleep(WAIT_SLICE_MS)]);
+	}
+}
