@@ -62,8 +62,10 @@ it('4 processes × 4,500 overlapping ids, one key: no failed item, credits equal
 	expect(failed).toEqual([]);
 	expect(runs.map((run) => run.items.length)).toEqual([4_500, 4_500, 4_500, 4_500]);
 	expect(stats.credits_charged).toBe(new Set(slices.flat()).size);
-	// Before: 313 calls, 133 × 429 (each process woke with the others and burst to zero).
-	expect(stats.http_429).toBeLessThan(90);
+	// Before: 313 calls, 133 × 429 (each process woke with the others and burst to zero); then
+	// 197–213 calls, 17–33 × 429 (each process spaced at window/limit, as if it were alone).
+	// Issue 11's target: calls within 1.05 × the minimum, 180.
+	expect(calls).toBeLessThanOrEqual(189);
 }, 300_000);
 
 describe('with a fake API', () => {
@@ -112,16 +114,16 @@ describe('with a fake API', () => {
 		expect(result.error?.description).toMatch(/5 rate windows/);
 	}, 60_000);
 
-	it('X-RateLimit-Remaining falling faster than its own calls: calls are spaced at window/limit, not burst', async () => {
+	it('others take three slots for each of its calls: once the window is nearly full, calls keep to its share', async () => {
 		const times: number[] = [];
 		fake = await startFakeApi((_request, res) => {
 			times.push(Date.now());
 			const index = times.length;
-			// Someone else takes a slot for every call of the node: 9, 7, 5, 3 left of 10 a 10 s window.
-			json(res, 200, page(index, index === 4), {
-				'x-ratelimit-limit': '10',
-				'x-ratelimit-remaining': String(11 - 2 * index),
-				'x-ratelimit-reset': '10',
+			// A 4 s window of 40: the API counts 4 calls for each of the node's, 36, 32, … left, then 1.
+			json(res, 200, page(index, index === 12), {
+				'x-ratelimit-limit': '40',
+				'x-ratelimit-remaining': String(Math.max(1, 40 - 4 * index)),
+				'x-ratelimit-reset': '4',
 			});
 		});
 		const result = await run(sandbox, {
@@ -129,9 +131,11 @@ describe('with a fake API', () => {
 			baseUrl: fake.url,
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items).toHaveLength(4);
-		const gaps = times.slice(2).map((time, index) => time - times[index + 1]);
-		// Window/limit is 1 s, jittered to 0.75–1.25 s; a burst would send them back to back.
-		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(700);
+		expect(result.items).toHaveLength(12);
+		// From the 9th answer on (4 left, the headroom), a quarter of the 36–39 calls in the window are
+		// the node's: its share of 95 % of the limit is a call every 4 s × 36 / (40 × 0.95 × 9) ≈ 0.4 s or
+		// more, jittered by a tenth. Before, the gap was window/limit (0.1 s), as if it were alone.
+		const gaps = times.slice(9).map((time, index) => time - times[index + 8]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(350);
 	}, 60_000);
 });
