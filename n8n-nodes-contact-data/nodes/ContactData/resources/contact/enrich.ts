@@ -32,7 +32,7 @@ import {
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/descriptions';
-import { RunCharges, isContactRecord } from '../../shared/charges';
+import { isContactRecord, withRunCharges } from '../../shared/charges';
 import { idempotencyKeyFor } from '../../shared/idempotency';
 import { asNodeError, errorItem } from '../../shared/items';
 import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
@@ -111,12 +111,6 @@ class LostAnswer {
 	) {}
 }
 
-/** The run's budget (the ceiling) and its charges (what the output reports). */
-interface Spend {
-	budget: CreditBudget;
-	charges: RunCharges;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -154,8 +148,7 @@ export async function execute(
 	}
 
 	// 3. One call per item, in order, while the budget holds its worst case.
-	const charges = new RunCharges();
-	const notSent = queue.slice(await sendWithinBudget(this, { budget, charges }, queue, outcomes, cost));
+	const notSent = queue.slice(await sendWithinBudget(this, budget, queue, outcomes, cost));
 
 	// 4. What the budget did not reach.
 	if (notSent.length > 0) {
@@ -182,7 +175,7 @@ export async function execute(
 		message: `Enriched ${plural(output.filter(({ json }) => isContactRecord(json)).length, 'item')} (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
-	return simplifyOutput(this, charges.onItems(output));
+	return simplifyOutput(this, withRunCharges(budget, output));
 }
 
 /**
@@ -192,12 +185,11 @@ export async function execute(
  */
 async function sendWithinBudget(
 	context: IExecuteFunctions,
-	spend: Spend,
+	budget: CreditBudget,
 	queue: Lookup[],
 	outcomes: Map<number, Outcome>,
 	cost: number,
 ): Promise<number> {
-	const { budget } = spend;
 	const covered = new Set<string>();
 	let lost: LostAnswer[] = [];
 	let next = 0;
@@ -206,11 +198,11 @@ async function sendWithinBudget(
 		const worstCase = covered.has(lookup.text) ? 0 : cost;
 		if (worstCase > budget.headroom && lost.length > 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
-			await replay(context, spend, lost, outcomes);
+			await replay(context, budget, lost, outcomes);
 			lost = [];
 		}
 		if (worstCase > budget.headroom) break;
-		const answer = await enrichOne(context, spend, lookup, budget.reserve(worstCase)!);
+		const answer = await enrichOne(context, budget, lookup, budget.reserve(worstCase)!);
 		if (answer instanceof LostAnswer) {
 			// Stop pressed: send nothing more.
 			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
@@ -219,7 +211,7 @@ async function sendWithinBudget(
 		if (!(answer instanceof Error)) covered.add(lookup.text);
 		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
 	}
-	await replay(context, spend, lost, outcomes);
+	await replay(context, budget, lost, outcomes);
 	return next;
 }
 
@@ -244,7 +236,7 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
  */
 async function enrichOne(
 	context: IExecuteFunctions,
-	{ budget, charges }: Spend,
+	budget: CreditBudget,
 	lookup: Lookup,
 	reservation: Reservation,
 ): Promise<IDataObject | Error | LostAnswer> {
@@ -258,8 +250,7 @@ async function enrichOne(
 			itemIndex,
 			schema: enrichResponseSchema,
 		});
-		budget.settle(reservation, answer.credits_charged);
-		charges.note(answer);
+		budget.settle(reservation, answer);
 		const contact = answer.contact as IDataObject;
 		return outputNoMatch ? { matched: true, ...contact } : contact;
 	} catch (error) {
@@ -274,12 +265,12 @@ async function enrichOne(
 /** Replays lost calls once with their own keys: the API answers with the first answer and its charge. */
 async function replay(
 	context: IExecuteFunctions,
-	spend: Spend,
+	budget: CreditBudget,
 	lost: LostAnswer[],
 	outcomes: Map<number, Outcome>,
 ): Promise<void> {
 	for (const { lookup, reservation } of lost) {
-		const answer = await enrichOne(context, spend, lookup, reservation);
+		const answer = await enrichOne(context, budget, lookup, reservation);
 		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
 	}
 }

@@ -20,7 +20,7 @@ import {
 	type CreditBudget,
 	type Reservation,
 } from '../../shared/budget';
-import { RunCharges } from '../../shared/charges';
+import { withRunCharges } from '../../shared/charges';
 import {
 	CREDIT_COST,
 	LIMITS,
@@ -112,8 +112,6 @@ interface Call {
 
 /** What the calls of a run brought back. */
 class Results {
-	/** What the run was charged, and the balance after it, for the output items. */
-	charges = new RunCharges();
 	readonly records = new Map<string, IDataObject>();
 	/** Ids the API reported per entry as unknown (nothing charged for them). */
 	readonly missing = new Map<string, { code?: string; message?: string }>();
@@ -140,8 +138,7 @@ async function send(
 			schema: unlockResponseSchema,
 			itemIndex: call.firstItem,
 		});
-		budget.settle(call.reservation, answer.credits_charged);
-		results.charges.note(answer);
+		budget.settle(call.reservation, answer);
 		for (const entry of answer.contacts as IDataObject[]) {
 			const id = String(entry.id);
 			results.failures.delete(id);
@@ -304,7 +301,7 @@ export async function execute(
 		location: 'outputPane',
 	});
 	const output = [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
-	return simplifyOutput(this, results.charges.onItems(output));
+	return simplifyOutput(this, withRunCharges(budget, output));
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
