@@ -153,6 +153,27 @@ describe('real signed deliveries', () => {
 			intent_score: intent.intent!.score,
 		});
 		expect(second).not.toHaveProperty('previous_title');
+
+		// The contact is flattened as the Contact Data node's Simplify does (name, title, company and
+		// email first), with its id as contact_id; a preview's email and LinkedIn URL stay null.
+		const { contact } = change;
+		expect(contact.unlocked).toBe(false);
+		expect(Object.keys(first).slice(4, 10)).toEqual(['contact_id', 'name', 'title', 'company_name', 'email', 'linkedin_url']);
+		expect(first).toMatchObject({
+			name: [contact.first_name, contact.last_name].filter(Boolean).join(' ') || null,
+			title: contact.title,
+			company_name: contact.company.name,
+			email: null,
+			linkedin_url: null,
+			first_name: contact.first_name,
+			department: contact.department,
+			company_domain: contact.company.domain,
+			country: contact.location.country,
+			has_email: contact.has_email,
+			has_phone: contact.has_phone,
+			unlocked: false,
+		});
+		expect(first).not.toHaveProperty('id');
 	});
 
 	it('acknowledge an event type or list not selected without an execution (no retries)', async () => {

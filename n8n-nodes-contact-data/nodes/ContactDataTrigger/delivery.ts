@@ -5,6 +5,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { webhookEventSchema, type WebhookEvent } from '../ContactData/shared/contract';
+import { simplifyContact } from '../ContactData/shared/simplify';
 import type { DeliveryOptions, SubscriptionSpec } from './parameters';
 
 export type ParsedDelivery =
@@ -52,38 +53,29 @@ export function ignoreReason(
 	return undefined;
 }
 
-/** The event as the workflow's item: as delivered, or flattened to the fields people map. */
+/**
+ * The event as the workflow's item: as delivered, or (Simplify) the event's fields and its contact
+ * flattened as the Contact Data node's Simplify does, with the contact's id as `contact_id`.
+ */
 export function eventItem(event: WebhookEvent, json: IDataObject, simplify: boolean): IDataObject {
 	if (!simplify) return json;
-	const { contact } = event;
-	const item: IDataObject = {
+	// A preview has no email or LinkedIn URL: the item shows them as null all the same, as it always has.
+	const { id, ...contact } = simplifyContact({ email: null, linkedin_url: null, ...event.contact });
+	return {
 		event_id: event.id,
 		event_type: event.type,
 		occurred_at: event.created_at,
 		list_id: event.list_id,
-		contact_id: contact.id,
-		first_name: contact.first_name,
-		last_name: contact.last_name,
-		title: contact.title,
-		seniority: contact.seniority,
-		company_name: contact.company.name,
-		company_domain: contact.company.domain,
-		country: contact.location.country,
-		email: typeof contact.email === 'string' ? contact.email : null,
-		linkedin_url: typeof contact.linkedin_url === 'string' ? contact.linkedin_url : null,
-		unlocked: contact.unlocked,
+		contact_id: id,
+		...contact,
+		...(event.changes && {
+			previous_title: event.changes.previous.title,
+			previous_company: event.changes.previous.company.name,
+			current_title: event.changes.current.title,
+			current_company: event.changes.current.company.name,
+		}),
+		...(event.intent && { intent_topic: event.intent.topic, intent_score: event.intent.score }),
 	};
-	if (event.changes) {
-		item.previous_title = event.changes.previous.title;
-		item.previous_company = event.changes.previous.company.name;
-		item.current_title = event.changes.current.title;
-		item.current_company = event.changes.current.company.name;
-	}
-	if (event.intent) {
-		item.intent_topic = event.intent.topic;
-		item.intent_score = event.intent.score;
-	}
-	return item;
 }
 
 /** The event id carried by an item `eventItem` made. */

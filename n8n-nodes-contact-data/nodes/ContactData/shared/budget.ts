@@ -20,6 +20,12 @@ import { plural } from './values';
 /** What the node does when the run may cost more than Max Credits. */
 export type WhenMaxCreditsReached = 'stop' | 'whatFits';
 
+/** What the API reports for a charging call: its charge and the account's balance after it. */
+export interface ChargeReport {
+	credits_charged: number;
+	credits_remaining: number;
+}
+
 /** Credits counted against Max Credits: charged as the API reported, and reserved for calls not settled. */
 export interface CreditLedger {
 	charged: number;
@@ -40,6 +46,8 @@ export class CreditBudget {
 	chargedHere = 0;
 	/** Credits this node run holds reserved (for answers that were lost, at the end of a run). */
 	reservedHere = 0;
+	/** The balance the API reported after this node run's last settled call (null before any). */
+	creditsRemaining: number | null = null;
 
 	constructor(
 		readonly maxCredits: number,
@@ -71,10 +79,11 @@ export class CreditBudget {
 	}
 
 	/** The API reported what the call charged: that replaces the worst case. */
-	settle(reservation: Reservation, charged: number): void {
+	settle(reservation: Reservation, { credits_charged, credits_remaining }: ChargeReport): void {
 		this.close(reservation);
-		this.ledger.charged += charged;
-		this.chargedHere += charged;
+		this.ledger.charged += credits_charged;
+		this.chargedHere += credits_charged;
+		this.creditsRemaining = credits_remaining;
 	}
 
 	/** The API refused the call (a 4xx answer): nothing was charged. */

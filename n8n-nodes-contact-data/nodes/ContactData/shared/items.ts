@@ -61,6 +61,28 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
 }
 
 /**
+ * Checks every input item before anything is sent (a run that charges sends all items' calls
+ * together). A refused item stops the node, or under continueOnFail is kept with its error.
+ */
+export function checkEveryItem<T>(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	check: (itemIndex: number) => T,
+): { checked: T[]; refused: Map<number, Error> } {
+	const checked: T[] = [];
+	const refused = new Map<number, Error>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			checked.push(check(itemIndex));
+		} catch (error) {
+			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndex);
+			refused.set(itemIndex, error as Error);
+		}
+	}
+	return { checked, refused };
+}
+
+/**
  * Runs `perItem` for each input item in order. Its JSON results become output items paired with
  * that item; a failure becomes an error item under continueOnFail, otherwise it stops the node.
  */

@@ -1,6 +1,7 @@
 /**
  * The Simplify option of Search, Unlock and Enrich: each contact as one flat item with the fields
  * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
+ * The trigger's Simplify flattens an event's contact the same way.
  */
 import type {
 	IDataObject,
@@ -74,7 +75,7 @@ function present(fields: IDataObject): IDataObject {
 }
 
 /** One contact record (a preview or an unlocked record) as a flat item; other keys of the item stay after it. */
-function simplifyContact(json: IDataObject): IDataObject {
+export function simplifyContact(json: IDataObject): IDataObject {
 	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined)) return json;
 	const company = object(json.company);
 	const location = object(json.location);

@@ -9,16 +9,19 @@ import {
 import {
 	answeredUnreadably,
 	certainlyNotCharged,
-	creditBudgetOf,
-	creditCostOf,
-	notEnoughError,
-	policyOf,
-	reachedError,
 	skippedForBudget,
-	spentText,
 	type CreditBudget,
 	type Reservation,
 } from '../../shared/budget';
+import { isContactRecord } from '../../shared/charges';
+import {
+	budgetReached,
+	chargingRunOf,
+	finishRun,
+	sendChargingCall,
+	stopBeforeSpending,
+	type ChargingRun,
+} from '../../shared/chargingRun';
 import {
 	PATHS,
 	enrichRequestSchema,
@@ -32,11 +35,9 @@ import {
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/descriptions';
-import { RunCharges, isContactRecord } from '../../shared/charges';
 import { idempotencyKeyFor } from '../../shared/idempotency';
-import { asNodeError, errorItem } from '../../shared/items';
-import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
-import { apiRequest } from '../../shared/transport';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items';
+import { simplifyParameters } from '../../shared/simplify';
 import { checkBody, plural, textOf } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
@@ -111,118 +112,31 @@ class LostAnswer {
 	) {}
 }
 
-/** The run's budget (the ceiling) and its charges (what the output reports). */
-interface Spend {
-	budget: CreditBudget;
-	charges: RunCharges;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const continueOnFail = this.continueOnFail();
-	// Read once per run: one budget and one level for all input items.
-	const { level, cost } = creditCostOf(this);
-	const budget = creditBudgetOf(this);
-	const policy = policyOf(this, 'Enrich What Fits');
-
+	const run = chargingRunOf(this, 'Enrich What Fits');
 	// 1. Check every item before anything is sent.
-	const outcomes = new Map<number, Outcome>();
-	const lookups: Lookup[] = [];
-	const bodies = new Set<string>();
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const lookup = readLookup(this, itemIndex, level);
-			bodies.add(lookup.text);
-			lookups.push(lookup);
-		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-			outcomes.set(itemIndex, error as Error);
-		}
-	}
-
+	const { checked: lookups, refused } = checkEveryItem(this, items, (itemIndex) => readLookup(this, itemIndex, run.level));
+	const outcomes = new Map<number, Outcome>(refused);
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const forecast = bodies.size * cost;
-	let queue = lookups;
-	if (policy === 'stop' && forecast > budget.headroom) {
-		const refusal = notEnoughError(node, budget, `enriching ${plural(bodies.size, 'item')} at ${level} level`, forecast, 'Enrich What Fits');
-		if (!continueOnFail) throw refusal;
-		for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
-		queue = [];
-	}
-
+	const queue = forecast(this, run, lookups, outcomes);
 	// 3. One call per item, in order, while the budget holds its worst case.
-	const charges = new RunCharges();
-	const notSent = queue.slice(await sendWithinBudget(this, { budget, charges }, queue, outcomes, cost));
-
+	const notSent = queue.slice(await sendWithinBudget(this, run, queue, outcomes));
 	// 4. What the budget did not reach.
-	if (notSent.length > 0) {
-		const reached = reachedError(node, budget, plural(notSent.length, 'item'));
-		if (policy === 'stop' && !continueOnFail) throw reached;
-		for (const { itemIndex } of notSent) {
-			outcomes.set(itemIndex, policy === 'stop' ? reached : skippedForBudget(items[itemIndex].json));
-		}
-	}
-
+	passOver(this, run, items, notSent, outcomes);
 	// 5. One output item per input item, in order.
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const outcome = outcomes.get(itemIndex);
-		if (outcome instanceof Error) {
-			const failure = asNodeError(this, outcome, itemIndex);
-			if (!continueOnFail) throw failure;
-			output.push(errorItem(failure, { item: itemIndex }));
-		} else if (outcome) {
-			output.push({ json: outcome, pairedItem: { item: itemIndex } });
-		}
-	}
-	this.addExecutionHints({
-		message: `Enriched ${plural(output.filter(({ json }) => isContactRecord(json)).length, 'item')} (${level}): ${spentText(budget)}${notSent.length ? `; ${plural(notSent.length, 'item')} not sent (Max Credits reached)` : ''}. Contacts you already held were returned free of charge.`,
-		location: 'outputPane',
+	const output = outputItems(this, items, outcomes);
+	const enriched = output.filter(({ json }) => isContactRecord(json)).length;
+	return finishRun(this, run, output, {
+		done: `Enriched ${plural(enriched, 'item')} (${run.level})`,
+		notSent: notSent.length,
+		unit: 'item',
 	});
-	return simplifyOutput(this, charges.onItems(output));
 }
 
-/**
- * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
- * nothing for a body already answered (or lost, and so still reserved) in this run. Returns how
- * many lookups were sent; the rest were not reached.
- */
-async function sendWithinBudget(
-	context: IExecuteFunctions,
-	spend: Spend,
-	queue: Lookup[],
-	outcomes: Map<number, Outcome>,
-	cost: number,
-): Promise<number> {
-	const { budget } = spend;
-	const covered = new Set<string>();
-	let lost: LostAnswer[] = [];
-	let next = 0;
-	for (; next < queue.length; next++) {
-		const lookup = queue[next];
-		const worstCase = covered.has(lookup.text) ? 0 : cost;
-		if (worstCase > budget.headroom && lost.length > 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			await replay(context, spend, lost, outcomes);
-			lost = [];
-		}
-		if (worstCase > budget.headroom) break;
-		const answer = await enrichOne(context, spend, lookup, budget.reserve(worstCase)!);
-		if (answer instanceof LostAnswer) {
-			// Stop pressed: send nothing more.
-			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
-			lost.push(answer);
-		} else if (answer instanceof Error && !context.continueOnFail()) throw answer;
-		if (!(answer instanceof Error)) covered.add(lookup.text);
-		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
-	}
-	await replay(context, spend, lost, outcomes);
-	return next;
-}
-
+/** Step 1 for one item: its parameters, checked, as the body it sends. */
 function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
 	const where = { node: context.getNode(), itemIndex };
 	const email = textOf(where, 'Email', context.getNodeParameter('email', itemIndex, ''));
@@ -238,19 +152,66 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
 	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
 }
 
+/** The lookups to send: all of them, or none when Stop Before Spending refuses the run (each item then gets the refusal). */
+function forecast(context: IExecuteFunctions, run: ChargingRun, lookups: Lookup[], outcomes: Map<number, Outcome>): Lookup[] {
+	// The same person asked for twice is charged once.
+	const people = new Set(lookups.map(({ text }) => text)).size;
+	const what = `enriching ${plural(people, 'item')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(context, run, what, people * run.cost);
+	if (!refusal) return lookups;
+	for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
+	return [];
+}
+
 /**
- * Sends one item's enrich (or replays it: the key is the same) and settles its reservation with the
- * charge the API reports.
+ * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
+ * nothing for a body already answered (or lost, and so still reserved) in this run. Returns how
+ * many lookups were sent; the rest were not reached.
+ */
+async function sendWithinBudget(
+	context: IExecuteFunctions,
+	{ budget, cost }: ChargingRun,
+	queue: Lookup[],
+	outcomes: Map<number, Outcome>,
+): Promise<number> {
+	const covered = new Set<string>();
+	let lost: LostAnswer[] = [];
+	let next = 0;
+	for (; next < queue.length; next++) {
+		const lookup = queue[next];
+		const worstCase = covered.has(lookup.text) ? 0 : cost;
+		if (worstCase > budget.headroom && lost.length > 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			await replay(context, budget, lost, outcomes);
+			lost = [];
+		}
+		if (worstCase > budget.headroom) break;
+		const answer = await enrichOne(context, budget, lookup, budget.reserve(worstCase)!);
+		if (answer instanceof LostAnswer) {
+			// Stop pressed: send nothing more.
+			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
+			lost.push(answer);
+		} else if (answer instanceof Error && !context.continueOnFail()) throw answer;
+		if (!(answer instanceof Error)) covered.add(lookup.text);
+		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
+	}
+	await replay(context, budget, lost, outcomes);
+	return next;
+}
+
+/**
+ * Sends one item's enrich (or replays it: the key is the same): its contact, its no-match, its error,
+ * or the lost answer that keeps its reservation.
  */
 async function enrichOne(
 	context: IExecuteFunctions,
-	{ budget, charges }: Spend,
+	budget: CreditBudget,
 	lookup: Lookup,
 	reservation: Reservation,
 ): Promise<IDataObject | Error | LostAnswer> {
 	const { itemIndex, body, outputNoMatch } = lookup;
 	try {
-		const { body: answer } = await (apiRequest<EnrichResponse>).call(context, {
+		const answer = await sendChargingCall<EnrichResponse>(context, budget, reservation, {
 			method: 'POST',
 			path: PATHS.enrich,
 			body,
@@ -258,28 +219,26 @@ async function enrichOne(
 			itemIndex,
 			schema: enrichResponseSchema,
 		});
-		budget.settle(reservation, answer.credits_charged);
-		charges.note(answer);
 		const contact = answer.contact as IDataObject;
 		return outputNoMatch ? { matched: true, ...contact } : contact;
 	} catch (error) {
-		if (answeredUnreadably(error)) return asNodeError(context, error, itemIndex);
-		if (!certainlyNotCharged(error)) return new LostAnswer(lookup, reservation, asNodeError(context, error, itemIndex));
-		budget.release(reservation);
-		if (error instanceof NodeApiError && error.httpCode === '404') return noMatch(context, lookup);
-		return asNodeError(context, error, itemIndex);
+		const failure = error as Error;
+		if (answeredUnreadably(failure)) return failure;
+		if (!certainlyNotCharged(failure)) return new LostAnswer(lookup, reservation, failure);
+		if (failure instanceof NodeApiError && failure.httpCode === '404') return noMatch(context, lookup);
+		return failure;
 	}
 }
 
 /** Replays lost calls once with their own keys: the API answers with the first answer and its charge. */
 async function replay(
 	context: IExecuteFunctions,
-	spend: Spend,
+	budget: CreditBudget,
 	lost: LostAnswer[],
 	outcomes: Map<number, Outcome>,
 ): Promise<void> {
 	for (const { lookup, reservation } of lost) {
-		const answer = await enrichOne(context, spend, lookup, reservation);
+		const answer = await enrichOne(context, budget, lookup, reservation);
 		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
 	}
 }
@@ -295,4 +254,37 @@ function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, ou
 		itemIndex,
 	});
 	return asNodeError(context, error, itemIndex);
+}
+
+/** Items the budget did not reach: an error each (Stop Before Spending), or passed through marked (What Fits). */
+function passOver(
+	context: IExecuteFunctions,
+	run: ChargingRun,
+	items: INodeExecutionData[],
+	notSent: Lookup[],
+	outcomes: Map<number, Outcome>,
+): void {
+	if (notSent.length === 0) return;
+	const reached = budgetReached(context, run, plural(notSent.length, 'item'));
+	for (const { itemIndex } of notSent) outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
+}
+
+/** One output item per input item, in order: its contact, no-match or pass-through, or its error (thrown without continueOnFail). */
+function outputItems(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	outcomes: Map<number, Outcome>,
+): INodeExecutionData[] {
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const outcome = outcomes.get(itemIndex);
+		if (outcome instanceof Error) {
+			const failure = asNodeError(context, outcome, itemIndex);
+			if (!context.continueOnFail()) throw failure;
+			output.push(errorItem(failure, { item: itemIndex }));
+		} else if (outcome) {
+			output.push({ json: outcome, pairedItem: { item: itemIndex } });
+		}
+	}
+	return output;
 }

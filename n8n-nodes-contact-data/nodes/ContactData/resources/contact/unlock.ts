@@ -10,19 +10,19 @@ import {
 import {
 	answeredUnreadably,
 	certainlyNotCharged,
-	creditBudgetOf,
-	creditCostOf,
-	notEnoughError,
-	policyOf,
-	reachedError,
 	skippedForBudget,
-	spentText,
 	type CreditBudget,
 	type Reservation,
 } from '../../shared/budget';
-import { RunCharges } from '../../shared/charges';
 import {
-	CREDIT_COST,
+	budgetReached,
+	chargingRunOf,
+	finishRun,
+	sendChargingCall,
+	stopBeforeSpending,
+	type ChargingRun,
+} from '../../shared/chargingRun';
+import {
 	LIMITS,
 	PATHS,
 	UNLOCK_LEVELS,
@@ -39,9 +39,8 @@ import {
 	whenMaxCreditsReachedParameter,
 } from '../../shared/descriptions';
 import { idempotencyKeyFor } from '../../shared/idempotency';
-import { asNodeError, errorItem } from '../../shared/items';
-import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
-import { apiRequest } from '../../shared/transport';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items';
+import { simplifyParameters } from '../../shared/simplify';
 import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
@@ -101,6 +100,20 @@ function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean
 	return rank >= LEVEL_RANK[level];
 }
 
+/** What a run sends, worked out from the checked items before anything is sent. */
+interface Plan {
+	/** One entry per id an item wants, in input order. */
+	wanted: Wanted[];
+	/** Whether Skip Already Unlocked passes this entry through unsent. */
+	isSkipped: (entry: Wanted) => boolean;
+	/** The unique ids to send, those the input shows as held first; what the budget does not reach stays here. */
+	queue: string[];
+	/** How many of them the input does not show as held: what the run may be charged for. */
+	mayCharge: number;
+	/** The first item that wants an id: the item named in the errors of its call. */
+	firstItemOf: (id: string) => number | undefined;
+}
+
 /** One unlock call: its ids, and the worst case held for it until its answer settles it. */
 interface Call {
 	ids: string[];
@@ -112,8 +125,6 @@ interface Call {
 
 /** What the calls of a run brought back. */
 class Results {
-	/** What the run was charged, and the balance after it, for the output items. */
-	charges = new RunCharges();
 	readonly records = new Map<string, IDataObject>();
 	/** Ids the API reported per entry as unknown (nothing charged for them). */
 	readonly missing = new Map<string, { code?: string; message?: string }>();
@@ -123,37 +134,141 @@ class Results {
 	calls = 0;
 }
 
-/** Sends one call (or replays it, with the same key) and settles its reservation with the charge the API reports. */
-async function send(
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const run = chargingRunOf(this, 'Unlock What Fits');
+	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
+	// 1. Read and check every item's ids before anything is sent.
+	const { checked, refused } = checkEveryItem(this, items, (itemIndex) => wantedBy(this, itemIndex));
+	const plan = planOf(items, checked.flat(), run.level, skipHeld);
+	const results = new Results();
+	// 2. Stop Before Spending: a run that could go over sends nothing.
+	forecast(this, run, plan, results);
+	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
+	const stopped = await sendWithinBudget(this, run, results, plan);
+	await replayLost(this, run.budget, results);
+	// 4. What the budget did not reach.
+	const notSent = notReached(this, run, plan.queue, results, stopped);
+	// 5. One output item per wanted id, in input order.
+	const passedOver = (id: string) => notSent.has(id) && run.policy === 'whatFits';
+	const output = outputItems(this, items, plan, results, { refused, passedOver });
+	const skipped = plan.wanted.filter(plan.isSkipped).length;
+	return finishRun(this, run, output, {
+		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(results.calls, 'call')}`,
+		notSent: notSent.size,
+		unit: 'contact',
+		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
+	});
+}
+
+/** Step 1 for one item: the contact ids it wants, checked. */
+function wantedBy(context: IExecuteFunctions, itemIndex: number): Wanted[] {
+	const raw = context.getNodeParameter('contactIds', itemIndex);
+	const ids = checkContactIds(context.getNode(), toContactIds(raw), 'Contact IDs', itemIndex);
+	return ids.map((id) => ({ itemIndex, id }));
+}
+
+/** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
+function planOf(items: INodeExecutionData[], wanted: Wanted[], level: UnlockLevel, skipHeld: boolean): Plan {
+	const shown = new Set(
+		wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
+	);
+	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
+	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
+	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
+	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
+	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
+	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
+}
+
+/** Stop Before Spending refuses a run that could go over: every id gets the refusal, and none is sent. */
+function forecast(context: IExecuteFunctions, run: ChargingRun, plan: Plan, results: Results): void {
+	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(context, run, what, plan.mayCharge * run.cost);
+	if (!refusal) return;
+	for (const id of plan.queue) results.failures.set(id, refusal);
+	plan.queue.length = 0;
+}
+
+/**
+ * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
+ * budget never reaches stays in the queue. Returns the refusal that stopped every later call (402).
+ */
+async function sendWithinBudget(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
+	run: ChargingRun,
 	results: Results,
-	call: Call,
-): Promise<void> {
-	results.calls++;
-	try {
-		const { body: answer } = await (apiRequest<UnlockResponse>).call(context, {
-			method: 'POST',
-			path: PATHS.unlock,
-			body: call.body,
-			idempotencyKey: call.idempotencyKey,
-			schema: unlockResponseSchema,
-			itemIndex: call.firstItem,
-		});
-		budget.settle(call.reservation, answer.credits_charged);
-		results.charges.note(answer);
-		for (const entry of answer.contacts as IDataObject[]) {
-			const id = String(entry.id);
-			results.failures.delete(id);
-			const entryError = entry.error as { code?: string; message?: string } | undefined;
-			if (entryError) results.missing.set(id, entryError);
-			else results.records.set(id, entry);
+	{ queue, firstItemOf }: Plan,
+): Promise<Error | undefined> {
+	while (queue.length > 0) {
+		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
+		if (size === 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			if (results.lost.length === 0) return undefined;
+			await replayLost(context, run.budget, results);
+			continue;
 		}
-	} catch (error) {
-		// Refused by the API: nothing was charged. Otherwise the answer was lost: keep the worst case.
-		if (certainlyNotCharged(error)) budget.release(call.reservation);
-		throw asNodeError(context, error, call.firstItem);
+		const ids = queue.splice(0, size);
+		const call = callFor(context, run, ids, firstItemOf(ids[0]));
+		try {
+			await send(context, run.budget, results, call);
+		} catch (error) {
+			const refusedBalance = failed(context, results, call, error);
+			if (refusedBalance) return refusedBalance;
+		}
 	}
+	return undefined;
+}
+
+/** The call for these ids: its body checked, its idempotency key, and its full price reserved. */
+function callFor(context: IExecuteFunctions, { level, cost, budget }: ChargingRun, ids: string[], firstItem?: number): Call {
+	const body = checkBody(context, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
+		ids: 'Contact IDs',
+		level: 'Level',
+	}) as IDataObject;
+	const idempotencyKey = idempotencyKeyFor(context, PATHS.unlock, body);
+	return { ids, body, idempotencyKey, reservation: budget.reserve(ids.length * cost)!, firstItem };
+}
+
+/** Sends one call (or replays it, with the same key) and sorts what the API answered for each id. */
+async function send(context: IExecuteFunctions, budget: CreditBudget, results: Results, call: Call): Promise<void> {
+	results.calls++;
+	const answer = await sendChargingCall<UnlockResponse>(context, budget, call.reservation, {
+		method: 'POST',
+		path: PATHS.unlock,
+		body: call.body,
+		idempotencyKey: call.idempotencyKey,
+		schema: unlockResponseSchema,
+		itemIndex: call.firstItem,
+	});
+	for (const entry of answer.contacts as IDataObject[]) {
+		const id = String(entry.id);
+		results.failures.delete(id);
+		const entryError = entry.error as { code?: string; message?: string } | undefined;
+		if (entryError) results.missing.set(id, entryError);
+		else results.records.set(id, entry);
+	}
+}
+
+/**
+ * A call failed: its ids fail with its error. A lost answer waits for its replay; any other failure
+ * stops the node unless continueOnFail. Returns a refused balance (402), which refuses every later call too.
+ */
+function failed(context: IExecuteFunctions, results: Results, call: Call, error: unknown): Error | undefined {
+	const failure = asNodeError(context, error, call.firstItem);
+	for (const id of call.ids) results.failures.set(id, failure);
+	// Stop pressed: send nothing more.
+	if (context.getExecutionCancelSignal()?.aborted) throw failure;
+	if (!answeredUnreadably(failure) && !certainlyNotCharged(failure)) {
+		results.lost.push(call);
+		return undefined;
+	}
+	if (!context.continueOnFail()) throw failure;
+	return failure instanceof NodeApiError && failure.httpCode === '402' ? failure : undefined;
 }
 
 /** Sends every lost call once more with its own key: the API replays the answer and reports its real charge. */
@@ -170,141 +285,43 @@ async function replayLost(context: IExecuteFunctions, budget: CreditBudget, resu
 }
 
 /**
- * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
- * budget never reaches stays in the queue. Returns the refusal that stopped every later call (402).
+ * What the budget did not reach: after a refused balance every id left fails with it; under Stop
+ * Before Spending the rest fail with Max Credits reached. Returns the ids not sent.
  */
-async function sendWithinBudget(
+function notReached(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
-	results: Results,
+	run: ChargingRun,
 	queue: string[],
-	{ level, firstItemOf }: { level: UnlockLevel; firstItemOf: (id: string) => number | undefined },
-): Promise<Error | undefined> {
-	const cost = CREDIT_COST[level];
-	while (queue.length > 0) {
-		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(budget.headroom / cost));
-		if (size === 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (results.lost.length === 0) return undefined;
-			await replayLost(context, budget, results);
-			continue;
-		}
-		const ids = queue.splice(0, size);
-		const firstItem = firstItemOf(ids[0]);
-		const body = checkBody(context, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
-			ids: 'Contact IDs',
-			level: 'Level',
-		}) as IDataObject;
-		const call: Call = {
-			ids,
-			body,
-			idempotencyKey: idempotencyKeyFor(context, PATHS.unlock, body),
-			reservation: budget.reserve(size * cost)!,
-			firstItem,
-		};
-		try {
-			await send(context, budget, results, call);
-		} catch (error) {
-			const failure = asNodeError(context, error, firstItem);
-			for (const id of ids) results.failures.set(id, failure);
-			// Stop pressed: send nothing more.
-			if (context.getExecutionCancelSignal()?.aborted) throw failure;
-			if (answeredUnreadably(failure)) {
-				if (!context.continueOnFail()) throw failure;
-				continue;
-			}
-			if (!certainlyNotCharged(failure)) {
-				results.lost.push(call);
-				continue;
-			}
-			if (!context.continueOnFail()) throw failure;
-			// A refused balance refuses every later call too: stop sending.
-			if (failure instanceof NodeApiError && failure.httpCode === '402') return failure;
-		}
-	}
-	return undefined;
-}
-
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const node = this.getNode();
-	const continueOnFail = this.continueOnFail();
-	// Read once per run: one budget and one level for all input items.
-	const { level, cost } = creditCostOf(this);
-	const budget = creditBudgetOf(this);
-	const policy = policyOf(this, 'Unlock What Fits');
-	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
-
-	// 1. Read and check every item's ids before anything is sent.
-	const outcome = new Map<number, INodeExecutionData[]>();
-	const wanted: Wanted[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const raw = this.getNodeParameter('contactIds', itemIndex);
-			const ids = checkContactIds(node, toContactIds(raw), 'Contact IDs', itemIndex);
-			for (const id of ids) wanted.push({ itemIndex, id });
-		} catch (error) {
-			if (!continueOnFail) throw asNodeError(this, error, itemIndex);
-			outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
-		}
-	}
-
-	const shown = new Set(
-		wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
-	);
-	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
-	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
-	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
-	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
-	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
-	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
-	const results = new Results();
-
-	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
-	if (policy === 'stop' && mayCharge * cost > budget.headroom) {
-		const what = `unlocking ${plural(mayCharge, 'contact')} at ${level} level`;
-		const refusal = notEnoughError(node, budget, what, mayCharge * cost, 'Unlock What Fits');
-		if (!continueOnFail) throw refusal;
-		for (const id of queue) results.failures.set(id, refusal);
-		queue.length = 0;
-	}
-
-	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
-	const stopped = await sendWithinBudget(this, budget, results, queue, { level, firstItemOf });
-	await replayLost(this, budget, results);
-
-	// 4. What the budget did not reach.
+	results: Results,
+	stopped: Error | undefined,
+): Set<string> {
 	if (stopped) for (const id of queue.splice(0)) results.failures.set(id, stopped);
 	const notSent = new Set(queue);
-	if (notSent.size > 0 && policy === 'stop') {
-		const reached = reachedError(node, budget, plural(notSent.size, 'contact'));
-		if (!continueOnFail) throw reached;
-		for (const id of notSent) results.failures.set(id, reached);
-	}
+	const reached = notSent.size > 0 ? budgetReached(context, run, plural(notSent.size, 'contact')) : undefined;
+	if (reached) for (const id of notSent) results.failures.set(id, reached);
+	return notSent;
+}
 
-	// 5. One output item per wanted id, in input order.
-	for (const entry of wanted) {
+/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
+function outputItems(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	plan: Plan,
+	results: Results,
+	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
+): INodeExecutionData[] {
+	const outcome = new Map<number, INodeExecutionData[]>();
+	for (const [itemIndex, error] of refused) outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
+	for (const entry of plan.wanted) {
 		const itemOutput = outcome.get(entry.itemIndex) ?? [];
 		outcome.set(entry.itemIndex, itemOutput);
-		const output = outputFor(this, items, entry, results, {
-			skipped: isSkipped(entry),
-			passedOver: notSent.has(entry.id) && policy === 'whatFits',
+		const output = outputFor(context, items, entry, results, {
+			skipped: plan.isSkipped(entry),
+			passedOver: passedOver(entry.id),
 		});
 		if (output) itemOutput.push(output);
 	}
-
-	const skippedCount = wanted.filter(isSkipped).length;
-	this.addExecutionHints({
-		message: `Unlocked ${plural(results.records.size, 'unique contact')} (${level}) in ${plural(results.calls, 'call')}: ${spentText(budget)}${notSent.size ? `; ${plural(notSent.size, 'contact')} not sent (Max Credits reached)` : ''}${
-			skippedCount ? `; ${skippedCount} already unlocked and skipped` : ''
-		}. Contacts you already held were returned free of charge.`,
-		location: 'outputPane',
-	});
-	const output = [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
-	return simplifyOutput(this, results.charges.onItems(output));
+	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
@@ -322,19 +339,24 @@ function outputFor(
 	if (record) return { json: { ...record }, pairedItem };
 	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
 	const entryError = results.missing.get(id);
-	const failure = entryError
-		? asNodeError(
-				context,
-				new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
-					message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
-					description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-					httpCode: entryError.code === 'not_found' ? '404' : undefined,
-					itemIndex,
-				}),
-				itemIndex,
-			)
-		: results.failures.get(id);
+	const failure = entryError ? notFoundError(context, id, entryError, itemIndex) : results.failures.get(id);
 	if (!failure) return undefined;
 	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
 	return errorItem(failure, pairedItem, { id });
+}
+
+/** An id the API reported as unknown in its answer: nothing was charged for it. */
+function notFoundError(
+	context: IExecuteFunctions,
+	id: string,
+	entryError: { code?: string; message?: string },
+	itemIndex: number,
+): Error {
+	const error = new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
+		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
+		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+		httpCode: entryError.code === 'not_found' ? '404' : undefined,
+		itemIndex,
+	});
+	return asNodeError(context, error, itemIndex);
 }
