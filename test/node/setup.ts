@@ -98,7 +98,7 @@ export async function contacts(
 /** Requests per route and credits charged for a key, from /_sandbox/stats. */
 export async function keyStats(sandbox: TestSandbox, key: string = KEYS.growth) {
 	const stats = await sandbox.admin.stats();
-	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, credits_charged: 0, balance: NaN };
+	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, idempotent_replays: 0, credits_charged: 0, balance: NaN };
 }
 
 export async function balance(sandbox: TestSandbox, key: string = KEYS.growth): Promise<number> {
