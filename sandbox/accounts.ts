@@ -42,6 +42,8 @@ export class Account {
 	readonly rate = new RateLimiter();
 	readonly requests: Record<string, number> = {};
 	http429 = 0;
+	/** Charging calls answered from an earlier call with the same Idempotency-Key and body. */
+	idempotentReplays = 0;
 
 	constructor(
 		readonly key: string,

@@ -114,6 +114,7 @@ async function stats(ctx: RequestContext): Promise<Answer> {
 		keys[account.key] = {
 			requests: account.requests,
 			http_429: account.http429,
+			idempotent_replays: account.idempotentReplays,
 			credits_charged: account.ledger.charged,
 			balance: account.ledger.balance,
 		};

@@ -69,7 +69,10 @@ function once(ctx: RequestContext, path: string, key: string | undefined, body: 
 	const canonical = canonicalJson(body);
 	const now = state.clock.now();
 	const previous = account.idempotency.lookup(path, key, canonical, now);
-	if (previous.kind === 'replay') return { status: previous.status, body: previous.response };
+	if (previous.kind === 'replay') {
+		account.idempotentReplays++;
+		return { status: previous.status, body: previous.response };
+	}
 	if (previous.kind === 'conflict') {
 		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });
 	}

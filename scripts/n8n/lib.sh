@@ -33,7 +33,7 @@ ensure_chromium() {
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null &&
       [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && return 0
   fi
-  echo "the browser journey needs Chromium: apt-get install -y chromium" >&2
+  echo "the browser journey needs Chromium: apt-get install -y chromium, or CHROMIUM=<path of a Chromium or Chrome>" >&2
   return 1
 }
 

@@ -22,10 +22,10 @@ queue_ensure_packages() {
   PG_BIN_DIR="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 }
 
-# as_postgres <command...>: initdb and postgres refuse to run as root; they run as Debian's postgres user.
-as_postgres() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
+# initdb and postgres refuse to run as root: as root they run as Debian's postgres user, otherwise as the
+# caller (a CI runner's user, say), who cannot use runuser.
+AS_POSTGRES=()
+if [ "$(id -u)" -eq 0 ]; then AS_POSTGRES=(runuser -u postgres --); fi
 
 # start_postgres <folder> <port> <log>: a fresh cluster (trust on loopback, no fsync: test data only) with
 # a database "n8n"; waits until it accepts connections. Its id is in $SPAWNED_PID.
@@ -33,9 +33,9 @@ start_postgres() {
   local folder="$1" port="$2" log="$3"
   mkdir -p "$folder" && chmod 755 "$(dirname "$folder")" "$folder"
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$folder"
-  as_postgres "$PG_BIN_DIR/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --no-locale >"$log" 2>&1 || {
+  "${AS_POSTGRES[@]}" "$PG_BIN_DIR/initdb" -D "$folder/data" -U postgres -A trust -E UTF8 --no-locale >"$log" 2>&1 || {
     tail -20 "$log" >&2; return 1; }
-  spawn "$log" runuser -u postgres -- "$PG_BIN_DIR/postgres" -D "$folder/data" -p "$port" -k "$folder" \
+  spawn "$log" "${AS_POSTGRES[@]}" "$PG_BIN_DIR/postgres" -D "$folder/data" -p "$port" -k "$folder" \
     -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=64MB -c max_connections=100
   local pid=$SPAWNED_PID
   wait_for 60 "$pid" "$log" "$PG_BIN_DIR/pg_isready" -q -h 127.0.0.1 -p "$port" || return 1

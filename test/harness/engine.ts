@@ -181,6 +181,12 @@ export interface RunNodeOptions {
 	credentials?: Record<string, ICredentialDataDecryptedObject>;
 	inputItems?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/**
+	 * The node's Retry On Fail setting: n8n runs the node again, in the same execution, when it throws
+	 * (or, with continueOnFail, when its first output item is an error). n8n keeps maxTries within 2–5
+	 * and waitBetweenTries within 0–5,000 ms, and reads 0 as its default of 1,000 ms.
+	 */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	/** Cancels the execution when it settles, as the editor's Stop button does. */
 	stopWhen?: Promise<unknown>;
 }
@@ -215,6 +221,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 			]),
 		),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
 	const workflow = new Workflow({
 		id: 'wf-test',

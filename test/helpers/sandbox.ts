@@ -28,7 +28,14 @@ export type DeliveryLogEntry = DeliveryRecord;
 export interface SandboxStats {
 	keys: Record<
 		string,
-		{ requests: Record<string, number>; http_429: number; credits_charged: number; balance: number }
+		{
+			requests: Record<string, number>;
+			http_429: number;
+			/** Charging calls answered from an earlier call with the same Idempotency-Key and body. */
+			idempotent_replays: number;
+			credits_charged: number;
+			balance: number;
+		}
 	>;
 	requests_total: number;
 }

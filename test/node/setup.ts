@@ -16,7 +16,7 @@ import {
 import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
 import { ContactData } from '../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun } from '../harness/engine';
+import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun, type RunNodeOptions } from '../harness/engine';
 import { api } from '../helpers/api';
 import { KEYS, type TestSandbox } from '../helpers/sandbox';
 
@@ -26,6 +26,7 @@ export interface RunOptions {
 	parameters: INodeParameters;
 	inputItems?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	retryOnFail?: RunNodeOptions['retryOnFail'];
 	key?: string;
 	baseUrl?: string;
 	/** The credential's Timeout (Seconds); unset: its default. */
@@ -52,6 +53,7 @@ export async function run(sandbox: TestSandbox, options: RunOptions): Promise<No
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,
+		retryOnFail: options.retryOnFail,
 		credentialTypes: [new ContactDataApi()],
 		credentials: {
 			contactDataApi: {
@@ -98,7 +100,7 @@ export async function contacts(
 /** Requests per route and credits charged for a key, from /_sandbox/stats. */
 export async function keyStats(sandbox: TestSandbox, key: string = KEYS.growth) {
 	const stats = await sandbox.admin.stats();
-	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, credits_charged: 0, balance: NaN };
+	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, idempotent_replays: 0, credits_charged: 0, balance: NaN };
 }
 
 export async function balance(sandbox: TestSandbox, key: string = KEYS.growth): Promise<number> {

@@ -83,6 +83,7 @@ describe('/_sandbox/', () => {
 		expect(stats.keys[KEYS.growth]).toEqual({
 			requests: { 'POST /v1/search': 2, 'GET /v1/lists/:id': 2, 'POST /v1/unlock': 1 },
 			http_429: 0,
+			idempotent_replays: 0,
 			credits_charged: 4,
 			balance: 1_000_000 - 4,
 		});

@@ -127,6 +127,8 @@ describe('POST /v1/unlock', () => {
 			expect(await balance()).toBe(1_000_000 - 6);
 			const stats = await env.sandbox.admin.stats();
 			expect(stats.keys[KEYS.growth].credits_charged).toBe(6);
+			// Counted, so a client's retries can be shown to carry the same key.
+			expect(stats.keys[KEYS.growth].idempotent_replays).toBe(1);
 		});
 
 		it('answers 409 conflict for the same key with another body', async () => {
@@ -135,6 +137,7 @@ describe('POST /v1/unlock', () => {
 			const other = await api('POST', '/v1/unlock', { ids: [ids[1]] }, { headers });
 			expectError(other, 409, 'conflict');
 			expect(await balance()).toBe(1_000_000 - 1);
+			expect((await env.sandbox.admin.stats()).keys[KEYS.growth].idempotent_replays).toBe(0);
 		});
 
 		it('remembers only 2xx answers', async () => {
@@ -222,6 +225,7 @@ describe('POST /v1/enrich', () => {
 		expect(replay.status).toBe(200);
 		expect(replay.body).toEqual(first.body);
 		expect(await balance()).toBe(1_000_000 - 1);
+		expect((await env.sandbox.admin.stats()).keys[KEYS.growth].idempotent_replays).toBe(1);
 		expectError(await api('POST', '/v1/enrich', { email: contact.email, level: 'premium' }, { headers }), 409, 'conflict');
 		// Keys of unlock and enrich are kept apart.
 		const unlockSameKey = await api('POST', '/v1/unlock', { ids: [ids[30]] }, { headers });
