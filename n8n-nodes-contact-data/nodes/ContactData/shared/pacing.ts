@@ -84,9 +84,9 @@ function windowMsOf(window: RateWindow): number {
 	return window.windowMs || RATE_LIMIT_WINDOW_MS;
 }
 
-/** The gap between calls that spreads a window's limit evenly over it. */
+/** The gap between calls that spreads a window's limit evenly over it (0 while the limit is unknown). */
 function evenSpacingOf(window: RateWindow): number {
-	return windowMsOf(window) / (window.limit ?? 1);
+	return window.limit ? windowMsOf(window) / window.limit : 0;
 }
 
 function headroomOf(window: RateWindow): number {
