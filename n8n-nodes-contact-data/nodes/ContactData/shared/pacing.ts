@@ -41,7 +41,9 @@ export interface RateWindow {
 	othersUntil: number;
 	/** While others use the key: the gap between this process's calls that keeps its share. */
 	spacingMs: number;
-	/** Others' calls per ms over the window, as the last counted answer told. */
+	/** Others' calls in the window at the last counted answer. */
+	others: number;
+	/** Others' recent pace, in calls per ms: how fast their calls in the window grew between answers. */
 	othersPerMs: number;
 	/** When the last counted answer came. */
 	answeredAt: number;
@@ -63,6 +65,7 @@ export function rateWindowOf(name: string): RateWindow {
 			counted: [],
 			othersUntil: 0,
 			spacingMs: 0,
+			others: 0,
 			othersPerMs: 0,
 			answeredAt: 0,
 			lastSentAt: 0,
@@ -87,6 +90,11 @@ function windowMsOf(window: RateWindow): number {
 /** The gap between calls that spreads a window's limit evenly over it (0 while the limit is unknown). */
 function evenSpacingOf(window: RateWindow): number {
 	return window.limit ? windowMsOf(window) / window.limit : 0;
+}
+
+/** A random moment within two even slots (0.1 s while the limit is unknown). */
+function wakeSpreadMs(window: RateWindow): number {
+	return Math.random() * (evenSpacingOf(window) * 2 || 100);
 }
 
 function headroomOf(window: RateWindow): number {
@@ -114,7 +122,7 @@ function paceMs(window: RateWindow, now: number): number {
 	// Others have likely taken what was left: a slot frees at the Reset told. Others wait for it too,
 	// so each wakes at its own moment within two even slots after it: the same span for every process,
 	// whatever its share, so that none comes back to the freed slots always last.
-	return Math.max(untilTurn, window.resetAt + Math.random() * 2 * evenSpacingOf(window) - now);
+	return Math.max(untilTurn, window.resetAt + wakeSpreadMs(window) - now);
 }
 
 /**
@@ -163,29 +171,48 @@ export function noteCountedCall(window: RateWindow | undefined, sentAt: number, 
 	const resetMs = noteWindow(window, headers);
 	window.remaining = remaining;
 	window.resetAt = now + resetMs;
-	window.answeredAt = now;
 	window.counted.push(sentAt);
 	while (window.counted.length > 0 && window.counted[0] <= now - windowMsOf(window)) window.counted.shift();
 	if (window.limit) noteShares(window, window.limit - remaining, now);
+	window.answeredAt = now;
 }
 
 /** `used`: the calls the API counts in its window, this process's among them. */
 function noteShares(window: RateWindow, used: number, now: number): void {
 	const limit = window.limit ?? used;
 	const mine = Math.max(1, window.counted.length);
-	if (used - mine > OTHERS_TOLERANCE) window.othersUntil = now + windowMsOf(window);
-	window.othersPerMs = Math.max(0, used - mine) / windowMsOf(window);
+	const others = Math.max(0, used - mine);
+	if (others > OTHERS_TOLERANCE) window.othersUntil = now + windowMsOf(window);
+	notePaceOfOthers(window, others, now);
 	// This process's share of the calls in the window, of the target: the shares add up to it.
 	const shareSpacing = (windowMsOf(window) * Math.max(used, mine)) / (limit * SHARED_TARGET * mine);
 	window.spacingMs = Math.min(windowMsOf(window), Math.max(evenSpacingOf(window), shareSpacing));
 }
 
-/** A 429 (not counted): others took the slots this process counted on; it waits as asked, jittered. */
+/**
+ * Others' pace from how their calls in the window grew since the last answer, smoothed over a tenth
+ * of a window: fast while they burst, near 0 while they wait too, so that this process neither
+ * counts on slots they are taking nor leaves slots unused that nobody takes. (Their calls leaving
+ * the window hide some of their new ones: the pace is a floor, and the headroom covers the rest.)
+ */
+function notePaceOfOthers(window: RateWindow, others: number, now: number): void {
+	const elapsed = Math.max(1, now - window.answeredAt);
+	const pace = Math.max(0, others - window.others) / elapsed;
+	const weight = Math.min(1, elapsed / (windowMsOf(window) / 10));
+	window.othersPerMs = weight * pace + (1 - weight) * window.othersPerMs;
+	window.others = others;
+}
+
+/**
+ * A 429 (not counted): others took the slots this process counted on. It waits as asked, then wakes
+ * within two even slots (`paceMs`), not later by a share of the wait: a wait of seconds is not
+ * lengthened by seconds.
+ */
 export function noteRateLimited(window: RateWindow | undefined, waitMs: number, headers: ResponseHeaders = {}): void {
 	if (!window) return;
 	const now = Date.now();
 	noteWindow(window, headers);
 	window.othersUntil = now + windowMsOf(window);
 	window.remaining = 0;
-	window.resetAt = now + jittered(waitMs);
+	window.resetAt = now + waitMs;
 }
