@@ -27,7 +27,7 @@ import {
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
-import { baseUrlRefusedMessage, isAllowedBaseUrl, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
+import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
 	RATE_LIMIT_WINDOW_MS,
@@ -349,8 +349,9 @@ async function apiCredentialOf(context: ApiContext): Promise<ApiCredential> {
 async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
-	if (!isAllowedBaseUrl(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), baseUrlRefusedMessage(baseUrl), {
+	const problem = baseUrlProblem(baseUrl);
+	if (problem !== undefined) {
+		throw new NodeOperationError(context.getNode(), problem, {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
 	}
