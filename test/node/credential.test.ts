@@ -142,7 +142,7 @@ describe('the API key stays secret', () => {
 			parameters: { resource: 'credits', operation: 'getBalance' },
 			baseUrl: 'http://127.0.0.1:9', // nothing listens: a connection error
 		});
-		expect(lost.error?.message).toMatch(/could not be reached|connection/);
+		expect(lost.error?.message).toMatch(/^Nothing answers at the Base URL/);
 		const ok = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' } });
 		for (const [result, key] of [
 			[revoked, KEYS.revoked],
