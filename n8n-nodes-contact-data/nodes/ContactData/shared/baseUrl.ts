@@ -52,7 +52,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 /**
  * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows
  * it, otherwise one whose scheme (https-required://) could not be sent to. The credential's
- * `authenticate` refuses such a Base URL first, in words; this keeps the key from being sent even so.
+ * `authenticate` refuses such a Base URL before sending, in words; this keeps the key unsent even
+ * without it.
  */
 const BASE_URL = '$credentials.baseUrl.trim()';
 const ALLOWED = `${String(NO_QUERY_OR_FRAGMENT)}.test(${BASE_URL}) && (${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}))`;
