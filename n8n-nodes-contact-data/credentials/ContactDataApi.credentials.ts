@@ -1,12 +1,14 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
+import {
+	UserError,
+	type Icon,
+	type ICredentialDataDecryptedObject,
+	type ICredentialTestRequest,
+	type ICredentialType,
+	type IHttpRequestOptions,
+	type INodeProperties,
 } from 'n8n-workflow';
 
-import { CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
+import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
 import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/transport';
 
 export class ContactDataApi implements ICredentialType {
@@ -49,14 +51,22 @@ export class ContactDataApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * Adds the key, but only for a Base URL the node would use. Refusing here is also what lets the
+	 * credential test explain a malformed Base URL: for a request that fails, n8n's tester shows only
+	 * its code (ERR_INVALID_URL), while an error raised before sending is shown with its message.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const problem = baseUrlProblem(String(credentials.baseUrl ?? ''));
+		if (problem !== undefined) throw new UserError(problem);
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` },
+		};
+	}
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,14 +1,12 @@
 /**
- * The credential: its test request (run the way n8n's credentials tester runs it, through the
- * routing node with the test request as the only route), the https rule, and the key never showing.
+ * The credential: its test request (run, and its outcome read, the way n8n's credentials tester
+ * does: test/harness/credentialTest.ts), the https rule, and the key never showing.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { NodeConnectionTypes, type INodeType } from 'n8n-workflow';
-
 import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
-import { runNode } from '../harness/engine';
+import { testCredential as runCredentialTest } from '../harness/credentialTest';
 import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
@@ -22,36 +20,15 @@ beforeEach(async () => sandbox.admin.reset());
 
 const credential = new ContactDataApi();
 
-/** The credentials tester's outcome: OK, or the first matching rule's message, or the error. */
+/** n8n's credential test as the editor shows it: OK, or the message it shows. */
 async function testCredential(apiKey: string, baseUrl: string): Promise<{ ok: boolean; message: string }> {
-	const probe: INodeType = {
-		description: {
-			displayName: 'Credential Test',
-			name: 'credentialTest',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: { name: 'Credential Test' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main],
-			credentials: [{ name: credential.name, required: true }],
-			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: credential.test.request } },
-			],
-		},
-	};
-	const result = await runNode({
-		nodeType: probe,
-		credentialTypes: [credential],
-		credentials: { [credential.name]: { apiKey, baseUrl } },
-	});
-	if (!result.error) return { ok: true, message: 'Connection successful!' };
-	const status = Number(result.error.httpCode);
-	const rule = credential.test.rules?.find(
-		(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
-	);
-	return { ok: false, message: rule ? (rule.properties as { message: string }).message : String(result.error.message) };
+	const { status, message } = await runCredentialTest(credential, { apiKey, baseUrl });
+	return { ok: status === 'OK', message };
 }
+
+/** What the node and the credential test say of a Base URL that is not a web address. */
+const notAWebAddress = (baseUrl: string) =>
+	`The Contact Data API credential’s Base URL "${baseUrl}" is not a valid web address: enter it as shown in the Contact Data dashboard, starting with https://`;
 
 describe('credential test (GET /v1/credits/balance)', () => {
 	it('passes for a good key and calls the balance endpoint', async () => {
@@ -68,8 +45,11 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		expect((await keyStats(sandbox)).requests['GET /v1/credits/balance']).toBe(1);
 	});
 
-	it.each(['?region=eu', '#top'])('refuses a Base URL with a query or fragment (%s) without reaching it', async (tail) => {
-		expect((await testCredential(KEYS.growth, `${sandbox.url}${tail}`)).ok).toBe(false);
+	it.each(['?region=eu', '#top'])('refuses a Base URL with a query or fragment (%s), saying so, without reaching it', async (tail) => {
+		expect(await testCredential(KEYS.growth, `${sandbox.url}${tail}`)).toEqual({
+			ok: false,
+			message: expect.stringMatching(/Base URL ".*" is refused: .* no query \(\?…\) or fragment/),
+		});
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
@@ -89,10 +69,25 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/Growth tier/) });
 	});
 
-	it('refuses a plain http:// base URL that is not loopback, without reaching it', async () => {
-		const outcome = await testCredential(KEYS.growth, 'http://api.contactdata.example');
-		expect(outcome.ok).toBe(false);
-		expect(outcome.message).toMatch(/https-required/);
+	it('refuses a plain http:// base URL that is not loopback in words (not "ERR_BAD_REQUEST"), without reaching it', async () => {
+		expect(await testCredential(KEYS.growth, 'http://api.contactdata.example')).toEqual({
+			ok: false,
+			message: expect.stringMatching(/^The Contact Data API credential’s Base URL "http:\/\/api\.contactdata\.example" is refused: it must start with https:\/\//),
+		});
+	});
+
+	it.each(['api.contactdata.example', 'http//api.contactdata.example', 'https://api contactdata.example', 'https://', 'https://127.0.0.1:99999'])(
+		'says in words that a malformed Base URL (%s) is not a web address (not "ERR_INVALID_URL")',
+		async (baseUrl) => {
+			expect(await testCredential(KEYS.growth, baseUrl)).toEqual({
+				ok: false,
+				message: notAWebAddress(baseUrl),
+			});
+		},
+	);
+
+	it('still shows n8n\'s own code, ECONNREFUSED, for a host where nothing answers: n8n\'s tester shows a failed request\'s code (docs/node.md says what to do)', async () => {
+		expect(await testCredential(KEYS.growth, 'http://127.0.0.1:9')).toEqual({ ok: false, message: 'ECONNREFUSED' });
 	});
 
 	it('has no loopback default: the Base URL is required, with an https placeholder (n8n Cloud)', () => {
@@ -118,6 +113,16 @@ describe('https rule in the node', () => {
 		},
 	);
 
+	it.each(['api.contactdata.example', 'https://api contactdata.example', 'https://'])(
+		'refuses the malformed %s before any request, saying it is not a web address',
+		async (baseUrl) => {
+			const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, baseUrl });
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toBe(notAWebAddress(baseUrl));
+			expect((await sandbox.admin.stats()).requests_total).toBe(0);
+		},
+	);
+
 	it('accepts a loopback http:// base URL (the sandbox)', async () => {
 		const result = await run(sandbox, {
 			parameters: { resource: 'credits', operation: 'getBalance' },
@@ -137,7 +142,7 @@ describe('the API key stays secret', () => {
 			parameters: { resource: 'credits', operation: 'getBalance' },
 			baseUrl: 'http://127.0.0.1:9', // nothing listens: a connection error
 		});
-		expect(lost.error?.message).toMatch(/could not be reached|connection/);
+		expect(lost.error?.message).toMatch(/^Nothing answers at the Base URL/);
 		const ok = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' } });
 		for (const [result, key] of [
 			[revoked, KEYS.revoked],

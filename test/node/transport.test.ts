@@ -1,7 +1,10 @@
 /**
- * Every call ends: a timeout on every request, Return All that stops on a cursor going round in
- * circles, and Stop honoured during every wait. Run against small misbehaving APIs on loopback.
+ * Every call ends: a timeout on every request, an address where nothing answers, Return All that
+ * stops on a cursor going round in circles, and Stop honoured during every wait. Run against small
+ * misbehaving APIs on loopback.
  */
+import { createServer, type AddressInfo } from 'node:net';
+
 import { json, startFakeApi, type FakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
 import { run, type TestSandbox } from './setup';
@@ -44,6 +47,15 @@ function afterRequests(api: () => FakeApi | undefined, count: number): Promise<v
 	});
 }
 
+/** A loopback port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise((resolve) => server.close(resolve));
+	return port;
+}
+
 describe('a timeout on every request', () => {
 	it('an API that accepts the connection and never answers fails the call within the timeout, once', async () => {
 		fake = await startFakeApi(() => {
@@ -62,6 +74,17 @@ describe('a timeout on every request', () => {
 		const { ContactDataApi } = await import('../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials');
 		const timeout = new ContactDataApi().properties.find((property) => property.name === 'timeout');
 		expect(timeout?.default).toBe(60);
+	});
+});
+
+describe('a Base URL where nothing answers', () => {
+	it('is an error that says so in words, naming the Base URL, with the code underneath', async () => {
+		const baseUrl = `http://127.0.0.1:${await closedPort()}`;
+		const result = await run(sandbox, { parameters: getBalance, baseUrl });
+		expect(result.error?.message).toBe(`Nothing answers at the Base URL "${baseUrl}"`);
+		expect(result.error?.description).toBe(
+			'Check the Base URL in the Contact Data API credential, and that the service is running at that address (ECONNREFUSED: the host refused the connection).',
+		);
 	});
 });
 

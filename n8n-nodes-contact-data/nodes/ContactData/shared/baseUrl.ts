@@ -2,8 +2,9 @@
  * The API's base URL rule: https:// only, except a loopback host (the local sandbox), so an API key
  * never travels in clear text over a network; no query or fragment, which would swallow the paths
  * joined after it. A trailing `/v1` (copied from the API's docs) is dropped, since every path starts
- * with it. The node's transport checks it in code; the credential test applies the same regular
- * expressions as an n8n expression (`CHECKED_BASE_URL`).
+ * with it. The node's transport and the credential's `authenticate` check it in code
+ * (`baseUrlProblem`); the credential test's request applies the same regular expressions as an n8n
+ * expression (`CHECKED_BASE_URL`).
  */
 
 const HTTPS_URL = /^https:\/\/[^\s/?#]+/i;
@@ -28,14 +29,31 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(TRAILING_VERSION_AND_SLASHES, '');
 }
 
-/** Why the credential's Base URL was refused, naming it (a base URL is not a secret). */
-export function baseUrlRefusedMessage(baseUrl: string): string {
-	return `The Contact Data API credential’s Base URL "${baseUrl}" is refused: it must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and contain no query (?…) or fragment (#…)`;
+/** Whether the base URL is a web address at all: a scheme and a host, in a form a URL can take. */
+function isWebAddress(baseUrl: string): boolean {
+	return URL.canParse(normalizeBaseUrl(baseUrl));
+}
+
+/**
+ * Why the credential's Base URL cannot be used, in words that name it (a base URL is not a secret),
+ * or `undefined` when it can.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+	const named = `The Contact Data API credential’s Base URL "${baseUrl}"`;
+	if (!isWebAddress(baseUrl)) {
+		return `${named} is not a valid web address: enter it as shown in the Contact Data dashboard, starting with https://`;
+	}
+	if (!isAllowedBaseUrl(baseUrl)) {
+		return `${named} is refused: it must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and contain no query (?…) or fragment (#…)`;
+	}
+	return undefined;
 }
 
 /**
  * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows
- * it, otherwise one whose scheme (https-required://) makes the test fail before anything is sent.
+ * it, otherwise one whose scheme (https-required://) could not be sent to. The credential's
+ * `authenticate` refuses such a Base URL before sending, in words; this keeps the key unsent even
+ * without it.
  */
 const BASE_URL = '$credentials.baseUrl.trim()';
 const ALLOWED = `${String(NO_QUERY_OR_FRAGMENT)}.test(${BASE_URL}) && (${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}))`;

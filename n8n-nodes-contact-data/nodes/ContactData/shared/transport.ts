@@ -26,7 +26,7 @@ import {
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
-import { baseUrlRefusedMessage, isAllowedBaseUrl, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
+import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
 	RATE_LIMIT_WINDOW_MS,
@@ -169,8 +169,9 @@ async function apiCredentialOf(context: ApiContext): Promise<ApiCredential> {
 async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
-	if (!isAllowedBaseUrl(baseUrl)) {
-		throw new NodeOperationError(context.getNode(), baseUrlRefusedMessage(baseUrl), {
+	const problem = baseUrlProblem(baseUrl);
+	if (problem !== undefined) {
+		throw new NodeOperationError(context.getNode(), problem, {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
 	}
@@ -380,10 +381,28 @@ function requestFailed(
 		return { kind: 'transient', reason: `the connection was lost (${code})` };
 	}
 	// Only the code is kept: the original error holds the request, Authorization header included.
+	if (code !== undefined && code in NOTHING_ANSWERS) throw nothingAnswers(context, baseUrl, code, request.itemIndex);
 	throw new NodeApiError(context.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
 		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
 		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
 		itemIndex: request.itemIndex,
+	});
+}
+
+/** The codes of a request that found no server at the address, and what each means. */
+const NOTHING_ANSWERS: Record<string, string> = {
+	ECONNREFUSED: 'the host refused the connection',
+	ENOTFOUND: 'no host has that name',
+	EHOSTUNREACH: 'the host cannot be reached from this network',
+	ENETUNREACH: 'the host cannot be reached from this network',
+};
+
+function nothingAnswers(context: ApiContext, baseUrl: string, code: string, itemIndex: number | undefined): NodeApiError {
+	// Not the system's code as the error's code: n8n would replace the message with its own for it.
+	return new NodeApiError(context.getNode(), { code: 'unreachable' } as JsonObject, {
+		message: `Nothing answers at the Base URL "${baseUrl}"`,
+		description: `Check the Base URL in the Contact Data API credential, and that the service is running at that address (${code}: ${NOTHING_ANSWERS[code]}).`,
+		itemIndex,
 	});
 }
 
