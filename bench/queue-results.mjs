@@ -32,11 +32,13 @@ function withTargets(run) {
 		calls_ratio: round(calls_ratio),
 		wall_ratio: round(wall_ratio),
 		unlock_span_ratio: run.unlock_span_s === undefined ? null : round(run.unlock_span_s / timing.schedule_s),
+		calls_span_ratio: run.calls_span_s === undefined ? null : round(run.calls_span_s / timing.schedule_s),
 		targets_met: {
 			no_failed_items: run.failed_items === 0,
 			credits_equal_unique: run.credits_charged === run.unique_unlocked,
 			calls_within_1_05_of_minimum: calls_ratio <= 1.05,
 			wall_within_1_10_of_schedule: wall_ratio <= 1.1,
+			calls_span_within_1_10_of_schedule: run.calls_span_s === undefined ? null : run.calls_span_s / timing.schedule_s <= 1.1,
 		},
 	};
 }
@@ -44,18 +46,23 @@ function withTargets(run) {
 const round = (value) => Math.round(value * 100) / 100;
 const number = (value) => value.toLocaleString('en-US');
 
+/** "measured / schedule s (ratio)", or n/a for a figure an older run did not record. */
+function againstSchedule(seconds, ratio, run) {
+	return seconds === undefined ? 'n/a' : `${seconds.toFixed(1)} / ${run.schedule_s.toFixed(0)} s (${ratio.toFixed(2)})`;
+}
+
 function row(run) {
 	const mode =
 		run.mode === 'queue' ? `queue, ${run.workers} workers × concurrency ${run.worker_concurrency}` : 'regular (one n8n process)';
 	const credits = run.credits_charged === run.unique_unlocked ? `equal (${number(run.credits_charged)})` : `${number(run.credits_charged)} vs ${number(run.unique_unlocked)}`;
-	return `| ${mode} | ${run.executions} × ${number(run.ids_per_execution)} | ${run.calls} (${run.minimum_calls}) | ${run.http_429} | ${run.failed_items} | ${credits} | ${run.wall_s.toFixed(1)} / ${run.schedule_s.toFixed(0)} s (${run.wall_ratio.toFixed(2)}) | ${run.unlock_span_s === undefined ? 'n/a' : `${run.unlock_span_s.toFixed(1)} / ${run.schedule_s.toFixed(0)} s (${run.unlock_span_ratio.toFixed(2)})`} |`;
+	return `| ${mode} | ${run.executions} × ${number(run.ids_per_execution)} | ${run.calls} (${run.minimum_calls}) | ${run.http_429} | ${run.failed_items} | ${credits} | ${againstSchedule(run.wall_s, run.wall_ratio, run)} | ${againstSchedule(run.unlock_span_s, run.unlock_span_ratio, run)} | ${run.before_first_call_s === undefined ? 'n/a' : `${run.before_first_call_s.toFixed(1)} s`} | ${againstSchedule(run.calls_span_s, run.calls_span_ratio, run)} |`;
 }
 
 function table(runs) {
 	return [
 		START,
-		'| mode | executions × ids | calls (minimum) | 429s | failed items | credits vs unique | wall / schedule (ratio) | Unlock span / schedule (ratio) |',
-		'|---|---|---|---|---|---|---|---|',
+		'| mode | executions × ids | calls (minimum) | 429s | failed items | credits vs unique | wall / schedule (ratio) | Unlock span / schedule (ratio) | Unlock start to first call | unlock calls\' span / schedule (ratio) |',
+		'|---|---|---|---|---|---|---|---|---|---|',
 		...runs.map(row),
 		END,
 	].join('\n');
@@ -69,7 +76,7 @@ results.queue_mode = {
 		'4 concurrent executions on one key unlock overlapping ids (each shares a third of its ids with the next) through n8n itself (scripts/queue/test.sh, QUEUE_ONLY=unlock), sandbox at time scale 6.',
 		'minimum_calls = executions × ceil(ids per execution / 100): each execution pays its own ids, 100 per call.',
 		'schedule_s = minimum_calls / 60 × 60 s / time scale: the fewest calls at the contract rate (60 unlock calls per rolling minute per key). idle_window_floor_s = (ceil(minimum_calls / 60) - 1) × 60 s / time scale: the same calls from an idle window, whose first 60 calls need not wait.',
-		'wall_s: from the first webhook call to n8n to the last execution seen finished (polled every second). unlock_span_s: from the first Unlock node start to the last Unlock node end (n8n run data), without the webhook, the split and saving the executions.',
+		'wall_s: from the first webhook call to n8n to the last execution seen finished (polled every second). unlock_span_s: from the first Unlock node start to the last Unlock node end (n8n run data), without the webhook, the split and saving the executions. before_first_call_s: from the first Unlock node start to the first unlock call (the node reads the Contact IDs of all its items before sending anything; n8n 2.41 evaluates the expression of each in its isolated "vm" expression engine). calls_span_s: from the first to the last unlock call at the sandbox (what the pacing decides).',
 	],
 	runs,
 };

@@ -41,6 +41,8 @@ export class Account {
 	readonly idempotency = new IdempotencyStore();
 	readonly rate = new RateLimiter();
 	readonly requests: Record<string, number> = {};
+	/** When each route was first and last called (ms since epoch): the span of a bench's calls. */
+	readonly requestSpans: Record<string, { first: number; last: number }> = {};
 	http429 = 0;
 	/** Charging calls answered from an earlier call with the same Idempotency-Key and body. */
 	idempotentReplays = 0;
@@ -52,6 +54,14 @@ export class Account {
 	) {
 		this.ledger = new CreditLedger(tier, initialBalance);
 	}
+}
+
+/** Counts a call of a route (`METHOD /template`) for the stats. */
+export function countRequest(account: Account, route: string, now = Date.now()): void {
+	account.requests[route] = (account.requests[route] ?? 0) + 1;
+	const span = account.requestSpans[route];
+	if (span) span.last = now;
+	else account.requestSpans[route] = { first: now, last: now };
 }
 
 export function createAccounts(): Map<string, Account> {

@@ -113,6 +113,12 @@ async function stats(ctx: RequestContext): Promise<Answer> {
 	for (const account of state.accounts.values()) {
 		keys[account.key] = {
 			requests: account.requests,
+			request_spans: Object.fromEntries(
+				Object.entries(account.requestSpans).map(([route, { first, last }]) => [
+					route,
+					{ first_at: new Date(first).toISOString(), last_at: new Date(last).toISOString() },
+				]),
+			),
 			http_429: account.http429,
 			idempotent_replays: account.idempotentReplays,
 			credits_charged: account.ledger.charged,

@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from 'n8n-nodes-contact-data/dist/nodes/ContactData/shared/contract';
-import { REVOKED_KEYS, type Account } from './accounts';
+import { REVOKED_KEYS, countRequest, type Account } from './accounts';
 import { ADMIN_ROUTES } from './admin';
 import { refuseCrossSite } from './adminGuard';
 import type { FaultRule } from './faults';
@@ -180,7 +180,7 @@ class SandboxServer {
 		const known = key ? this.state.accounts.get(key) : undefined;
 		this.state.requestsTotal++;
 		const statName = `${method} ${route.template}`;
-		if (known) known.requests[statName] = (known.requests[statName] ?? 0) + 1;
+		if (known) countRequest(known, statName);
 
 		const before = this.state.faults.take('before', method, path);
 		if (before && before.kind === 'slow') await sleep(before.delay_ms ?? 1_000);

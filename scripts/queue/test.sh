@@ -215,7 +215,7 @@ unlock_concurrently() {
   unlocks_finished() { [ "$(finished_count "$UNLOCK_WORKFLOW")" -ge $((before + EXECUTIONS)) ]; }
   poll 900 unlocks_finished || { echo "the executions did not finish within 900 s" >&2; return 1; }
   wall=$((($(date +%s%N) - t0) / 1000000))
-  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the first call]="$((wall / 1000)) s (sandbox time scale $TIME_SCALE)"
+  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the webhook calls]="$((wall / 1000)) s (sandbox time scale $TIME_SCALE)"
   # The newest executions first: this run's.
   executions "$UNLOCK_WORKFLOW" | jq -c ".[0:$EXECUTIONS]" >"$WORK/unlock-executions.json" || return 1
   stats="$(sandbox_admin "$SANDBOX_URL/_sandbox/stats")" || return 1
@@ -227,11 +227,19 @@ unlock_concurrently() {
   # webhook, the split and saving the executions.
   span="$(jq '[.[].data.resultData.runData["Unlock"][0] | {start: .startTime, end: (.startTime + .executionTime)}]
     | (map(.end) | max) - (map(.start) | min)' "$WORK/unlock-executions.json")"
+  # The unlock calls' span at the sandbox (first to last call: what pacing decides), and the time from the
+  # first Unlock's start to the first call (n8n reading the Contact IDs of every item before anything is sent).
+  local calls_span first_call span_ms='def ms: (sub("\\.[0-9]+Z$"; "Z") | fromdate) * 1000 + (capture("\\.(?<ms>[0-9]+)Z$").ms | tonumber);'
+  calls_span="$(jq --arg k "$SANDBOX_KEY" "$span_ms"' .keys[$k].request_spans["POST /v1/unlock"] | (.last_at | ms) - (.first_at | ms)' <<<"$stats")"
+  first_call="$(jq --arg k "$SANDBOX_KEY" "$span_ms"' .keys[$k].request_spans["POST /v1/unlock"].first_at | ms' <<<"$stats")"
+  local before_first_call
+  before_first_call="$(jq --argjson first "$first_call" '$first - ([.[].data.resultData.runData["Unlock"][0].startTime] | min)' "$WORK/unlock-executions.json")"
+  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the webhook calls]+="; the unlock calls' span $((calls_span / 1000)) s, after $((before_first_call / 1000)) s of reading the items"
   http_429="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].http_429' <<<"$stats")"
   credits="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].credits_charged' <<<"$stats")"
   per_worker="$(for w in "${WORKER_NAMES[@]}"; do
     printf '%s %s ' "$w" $(($(grep -c 'Worker started execution' "$WORK/$w.log") - $(awk -v w="$w" '$1 == w {print $2}' "$WORK/started-before.txt"))); done)"
-  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the first call]+="; the Unlock nodes' span $((span / 1000)) s"
+  FIGURES[b${run}0:$label: wall time of 4 executions at once, from the webhook calls]+="; the Unlock nodes' span $((span / 1000)) s"
   FIGURES[b${run}1:$label: executions x ids (unique contacts)]="$EXECUTIONS x $ids_per_execution ($unique)"
   [ "$WORKERS" -gt 0 ] && FIGURES[b${run}2:$label: executions per worker]="$per_worker"
   FIGURES[b${run}3:$label: calls (minimum)]="$calls ($minimum)"
@@ -243,11 +251,12 @@ unlock_concurrently() {
     jq --argjson run "$(jq -n --arg mode "$EXECUTIONS_MODE" --argjson workers "$WORKERS" --argjson concurrency "$WORKER_CONCURRENCY" \
       --argjson executions "$EXECUTIONS" --argjson ids "$ids_per_execution" --argjson unique "$unique" --argjson calls "$calls" \
       --argjson minimum "$minimum" --argjson http_429 "$http_429" --argjson failed "$failed" --argjson credits "$credits" \
-      --argjson unlocked "$unlocked" --argjson wall_ms "$wall" --argjson span_ms "$span" --argjson time_scale "$TIME_SCALE" --arg per_worker "$per_worker" \
+      --argjson unlocked "$unlocked" --argjson wall_ms "$wall" --argjson span_ms "$span" --argjson calls_span_ms "$calls_span" --argjson before_first_call_ms "$before_first_call" --argjson time_scale "$TIME_SCALE" --arg per_worker "$per_worker" \
       '{mode: $mode, workers: $workers, worker_concurrency: (if $workers > 0 then $concurrency else null end),
         executions: $executions, ids_per_execution: $ids, unique_contacts: $unique, calls: $calls, minimum_calls: $minimum,
         http_429: $http_429, failed_items: $failed, credits_charged: $credits, unique_unlocked: $unlocked,
-        wall_s: ($wall_ms / 1000), unlock_span_s: ($span_ms / 1000), time_scale: $time_scale, executions_per_worker: $per_worker}')" \
+        wall_s: ($wall_ms / 1000), unlock_span_s: ($span_ms / 1000),
+        calls_span_s: ($calls_span_ms / 1000), before_first_call_s: ($before_first_call_ms / 1000), time_scale: $time_scale, executions_per_worker: $per_worker}')" \
       '. + [$run]' "$FIGURES_JSON" >"$FIGURES_JSON.tmp" && mv "$FIGURES_JSON.tmp" "$FIGURES_JSON"
   fi
   jq -e 'length == '"$EXECUTIONS"' and all(.status == "success")' "$WORK/unlock-executions.json" >/dev/null ||

@@ -30,6 +30,8 @@ export interface SandboxStats {
 		string,
 		{
 			requests: Record<string, number>;
+			/** When each route was first and last called (ISO times). */
+			request_spans: Record<string, { first_at: string; last_at: string }>;
 			http_429: number;
 			/** Charging calls answered from an earlier call with the same Idempotency-Key and body. */
 			idempotent_replays: number;

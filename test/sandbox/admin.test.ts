@@ -77,11 +77,19 @@ describe('/_sandbox/', () => {
 		await api('GET', '/v1/lists', undefined, { key: KEYS.empty });
 		await api('GET', '/v1/lists', undefined, { key: null });
 		const ids = (await api('POST', '/v1/search', { limit: 2 })).body.results.map((r: any) => r.id);
+		const beforeUnlock = Date.now();
 		await api('POST', '/v1/unlock', { ids, level: 'premium' });
 		const stats = await env.sandbox.admin.stats();
 		expect(stats.requests_total).toBe(7);
+		// When each route was first and last called (the benches' span of the calls, e.g. of unlock).
+		const spans = stats.keys[KEYS.growth].request_spans;
+		expect(Object.keys(spans).sort()).toEqual(['GET /v1/lists/:id', 'POST /v1/search', 'POST /v1/unlock']);
+		expect(Date.parse(spans['POST /v1/unlock'].first_at)).toBeGreaterThanOrEqual(beforeUnlock);
+		expect(spans['POST /v1/unlock'].last_at).toBe(spans['POST /v1/unlock'].first_at);
+		expect(Date.parse(spans['POST /v1/search'].last_at)).toBeGreaterThanOrEqual(Date.parse(spans['POST /v1/search'].first_at));
 		expect(stats.keys[KEYS.growth]).toEqual({
 			requests: { 'POST /v1/search': 2, 'GET /v1/lists/:id': 2, 'POST /v1/unlock': 1 },
+			request_spans: spans,
 			http_429: 0,
 			idempotent_replays: 0,
 			credits_charged: 4,
