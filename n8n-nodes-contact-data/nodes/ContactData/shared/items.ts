@@ -11,6 +11,8 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
+import { letOthersRun } from './waits';
+
 export type OperationExecute = (
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -64,14 +66,22 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
  * Checks every input item before anything is sent (a run that charges sends all items' calls
  * together). A refused item stops the node, or under continueOnFail is kept with its error.
  */
-export function checkEveryItem<T>(
+/**
+ * Items read between two yields to the event loop. Reading an item's parameters can take half a
+ * millisecond (n8n's expression engine): other executions in the process (their calls, their pacing)
+ * go on between slices, and Stop ends a long read.
+ */
+const ITEMS_PER_SLICE = 200;
+
+export async function checkEveryItem<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	check: (itemIndex: number) => T,
-): { checked: T[]; refused: Map<number, Error> } {
+): Promise<{ checked: T[]; refused: Map<number, Error> }> {
 	const checked: T[] = [];
 	const refused = new Map<number, Error>();
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		if (itemIndex > 0 && itemIndex % ITEMS_PER_SLICE === 0) await letOthersRun(context, itemIndex);
 		try {
 			checked.push(check(itemIndex));
 		} catch (error) {

@@ -30,6 +30,13 @@ export async function pause(context: WaitContext, ms: number, itemIndex: number 
 	}
 }
 
+/** Lets the rest of the process run (other executions' calls, timers), then goes on; Stop ends it. */
+export async function letOthersRun(context: WaitContext, itemIndex: number | undefined): Promise<void> {
+	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
+	await sleep(0);
+	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
+}
+
 /** Waits for `promise` to settle, or throws when the user presses Stop first. */
 export async function waitFor(context: WaitContext, promise: Promise<unknown>, itemIndex: number | undefined): Promise<void> {
 	const signal = cancelSignalOf(context);

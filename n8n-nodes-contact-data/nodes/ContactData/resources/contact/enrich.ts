@@ -118,7 +118,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Enrich What Fits');
 	// 1. Check every item before anything is sent.
-	const { checked: lookups, refused } = checkEveryItem(this, items, (itemIndex) => readLookup(this, itemIndex, run.level));
+	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) => readLookup(this, itemIndex, run.level));
 	const outcomes = new Map<number, Outcome>(refused);
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const queue = forecast(this, run, lookups, outcomes);

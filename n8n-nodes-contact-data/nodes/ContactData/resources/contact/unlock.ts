@@ -141,7 +141,7 @@ export async function execute(
 	const run = chargingRunOf(this, 'Unlock What Fits');
 	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
 	// 1. Read and check every item's ids before anything is sent.
-	const { checked, refused } = checkEveryItem(this, items, (itemIndex) => wantedBy(this, itemIndex));
+	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) => wantedBy(this, itemIndex));
 	const plan = planOf(items, checked.flat(), run.level, skipHeld);
 	const results = new Results();
 	// 2. Stop Before Spending: a run that could go over sends nothing.
