@@ -75,14 +75,6 @@ export function rateWindowOf(name: string): RateWindow {
 	return window;
 }
 
-/**
- * A wait after a Reset or Retry-After, lengthened by up to a quarter and a little more, so that
- * processes sharing a key, told the same instant, do not all wake and send at once.
- */
-export function jittered(ms: number): number {
-	return ms * (1 + Math.random() / 4) + Math.random() * 100;
-}
-
 function windowMsOf(window: RateWindow): number {
 	return window.windowMs || RATE_LIMIT_WINDOW_MS;
 }
@@ -165,21 +157,21 @@ function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
  * what is left, and whether and how much others use the key.
  */
 export function noteCountedCall(window: RateWindow | undefined, sentAt: number, headers: ResponseHeaders = {}): void {
-	const remaining = window && numberHeader(headers, HEADERS.rateLimitRemaining);
-	if (!window || remaining === undefined) return;
+	if (!window) return;
+	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
+	if (remaining === undefined) return;
 	const now = Date.now();
 	const resetMs = noteWindow(window, headers);
 	window.remaining = remaining;
 	window.resetAt = now + resetMs;
 	window.counted.push(sentAt);
 	while (window.counted.length > 0 && window.counted[0] <= now - windowMsOf(window)) window.counted.shift();
-	if (window.limit) noteShares(window, window.limit - remaining, now);
+	if (window.limit) noteShares(window, window.limit, window.limit - remaining, now);
 	window.answeredAt = now;
 }
 
-/** `used`: the calls the API counts in its window, this process's among them. */
-function noteShares(window: RateWindow, used: number, now: number): void {
-	const limit = window.limit ?? used;
+/** `used`: the calls the API counts in its window of `limit`, this process's among them. */
+function noteShares(window: RateWindow, limit: number, used: number, now: number): void {
 	const mine = Math.max(1, window.counted.length);
 	const others = Math.max(0, used - mine);
 	if (others > OTHERS_TOLERANCE) window.othersUntil = now + windowMsOf(window);

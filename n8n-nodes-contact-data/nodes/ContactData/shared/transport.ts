@@ -35,7 +35,7 @@ import {
 	type RateLimitClass,
 } from './contract';
 import { headerValue, numberHeader } from './headers';
-import { inTurn, jittered, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
+import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
 import { cancelSignalOf, pause, stopped } from './waits';
 
 /** The credential type every Contact Data node uses. */
@@ -115,6 +115,15 @@ const FALLBACK_RETRY_AFTER_MS = 1_000;
 /** The wait before attempt `failures + 1` of a call that failed `failures` times: doubling, capped. */
 function backoffMs(failures: number): number {
 	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
+}
+
+/**
+ * The wait after a 429 for a call outside any rate-limit window (it has no pacing to spread the
+ * wake-ups): lengthened by up to a quarter and a little more, so that callers told the same instant
+ * do not all send again at once.
+ */
+function jittered(ms: number): number {
+	return ms * (1 + Math.random() / 4) + Math.random() * 100;
 }
 
 const CONNECTION_ERROR_CODES = new Set([
