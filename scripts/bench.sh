@@ -13,4 +13,4 @@ if [ -n "${BENCH_INSTALL_N8N:-}" ]; then
 fi
 npm run --silent build
 npm run --silent build:bench
-exec node build/bench/run.js
+exec node build/bench/run.cjs

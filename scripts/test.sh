@@ -33,7 +33,7 @@ stage() {
 
 jest_run() {
   local status=0
-  npx jest --ci --json --outputFile=build/jest-results.json "$@" || status=$?
+  npx jest -c test/jest.config.js --ci --json --outputFile=build/jest-results.json "$@" || status=$?
   node -e '
     const r = require("./build/jest-results.json");
     console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);
@@ -41,7 +41,8 @@ jest_run() {
   return "$status"
 }
 
-stage build npm run --silent build
+build_all() { npm run --silent build:tools && npm run --silent build; }
+stage build build_all
 stage typecheck npm run --silent typecheck
 stage gate npm run --silent test:gate
 stage jest jest_run "$@"

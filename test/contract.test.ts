@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-import { DEPARTMENTS } from '../sandbox/vocab';
+import { DEPARTMENTS } from '../sandbox/vocab.cjs';
 import {
 	KNOWN_DEPARTMENTS,
 	LIST_ID_PATTERN,
@@ -10,7 +10,7 @@ import {
 	knownSearchFiltersSchema,
 	unlockRequestSchema,
 	webhookSignature,
-} from '../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+} from '../nodes/ContactData/shared/contract';
 
 describe('contract module', () => {
 	it('signs webhooks per Standard Webhooks: HMAC-SHA256 over "id.timestamp.body" keyed by the decoded secret', () => {

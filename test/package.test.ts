@@ -1,13 +1,23 @@
-/** The published package as n8n's gate and its users see it: package.json, codex search terms. */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+/** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms. */
+import { packedFiles, readRepoFile, readRepoJson } from './support/files.cjs';
 
-const PACKAGE_DIR = path.resolve(__dirname, '../n8n-nodes-contact-data');
-const read = (file: string) => JSON.parse(readFileSync(path.join(PACKAGE_DIR, file), 'utf8'));
+interface PackageJson {
+	main?: string;
+	dependencies?: Record<string, string>;
+	devDependencies: Record<string, string>;
+	scripts: Record<string, string>;
+	files: string[];
+	homepage: string;
+	repository: { type: string; url: string; directory?: string };
+	author: { email: string };
+	n8n: { n8nNodesApiVersion: number; strict: boolean; nodes: string[]; credentials: string[] };
+	workspaces?: unknown;
+	private?: boolean;
+}
 
-describe('the package folder, as @n8n/node-cli scaffolds it', () => {
-	const pkg = read('package.json');
+const pkg = readRepoJson<PackageJson>('package.json');
 
+describe('the repository root is the package, as @n8n/node-cli scaffolds it', () => {
 	it('builds, lints and guards publishing with n8n-node, pinned', () => {
 		expect(pkg.scripts).toMatchObject({
 			build: 'n8n-node build',
@@ -17,16 +27,43 @@ describe('the package folder, as @n8n/node-cli scaffolds it', () => {
 		});
 		expect(pkg.devDependencies['@n8n/node-cli']).toMatch(/^\d+\.\d+\.\d+$/);
 		expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
-		expect(readFileSync(path.join(PACKAGE_DIR, 'eslint.config.mjs'), 'utf8').replace(/\s+/g, ' ').trim()).toBe(
+		expect(readRepoFile('eslint.config.mjs').replace(/\s+/g, ' ').trim()).toBe(
 			"import { config } from '@n8n/node-cli/eslint'; export default config;",
 		);
 	});
 
-	it('names no missing entry point, no runtime dependency, and where its source lives', () => {
+	it('is one package in a repository of its own: no workspace, no repository.directory', () => {
+		expect(pkg.workspaces).toBeUndefined();
+		expect(pkg.private).toBeUndefined();
+		expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/contact-data/n8n-nodes-contact-data.git' });
+		expect(pkg.homepage).toBe('https://github.com/contact-data/n8n-nodes-contact-data#readme');
+	});
+
+	it('names no missing entry point and no runtime dependency', () => {
 		expect(pkg.main).toBeUndefined();
 		expect(pkg.dependencies).toBeUndefined();
-		expect(pkg.repository.directory).toBe('n8n-nodes-contact-data');
 		expect(pkg.author.email).not.toMatch(/example/);
+	});
+});
+
+describe('the tarball holds what n8n loads, README, CHANGELOG and LICENSE, nothing else', () => {
+	const files = packedFiles();
+
+	it('lists only dist/nodes, dist/credentials, dist/icons and the three documents', () => {
+		expect(pkg.files).toEqual(['dist/nodes', 'dist/credentials', 'dist/icons', 'CHANGELOG.md']);
+		const stray = files.filter(
+			(file) =>
+				!/^dist\/(nodes|credentials)\/.+\.(js|js\.map|d\.ts|json|svg|png)$/.test(file) &&
+				!/^dist\/icons\/[^/]+\.svg$/.test(file) &&
+				!['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(file),
+		);
+		expect(stray).toEqual([]);
+	});
+
+	it('ships every node and credential n8n is told to load, and nothing of the tools', () => {
+		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
+		expect(files).toEqual(expect.arrayContaining(['dist/icons/contactData.svg', 'dist/icons/contactData.dark.svg']));
+		expect(files.filter((file) => /docs\/|images\/|sandbox|bench|test\/|\.png$|tsbuildinfo/.test(file))).toEqual([]);
 	});
 });
 
@@ -34,7 +71,7 @@ describe('node search (n8n merges the trigger into the node’s entry)', () => {
 	it.each(['job change', 'champion', 'role change', 'intent', 'enrichment', 'prospecting'])(
 		'finds the node by "%s"',
 		(term) => {
-			const aliases: string[] = read('nodes/ContactData/ContactData.node.json').alias;
+			const aliases = readRepoJson<{ alias: string[] }>('nodes/ContactData/ContactData.node.json').alias;
 			expect(aliases.map((alias) => alias.toLowerCase())).toContain(term);
 		},
 	);

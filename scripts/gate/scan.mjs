@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-const packageDir = resolve(process.argv[2] ?? 'n8n-nodes-contact-data');
+const packageDir = resolve(process.argv[2] ?? '.');
 const work = mkdtempSync(join(tmpdir(), 'contact-data-scan-'));
 try {
 	const [packed] = JSON.parse(

@@ -1,16 +1,15 @@
 # Sourced, never run (needs paths.sh).
 
-# build_if_stale: builds the package and the sandbox (`npm run build`) unless both builds are newer than every
-# source file of either (the sandbox reads the contract from the package's build). A stamp in the sandbox's
-# dist/ marks a finished build; the package's dist/ is what gets published, so it holds no stamp.
+# build_if_stale: builds the package (`npm run build`) and the tools (`npm run build:tools`: the sandbox, which
+# compiles the contract it imports from the package beside it) unless a finished build is newer than every
+# source file of either. The stamp lives in build/ (tools); the package's dist/ is what gets published.
 build_if_stale() {
-  local stamp="$N8N_REPO_DIR/sandbox/dist/.built" newer
+  local stamp="$N8N_REPO_DIR/build/.built" newer
   if [ -f "$stamp" ] && [ -d "$N8N_PACKAGE_DIR/dist" ]; then
-    newer="$(find "$N8N_PACKAGE_DIR" "$N8N_REPO_DIR/sandbox" \( -name dist -o -name node_modules \) -prune -o \
-      -type f -newer "$stamp" -print -quit)"
+    newer="$(cd "$N8N_REPO_DIR" && find nodes credentials icons sandbox package.json tsconfig.json -type f -newer "$stamp" -print -quit)"
     [ -z "$newer" ] && return 0
   fi
-  (cd "$N8N_REPO_DIR" && npm run --silent build) >/dev/null && touch "$stamp"
+  (cd "$N8N_REPO_DIR" && npm run --silent build && npm run --silent build:tools) >/dev/null && touch "$stamp"
 }
 
 # n8n_install_package <n8n user folder>: installs the built package the way n8n 2.41.1 installs a community

@@ -6,7 +6,7 @@
 
 N8N_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 N8N_REPO_DIR="$(cd "$N8N_SCRIPTS_DIR/../.." && pwd)"
-N8N_PACKAGE_DIR="$N8N_REPO_DIR/n8n-nodes-contact-data"  # the published package
+N8N_PACKAGE_DIR="$N8N_REPO_DIR"  # the published package is the repository root
 N8N_APP_SRC="$N8N_SCRIPTS_DIR/app"          # package.json + package-lock.json pinning n8n 2.41.1
 N8N_NODE_VERSION=24.21.0                    # the `node` package on the npm registry ships the binary
 N8N_CACHE_ROOT="${N8N_CACHE_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-contact-data}"

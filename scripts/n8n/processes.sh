@@ -54,7 +54,7 @@ start_sandbox() { spawn_sandbox "$@" && await_sandbox; }
 spawn_sandbox() {
   local port="$1" log="$2"; shift 2
   build_if_stale || return 1
-  spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/sandbox/dist/cli.js"
+  spawn "$log" env SANDBOX_PORT="$port" "$@" node "$N8N_REPO_DIR/build/sandbox/cli.cjs"
   SANDBOX_PID=$SPAWNED_PID SANDBOX_LOG="$log"
 }
 await_sandbox() {

@@ -1,12 +1,12 @@
 // The bench's floors and input data: the figures `npm run bench` compares against depend on them.
-import { itemsWithRepeats } from '../../bench/cases/prepare';
+import { itemsWithRepeats } from '../../bench/cases/prepare.cjs';
 import {
 	fullRateFloorS,
 	idleWindowFloorS,
 	scheduleFloorS,
 	searchFloorCalls,
 	unlockFloorCalls,
-} from '../../bench/lib/floors';
+} from '../../bench/lib/floors.cjs';
 
 describe('bench floors', () => {
 	it('counts the fewest calls the contract allows', () => {

@@ -4,10 +4,10 @@
  */
 import { request } from 'undici';
 
-import { KEYS } from '../../sandbox/accounts';
-import type { FaultRule } from '../../sandbox/faults';
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server';
-import type { DeliveryRecord } from '../../sandbox/deliveries';
+import { KEYS } from '../../sandbox/accounts.cjs';
+import type { FaultRule } from '../../sandbox/faults.cjs';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.cjs';
+import type { DeliveryRecord } from '../../sandbox/deliveries.cjs';
 
 export { KEYS };
 export type { FaultRule, RunningSandbox, SandboxOptions };

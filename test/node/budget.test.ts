@@ -5,9 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
-import { ContactData } from '../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node';
-import { PATHS, type ContactPreview } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
 import { runAgent } from '../harness/agent';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, api, contacts, hints, keyStats, run, type TestSandbox } from './setup';

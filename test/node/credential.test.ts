@@ -5,7 +5,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { testCredential as runCredentialTest } from '../harness/credentialTest';
 import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';

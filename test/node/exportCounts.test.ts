@@ -1,5 +1,5 @@
 /** The export's counts read from the file: CSV and JSON, whatever the quoting, escapes and chunk boundaries. */
-import { exportCounter } from '../../n8n-nodes-contact-data/nodes/ContactData/resources/savedList/exportCounts';
+import { exportCounter } from '../../nodes/ContactData/resources/savedList/exportCounts';
 
 /** Counts of `text`, fed whole and cut at every byte position (chunks may end anywhere). */
 function countsEverySplit(format: 'csv' | 'json', text: string) {

@@ -1,6 +1,6 @@
 /** Saved List → Get Many, Get, Create, Add/Remove Contacts, Delete, and the list picker. */
-import { ContactData } from '../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node';
-import { PATHS, type SavedList } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { PATHS, type SavedList } from '../../nodes/ContactData/shared/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, loadOptionsContext, run, type TestSandbox } from './setup';
 

@@ -123,7 +123,7 @@ describe('filters in the user’s words', () => {
 	});
 
 	it('offers the known values to pick from, and sends picked ones as they are', async () => {
-		const { ContactData } = await import('../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node');
+		const { ContactData } = await import('../../nodes/ContactData/ContactData.node');
 		const filters = new ContactData().description.properties.find(
 			(property) => property.name === 'filters' && property.displayOptions?.show?.operation?.includes('search'),
 		);

@@ -13,9 +13,9 @@ import {
 	type INodeTypes,
 } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
-import { ContactData } from '../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node';
-import { PATHS, type ContactPreview } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
 import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun, type RunNodeOptions } from '../harness/engine';
 import { api } from '../helpers/api';
 import { KEYS, type TestSandbox } from '../helpers/sandbox';

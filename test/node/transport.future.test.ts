@@ -3,8 +3,8 @@
  * fields, keys reordered in every answer) and takes what it does not know, with one call each.
  * Only a field the node needs, missing, is an error, a clear one, and the call is not sent again.
  */
-import { PATHS } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { FUTURE_FIELD } from '../../sandbox/futureApi';
+import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { FUTURE_FIELD } from '../../sandbox/futureApi.cjs';
 import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, run, type TestSandbox } from './setup';

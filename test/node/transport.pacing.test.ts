@@ -5,7 +5,7 @@
  */
 import type { INodeType } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { runNode, type NodeRun } from '../harness/engine';
 import { json, startFakeApi, type FakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
@@ -25,7 +25,7 @@ function nodeOfAnotherProcess(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { ContactData } = require('../../n8n-nodes-contact-data/nodes/ContactData/ContactData.node');
+		const { ContactData } = require('../../nodes/ContactData/ContactData.node');
 		nodeType = new ContactData() as INodeType;
 	});
 	return nodeType!;

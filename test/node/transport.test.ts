@@ -71,7 +71,7 @@ describe('a timeout on every request', () => {
 	}, 60_000);
 
 	it('defaults to 60 seconds (the credential field)', async () => {
-		const { ContactDataApi } = await import('../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials');
+		const { ContactDataApi } = await import('../../credentials/ContactDataApi.credentials');
 		const timeout = new ContactDataApi().properties.find((property) => property.name === 'timeout');
 		expect(timeout?.default).toBe(60);
 	});

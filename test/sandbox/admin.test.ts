@@ -1,5 +1,5 @@
 /** Admin routes under /_sandbox/: reset, balance, settings, stats, routing; loopback only. */
-import { isLoopback } from '../../sandbox/http';
+import { isLoopback } from '../../sandbox/http.cjs';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, useSandbox } from './client';
 

@@ -8,9 +8,9 @@ import { call } from './client';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Runs the built sandbox (sandbox/dist/cli.js, what `npm run sandbox` starts; `npm test` builds it first). */
+/** Runs the built sandbox (build/sandbox/cli.cjs, what `npm run sandbox` starts; `npm test` builds it first). */
 function startCli(env: Record<string, string>) {
-	const child = spawn(process.execPath, [path.join(ROOT, 'sandbox/dist/cli.js')], {
+	const child = spawn(process.execPath, [path.join(ROOT, 'build/sandbox/cli.cjs')], {
 		cwd: ROOT,
 		env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_CONTACTS: '2000', ...env },
 		stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 /** Fault injection: error, drop, slow and malformed rules; count, rate and route matching; phases. */
 import { request } from 'undici';
 
-import { optionsFromEnvironment } from '../../sandbox/cli';
+import { optionsFromEnvironment } from '../../sandbox/cli.cjs';
 import { KEYS, startTestSandbox } from '../helpers/sandbox';
 import { clientFor, expectError, firstContactIds, useSandbox } from './client';
 

@@ -1,5 +1,5 @@
 /** The sandbox's weighted picker: the same choice as a plain binary search over cumulative weights. */
-import { seededRandom, weightedPicker } from '../../sandbox/random';
+import { seededRandom, weightedPicker } from '../../sandbox/random.cjs';
 
 /** The reference: the first item whose cumulative weight exceeds random × total. */
 function plainPick<T>(items: T[], weightOf: (item: T) => number, random: number): T {

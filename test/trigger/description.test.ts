@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 
 import { Workflow, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
 
-import { PATHS } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { ContactDataTrigger } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/ContactDataTrigger.node';
+import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { MapNodeTypes } from '../harness/engine';
 import { api } from '../helpers/api';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';

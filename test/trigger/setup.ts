@@ -6,9 +6,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../n8n-nodes-contact-data/credentials/ContactDataApi.credentials';
-import { PATHS, type EventType, type Webhook } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { ContactDataTrigger } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/ContactDataTrigger.node';
+import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/contract';
+import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { TriggerHost } from '../harness/webhook';
 import { api } from '../helpers/api';
 import { KEYS, startTestSandbox, type TestSandbox } from '../helpers/sandbox';

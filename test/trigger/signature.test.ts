@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import { WEBHOOKS, webhookSignature } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
-import { verifyDeliverySignature, type SignatureVerdict } from '../../n8n-nodes-contact-data/nodes/ContactDataTrigger/signature';
+import { WEBHOOKS, webhookSignature } from '../../nodes/ContactData/shared/contract';
+import { verifyDeliverySignature, type SignatureVerdict } from '../../nodes/ContactDataTrigger/signature';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;

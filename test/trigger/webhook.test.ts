@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../n8n-nodes-contact-data/nodes/ContactData/shared/contract';
+import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../nodes/ContactData/shared/contract';
 import type { ReceivedRequest, TriggerHost } from '../harness/webhook';
 import type { DeliveryLogEntry } from '../helpers/sandbox';
 import {
@@ -96,7 +96,7 @@ function signedHeaders(secret: string, id: string, body: string | Buffer, timest
 function triggerOfAnotherProcess(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
-		const loaded = require('../../n8n-nodes-contact-data/nodes/ContactDataTrigger/ContactDataTrigger.node') as {
+		const loaded = require('../../nodes/ContactDataTrigger/ContactDataTrigger.node') as {
 			ContactDataTrigger: new () => INodeType;
 		};
 		nodeType = new loaded.ContactDataTrigger();

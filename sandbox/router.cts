@@ -1,0 +1,72 @@
+/**
+ * Route tables: a method and a path template (`/v1/lists/:id`) per handler. A known path with
+ * another method is 405; an unknown path is 404.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Account } from './accounts.cjs';
+import type { Answer } from './http.cjs';
+import type { SandboxState } from './state.cjs';
+
+export interface RequestContext {
+	state: SandboxState;
+	/** The caller's account (undefined on routes without a key: export downloads, admin). */
+	account: Account;
+	req: IncomingMessage;
+	res: ServerResponse;
+	params: Record<string, string>;
+	query: URLSearchParams;
+	/** `http://127.0.0.1:<port>`: the sandbox's own address (never the caller's Host header). */
+	baseUrl: string;
+	/** The parsed JSON body (400 when malformed). */
+	body(): Promise<unknown>;
+}
+
+/** An answer whose body is written by `stream` (exports). */
+export interface StreamedAnswer {
+	stream: (res: ServerResponse) => Promise<void>;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<Answer | StreamedAnswer>;
+
+export interface Route {
+	method: string;
+	template: string;
+	handler: Handler;
+	/** No API key needed (signed export downloads). */
+	public?: boolean;
+}
+
+export type RouteMatch =
+	| { kind: 'found'; route: Route; params: Record<string, string> }
+	| { kind: 'method_not_allowed'; allowed: string[] }
+	| { kind: 'not_found' };
+
+function matchTemplate(template: string, path: string): Record<string, string> | null {
+	const templateParts = template.split('/');
+	const pathParts = path.split('/');
+	if (templateParts.length !== pathParts.length) return null;
+	const params: Record<string, string> = {};
+	for (let i = 0; i < templateParts.length; i++) {
+		const part = templateParts[i];
+		if (part.startsWith(':')) {
+			if (pathParts[i] === '') return null;
+			try {
+				params[part.slice(1)] = decodeURIComponent(pathParts[i]);
+			} catch {
+				return null;
+			}
+		} else if (part !== pathParts[i]) return null;
+	}
+	return params;
+}
+
+export function matchRoute(routes: Route[], method: string, path: string): RouteMatch {
+	const allowed: string[] = [];
+	for (const route of routes) {
+		const params = matchTemplate(route.template, path);
+		if (!params) continue;
+		if (route.method === method) return { kind: 'found', route, params };
+		allowed.push(route.method);
+	}
+	return allowed.length > 0 ? { kind: 'method_not_allowed', allowed } : { kind: 'not_found' };
+}
