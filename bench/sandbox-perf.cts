@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 
 import { request } from 'undici';
 
-import { FUNDING_STAGES, SENIORITIES } from '../nodes/ContactData/shared/contract';
+import { FUNDING_STAGES, SENIORITIES } from '../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../sandbox/accounts.cjs';
 import { seededRandom } from '../sandbox/random.cjs';
 import { startSandbox } from '../sandbox/server.cjs';

@@ -8,8 +8,8 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/baseUrl';
-import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/transport';
+import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/client/baseUrl';
+import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/transport';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';

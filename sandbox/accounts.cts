@@ -2,7 +2,7 @@
  * The sandbox's fixed API keys and the per-key account state: each key has its own ledger,
  * saved lists, webhooks, idempotency records, rate windows and request counts.
  */
-import type { Tier } from '../nodes/ContactData/shared/contract';
+import type { Tier } from '../nodes/ContactData/shared/client/contract';
 import { IdempotencyStore } from './idempotency.cjs';
 import { CreditLedger } from './ledger.cjs';
 import { ListStore } from './lists.cjs';

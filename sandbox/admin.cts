@@ -3,7 +3,7 @@
  * fault rules, events, the delivery log and request statistics.
  */
 import { z } from 'zod';
-import { EVENT_TYPES } from '../nodes/ContactData/shared/contract';
+import { EVENT_TYPES } from '../nodes/ContactData/shared/client/contract';
 import { KEYS } from './accounts.cjs';
 import { makeEvents } from './events.cjs';
 import { faultRulesSchema } from './faults.cjs';

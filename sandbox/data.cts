@@ -3,7 +3,7 @@
  * typed arrays of indexes into vocabularies (names, titles, companies, cities). Records are built
  * on demand from those indexes and a hash of the seed, so a million contacts take a few megabytes.
  */
-import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/contract';
+import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/client/contract';
 import { companyBase, freeDomain } from './companyNames.cjs';
 import { ID_LENGTH, mixIndex, unmixIndex } from './ids.cjs';
 import { hash32, seededRandom, weightedPicker } from './random.cjs';

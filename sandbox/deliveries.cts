@@ -4,7 +4,7 @@
  * event id after each configured delay, and every attempt is logged.
  */
 import { Agent, request } from 'undici';
-import { HEADERS, WEBHOOKS, webhookSignature } from '../nodes/ContactData/shared/contract';
+import { HEADERS, WEBHOOKS, webhookSignature } from '../nodes/ContactData/shared/client/contract';
 import type { Subscription } from './webhooks.cjs';
 
 /** Delivery attempts kept for `GET /_sandbox/deliveries` (the oldest are dropped past it). */

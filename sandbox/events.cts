@@ -4,7 +4,7 @@
  * to every matching subscription of the account.
  */
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIXES, LIMITS, type EventType } from '../nodes/ContactData/shared/contract';
+import { ID_PREFIXES, LIMITS, type EventType } from '../nodes/ContactData/shared/client/contract';
 import type { Account } from './accounts.cjs';
 import type { SavedList } from './lists.cjs';
 import { contactRecord, jobOf } from './records.cjs';

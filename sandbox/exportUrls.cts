@@ -3,7 +3,7 @@
  * HMAC of the id and the expiry under a secret of this sandbox, valid for an hour.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/contract';
+import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/client/contract';
 
 export interface ExportJob {
 	id: string;

@@ -3,7 +3,7 @@
  * stays constant whatever the list's size.
  */
 import type { ServerResponse } from 'node:http';
-import type { ExportFormat } from '../nodes/ContactData/shared/contract';
+import type { ExportFormat } from '../nodes/ContactData/shared/client/contract';
 import { csvCell, csvColumn } from './csv.cjs';
 import type { Dataset } from './data.cjs';
 import type { ListStore, SavedList } from './lists.cjs';

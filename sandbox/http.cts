@@ -5,7 +5,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ZodIssue, ZodType, ZodTypeDef } from 'zod';
-import { ERROR_CODES, type ErrorCode } from '../nodes/ContactData/shared/contract';
+import { ERROR_CODES, type ErrorCode } from '../nodes/ContactData/shared/client/contract';
 
 /** Bodies above this size are refused unread. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -2,7 +2,7 @@
  * Idempotency records of one account: an `Idempotency-Key` with the same body (compared as
  * parsed JSON) within 24 hours replays the first 2xx answer; with another body it is a conflict.
  */
-import { LIMITS } from '../nodes/ContactData/shared/contract';
+import { LIMITS } from '../nodes/ContactData/shared/client/contract';
 
 interface IdempotencyRecord {
 	body: string;

@@ -11,7 +11,7 @@ import {
 	type RefundReason,
 	type Tier,
 	type UnlockLevel,
-} from '../nodes/ContactData/shared/contract';
+} from '../nodes/ContactData/shared/client/contract';
 import type { Holding } from './records.cjs';
 
 export interface UsageEntry {

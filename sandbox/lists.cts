@@ -4,7 +4,7 @@
  * `removed` stay disjoint, so the count is the search's count adjusted by both.
  */
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIXES } from '../nodes/ContactData/shared/contract';
+import { ID_PREFIXES } from '../nodes/ContactData/shared/client/contract';
 import type { Dataset } from './data.cjs';
 import { compileFilters, matchesAt, scan, type CompiledFilters, type KnownFilters, type MatchCounter } from './search.cjs';
 

@@ -3,7 +3,7 @@
  * The window lasts a minute divided by the sandbox's time scale; with a scale other than 1 the
  * headers give real seconds with up to three decimals.
  */
-import { HEADERS, RATE_LIMITS, RATE_LIMIT_WINDOW_MS, type RateLimitClass } from '../nodes/ContactData/shared/contract';
+import { HEADERS, RATE_LIMITS, RATE_LIMIT_WINDOW_MS, type RateLimitClass } from '../nodes/ContactData/shared/client/contract';
 
 export interface RateSettings {
 	timeScale: number;

@@ -3,7 +3,7 @@
  * the preview (search results, list members not unlocked, events) and the unlocked record at
  * `basic` or `premium` level. Field paths (`company.name`) serve exports' field selection.
  */
-import type { UnlockLevel } from '../nodes/ContactData/shared/contract';
+import type { UnlockLevel } from '../nodes/ContactData/shared/client/contract';
 import type { Dataset } from './data.cjs';
 
 /** How an account holds a contact. */

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, knownSearchFiltersSchema } from '../nodes/ContactData/shared/contract';
+import { COMPANY_SIZE_PATTERN, knownSearchFiltersSchema } from '../nodes/ContactData/shared/client/contract';
 import type { Dataset } from './data.cjs';
 import { canonicalJson } from './json.cjs';
 import { fold, wordsOf } from './text.cjs';

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from '../nodes/ContactData/shared/contract';
+import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from '../nodes/ContactData/shared/client/contract';
 import { REVOKED_KEYS, countRequest, type Account } from './accounts.cjs';
 import { ADMIN_ROUTES } from './admin.cjs';
 import { refuseCrossSite } from './adminGuard.cjs';

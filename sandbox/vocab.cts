@@ -6,7 +6,7 @@ import {
 	KNOWN_INDUSTRIES,
 	KNOWN_TECH_STACK,
 	type Seniority,
-} from '../nodes/ContactData/shared/contract';
+} from '../nodes/ContactData/shared/client/contract';
 
 export const FIRST_NAMES = [
 	'Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Frances', 'John', 'Katherine',

@@ -1,6 +1,6 @@
 /** Webhook subscriptions of one account: which events about which lists go to which URL. */
 import { randomBytes } from 'node:crypto';
-import { ID_PREFIXES, WEBHOOKS, type EventType } from '../nodes/ContactData/shared/contract';
+import { ID_PREFIXES, WEBHOOKS, type EventType } from '../nodes/ContactData/shared/client/contract';
 
 export interface Subscription {
 	id: string;

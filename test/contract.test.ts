@@ -10,7 +10,7 @@ import {
 	knownSearchFiltersSchema,
 	unlockRequestSchema,
 	webhookSignature,
-} from '../nodes/ContactData/shared/contract';
+} from '../nodes/ContactData/shared/client/contract';
 
 describe('contract module', () => {
 	it('signs webhooks per Standard Webhooks: HMAC-SHA256 over "id.timestamp.body" keyed by the decoded secret', () => {

@@ -6,7 +6,7 @@
  * n8n. Both run at one time scale, with the docs' intervals scaled by it (1,000 ms of real time is
  * 1000 / scale ms here), so the HTTP Request node keeps exactly the rate it would in production.
  */
-import { PATHS, RATE_LIMITS } from '../../nodes/ContactData/shared/contract';
+import { PATHS, RATE_LIMITS } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY, keyFigures, secondsSince } from '../lib/bench.cjs';
 import { fullRateFloorS, unlockFloorCalls } from '../lib/floors.cjs';
 import { unlockParameters } from '../lib/nodeParameters.cjs';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request } from 'undici';
 
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY, benchTempDir, secondsSince } from '../lib/bench.cjs';
 import { exportParameters } from '../lib/nodeParameters.cjs';
 import { call } from '../../test/helpers/api';

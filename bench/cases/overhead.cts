@@ -3,7 +3,7 @@
  * node inside WorkflowExecute against a plain undici loop sending exactly the requests the node
  * sent (recorded through a pass-through proxy), one at a time as the node does.
  */
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY, WARMUP_KEY, keyFigures, median, writeItems } from '../lib/bench.cjs';
 import { searchLimitParameters } from '../lib/nodeParameters.cjs';
 import { ratio, round, type CaseResult } from '../lib/report.cjs';

@@ -1,5 +1,5 @@
 /** Input data for the cases, read from the sandbox with a plain client (rate limits off). */
-import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY } from '../lib/bench.cjs';
 import { call } from '../../test/helpers/api';
 import { apiHeaders } from '../lib/plainClient.cjs';

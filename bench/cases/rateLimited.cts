@@ -6,7 +6,7 @@
  */
 import { request } from 'undici';
 
-import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/contract';
+import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, keyFigures, median, writeItems } from '../lib/bench.cjs';
 import {
 	FLOOR_FORMULAS,

@@ -2,7 +2,7 @@
  * The floors the figures are compared with. Rate-limit time is in real seconds of the sandbox's
  * scaled clock: a minute of rate limit lasts 60 / timeScale seconds.
  */
-import { LIMITS, RATE_LIMIT_WINDOW_MS } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, RATE_LIMIT_WINDOW_MS } from '../../nodes/ContactData/shared/client/contract';
 
 const WINDOW_S = RATE_LIMIT_WINDOW_MS / 1000;
 

@@ -11,8 +11,8 @@ import { searchSavedLists } from './listSearch/searchSavedLists';
 import { contactDescription, contactOperations } from './resources/contact';
 import { creditsDescription, creditsOperations } from './resources/credits';
 import { savedListDescription, savedListOperations } from './resources/savedList';
-import { CREDENTIAL_NAME } from './shared/transport';
-import { asNodeError, type OperationExecute } from './shared/items';
+import { CREDENTIAL_NAME } from './shared/client/transport';
+import { asNodeError, type OperationExecute } from './shared/items/items';
 
 const operations: Record<string, Record<string, OperationExecute>> = {
 	contact: contactOperations,

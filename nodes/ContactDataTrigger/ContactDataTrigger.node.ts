@@ -11,7 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
-import { HEADERS } from '../ContactData/shared/contract';
+import { HEADERS } from '../ContactData/shared/client/contract';
 import { acceptedEvents } from './acceptedEvents';
 import { eventItem, ignoreReason, parseDelivery } from './delivery';
 import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './parameters';

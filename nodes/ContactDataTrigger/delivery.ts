@@ -4,8 +4,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { webhookEventSchema, type WebhookEvent } from '../ContactData/shared/contract';
-import { simplifyContact } from '../ContactData/shared/simplify';
+import { webhookEventSchema, type WebhookEvent } from '../ContactData/shared/client/contract';
+import { simplifyContact } from '../ContactData/shared/items/simplify';
 import type { DeliveryOptions, SubscriptionSpec } from './parameters';
 
 export type ParsedDelivery =

@@ -10,7 +10,7 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, ID_PREFIXES, LIMITS, type EventType } from '../ContactData/shared/contract';
+import { EVENT_TYPES, ID_PREFIXES, LIMITS, type EventType } from '../ContactData/shared/client/contract';
 
 /** The action node's saved-list search, registered under this name in the trigger's `methods`. */
 const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';

@@ -5,16 +5,16 @@
  */
 import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
-import { isAllowedBaseUrl } from '../ContactData/shared/baseUrl';
+import { isAllowedBaseUrl } from '../ContactData/shared/client/baseUrl';
 import {
 	PATHS,
 	webhookSchema,
 	webhooksPageSchema,
 	type CreateWebhookRequest,
 	type Webhook,
-} from '../ContactData/shared/contract';
+} from '../ContactData/shared/client/contract';
 import type { z } from 'zod';
-import { apiRequest } from '../ContactData/shared/transport';
+import { apiRequest } from '../ContactData/shared/client/transport';
 import { matchesSpec, readSubscriptionSpec } from './parameters';
 import {
 	forgetSubscription,

@@ -1,5 +1,5 @@
 /** `GET /v1/credits/balance` and `POST /v1/credits/refund`. */
-import { PATHS, refundRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { PATHS, refundRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import { apiError, asObject, notFound, parseWith, type Answer } from '../http.cjs';
 import type { RequestContext, Route } from '../router.cjs';
 

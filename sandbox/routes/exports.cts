@@ -1,5 +1,5 @@
 /** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
-import { LIMITS, exportRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, exportRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import type { Account } from '../accounts.cjs';
 import { exportedCount, streamExport, type ExportSource } from '../exports.cjs';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';

@@ -6,7 +6,7 @@ import {
 	PATHS,
 	createListRequestSchema,
 	listContactsRequestSchema,
-} from '../../nodes/ContactData/shared/contract';
+} from '../../nodes/ContactData/shared/client/contract';
 import type { Account } from '../accounts.cjs';
 import type { Dataset } from '../data.cjs';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';

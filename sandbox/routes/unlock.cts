@@ -7,7 +7,7 @@ import {
 	unlockRequestSchema,
 	type EnrichRequest,
 	type UnlockLevel,
-} from '../../nodes/ContactData/shared/contract';
+} from '../../nodes/ContactData/shared/client/contract';
 import type { Account } from '../accounts.cjs';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';
 import { canonicalJson } from '../json.cjs';

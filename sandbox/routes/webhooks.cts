@@ -1,5 +1,5 @@
 /** `POST|GET /v1/webhooks` and `DELETE /v1/webhooks/:id`. */
-import { PATHS, createWebhookRequestSchema } from '../../nodes/ContactData/shared/contract';
+import { PATHS, createWebhookRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import { asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';
 import type { RequestContext, Route } from '../router.cjs';
 import { isAcceptableWebhookUrl, publicSubscription } from '../webhooks.cjs';

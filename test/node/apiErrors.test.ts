@@ -1,7 +1,7 @@
 /** API error answers in the user's words: the parameter behind the API's field, not the field. */
 import type { INode } from 'n8n-workflow';
 
-import { apiError } from '../../nodes/ContactData/shared/apiErrors';
+import { apiError } from '../../nodes/ContactData/shared/client/apiErrors';
 
 const node: INode = {
 	id: 'node',

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
-import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/client/contract';
 import { runAgent } from '../harness/agent';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, api, contacts, hints, keyStats, run, type TestSandbox } from './setup';

@@ -1,5 +1,5 @@
 /** Credits → Get Balance and File Refund Claim. */
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, api, contacts, run, type TestSandbox } from './setup';
 

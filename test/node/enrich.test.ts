@@ -1,5 +1,5 @@
 /** Contact → Enrich: by email or LinkedIn URL, validated before sending, no-match as an output, budget. */
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, run, type TestSandbox } from './setup';
 

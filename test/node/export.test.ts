@@ -4,7 +4,7 @@
  */
 import type { IBinaryData, INodeExecutionData } from 'n8n-workflow';
 
-import { PATHS, type SavedList } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type SavedList } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, hints, keyStats, run, type TestSandbox } from './setup';
 

@@ -4,7 +4,7 @@
  */
 import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, balance, contacts, keyStats, run, toolVariant, type TestSandbox } from './setup';
 

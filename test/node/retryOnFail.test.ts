@@ -4,7 +4,7 @@
  * same execution, and the node must send the same Idempotency-Keys, so the API replays the first
  * answers: nothing is charged twice and the output reports what the first calls charged.
  */
-import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, run, type TestSandbox } from './setup';
 

@@ -1,6 +1,6 @@
 /** Saved List → Get Many, Get, Create, Add/Remove Contacts, Delete, and the list picker. */
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
-import { PATHS, type SavedList } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type SavedList } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, loadOptionsContext, run, type TestSandbox } from './setup';
 

@@ -15,7 +15,7 @@ import {
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
-import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/client/contract';
 import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun, type RunNodeOptions } from '../harness/engine';
 import { api } from '../helpers/api';
 import { KEYS, type TestSandbox } from '../helpers/sandbox';

@@ -3,7 +3,7 @@
  * fields, keys reordered in every answer) and takes what it does not know, with one call each.
  * Only a field the node needs, missing, is an error, a clear one, and the call is not sent again.
  */
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { FUTURE_FIELD } from '../../sandbox/futureApi.cjs';
 import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';

@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type ContactPreview } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { KEYS, api, balance, contacts, hints, keyStats, run, type TestSandbox } from './setup';
 

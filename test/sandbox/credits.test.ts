@@ -1,5 +1,5 @@
 /** GET /v1/credits/balance and POST /v1/credits/refund. */
-import { balanceSchema, refundSchema } from '../../nodes/ContactData/shared/contract';
+import { balanceSchema, refundSchema } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, firstContactIds, useSandbox } from './client';
 

@@ -1,7 +1,7 @@
 /** POST /v1/lists/:id/export and signed downloads: CSV and JSON, fields, levels, URLs, streaming. */
 import { request } from 'undici';
 
-import { LIMITS, exportUrlResponseSchema } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, exportUrlResponseSchema } from '../../nodes/ContactData/shared/client/contract';
 import { expectError, firstContactIds, parseCsv, useSandbox } from './client';
 
 

@@ -1,5 +1,5 @@
 /** Saved lists: create, read, page, add and remove members, delete; their errors. */
-import { savedListSchema, savedListsPageSchema } from '../../nodes/ContactData/shared/contract';
+import { savedListSchema, savedListsPageSchema } from '../../nodes/ContactData/shared/client/contract';
 import { expectError, useSandbox } from './client';
 
 const CONTACTS = 20_000;

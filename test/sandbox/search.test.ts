@@ -1,5 +1,5 @@
 /** POST /v1/search: every filter, keywords, paging with cursors, the 10,000-result cap, validation. */
-import { LIMITS, contactPreviewSchema, searchResponseSchema } from '../../nodes/ContactData/shared/contract';
+import { LIMITS, contactPreviewSchema, searchResponseSchema } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { clientFor, expectError, useSandbox } from './client';
 

@@ -1,5 +1,5 @@
 /** POST /v1/unlock and POST /v1/enrich: levels, charges, 402/413/400, idempotency. */
-import { enrichResponseSchema, unlockResponseSchema, unlockedContactSchema } from '../../nodes/ContactData/shared/contract';
+import { enrichResponseSchema, unlockResponseSchema, unlockedContactSchema } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, firstContactIds, useSandbox } from './client';
 

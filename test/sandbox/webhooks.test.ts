@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
-import { webhookEventSchema, webhookSchema } from '../../nodes/ContactData/shared/contract';
+import { webhookEventSchema, webhookSchema } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, useSandbox } from './client';
 

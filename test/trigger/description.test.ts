@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 
 import { Workflow, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
 
-import { PATHS } from '../../nodes/ContactData/shared/contract';
+import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { MapNodeTypes } from '../harness/engine';
 import { api } from '../helpers/api';

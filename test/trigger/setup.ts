@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
-import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/contract';
+import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/client/contract';
 import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { TriggerHost } from '../harness/webhook';
 import { api } from '../helpers/api';

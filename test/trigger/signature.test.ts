@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import { WEBHOOKS, webhookSignature } from '../../nodes/ContactData/shared/contract';
+import { WEBHOOKS, webhookSignature } from '../../nodes/ContactData/shared/client/contract';
 import { verifyDeliverySignature, type SignatureVerdict } from '../../nodes/ContactDataTrigger/signature';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;

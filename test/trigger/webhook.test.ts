@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../nodes/ContactData/shared/contract';
+import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../nodes/ContactData/shared/client/contract';
 import type { ReceivedRequest, TriggerHost } from '../harness/webhook';
 import type { DeliveryLogEntry } from '../helpers/sandbox';
 import {

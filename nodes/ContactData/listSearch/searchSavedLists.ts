@@ -2,8 +2,8 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import type { z } from 'zod';
 
-import { LIMITS, PATHS, savedListsPageSchema } from '../shared/contract';
-import { apiRequest } from '../shared/transport';
+import { LIMITS, PATHS, savedListsPageSchema } from '../shared/client/contract';
+import { apiRequest } from '../shared/client/transport';
 
 type SavedListsPage = z.infer<typeof savedListsPageSchema>;
 

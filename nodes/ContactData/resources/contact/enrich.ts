@@ -12,8 +12,8 @@ import {
 	skippedForBudget,
 	type CreditBudget,
 	type Reservation,
-} from '../../shared/budget';
-import { isContactRecord } from '../../shared/charges';
+} from '../../shared/credits/budget';
+import { isContactRecord } from '../../shared/credits/charges';
 import {
 	budgetReached,
 	chargingRunOf,
@@ -21,24 +21,24 @@ import {
 	sendChargingCall,
 	stopBeforeSpending,
 	type ChargingRun,
-} from '../../shared/chargingRun';
+} from '../../shared/credits/chargingRun';
 import {
 	PATHS,
 	enrichRequestSchema,
 	enrichResponseSchema,
 	type EnrichResponse,
 	type UnlockLevel,
-} from '../../shared/contract';
+} from '../../shared/client/contract';
 import {
 	booleanParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
-} from '../../shared/descriptions';
-import { idempotencyKeyFor } from '../../shared/idempotency';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items';
-import { simplifyParameters } from '../../shared/simplify';
-import { checkBody, plural, textOf } from '../../shared/values';
+} from '../../shared/parameters/descriptions';
+import { idempotencyKeyFor } from '../../shared/client/idempotency';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { simplifyParameters } from '../../shared/items/simplify';
+import { checkBody, plural, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 

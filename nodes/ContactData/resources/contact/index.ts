@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecute } from '../../shared/items';
+import type { OperationExecute } from '../../shared/items/items';
 import * as enrich from './enrich';
 import * as search from './search';
 import * as unlock from './unlock';

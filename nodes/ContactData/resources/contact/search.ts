@@ -7,14 +7,14 @@ import {
 	searchRequestSchema,
 	type SearchPage,
 	type SearchRequest,
-} from '../../shared/contract';
-import { resultLimitOf, returnAllAndLimit } from '../../shared/descriptions';
-import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/filters';
-import { forEachItem } from '../../shared/items';
-import { CursorTrail } from '../../shared/paging';
-import { simplifyOutput, simplifyParameters } from '../../shared/simplify';
-import { apiRequest } from '../../shared/transport';
-import { checkBody } from '../../shared/values';
+} from '../../shared/client/contract';
+import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
+import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/parameters/filters';
+import { forEachItem } from '../../shared/items/items';
+import { CursorTrail } from '../../shared/client/paging';
+import { simplifyOutput, simplifyParameters } from '../../shared/items/simplify';
+import { apiRequest } from '../../shared/client/transport';
+import { checkBody } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 

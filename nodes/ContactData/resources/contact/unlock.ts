@@ -13,7 +13,7 @@ import {
 	skippedForBudget,
 	type CreditBudget,
 	type Reservation,
-} from '../../shared/budget';
+} from '../../shared/credits/budget';
 import {
 	budgetReached,
 	chargingRunOf,
@@ -21,7 +21,7 @@ import {
 	sendChargingCall,
 	stopBeforeSpending,
 	type ChargingRun,
-} from '../../shared/chargingRun';
+} from '../../shared/credits/chargingRun';
 import {
 	LIMITS,
 	PATHS,
@@ -30,18 +30,18 @@ import {
 	unlockResponseSchema,
 	type UnlockLevel,
 	type UnlockResponse,
-} from '../../shared/contract';
+} from '../../shared/client/contract';
 import {
 	booleanParameter,
 	contactIdsParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
-} from '../../shared/descriptions';
-import { idempotencyKeyFor } from '../../shared/idempotency';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items';
-import { simplifyParameters } from '../../shared/simplify';
-import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/values';
+} from '../../shared/parameters/descriptions';
+import { idempotencyKeyFor } from '../../shared/client/idempotency';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { simplifyParameters } from '../../shared/items/simplify';
+import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/contract';
-import { optionParameter } from '../../shared/descriptions';
-import { forEachItem } from '../../shared/items';
-import { apiRequest } from '../../shared/transport';
-import { checkBody, textOf } from '../../shared/values';
+import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
+import { optionParameter } from '../../shared/parameters/descriptions';
+import { forEachItem } from '../../shared/items/items';
+import { apiRequest } from '../../shared/client/transport';
+import { checkBody, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['credits'], operation: ['fileRefundClaim'] } };
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, balanceSchema } from '../../shared/contract';
-import { onceForAllItems } from '../../shared/items';
-import { apiRequest } from '../../shared/transport';
+import { PATHS, balanceSchema } from '../../shared/client/contract';
+import { onceForAllItems } from '../../shared/items/items';
+import { apiRequest } from '../../shared/client/transport';
 
 export const description: INodeProperties[] = [];
 

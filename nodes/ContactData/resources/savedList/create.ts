@@ -1,17 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/contract';
-import { contactIdsParameter, optionParameter } from '../../shared/descriptions';
+import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
+import { contactIdsParameter, optionParameter } from '../../shared/parameters/descriptions';
 import {
 	FILTER_PARAMETER_NAMES,
 	filterProperties,
 	noMatchNotice,
 	readFilters,
 	textFilterAdvice,
-} from '../../shared/filters';
-import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items';
-import { apiRequest } from '../../shared/transport';
-import { checkBody, refused, textOf, unique } from '../../shared/values';
+} from '../../shared/parameters/filters';
+import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items/items';
+import { apiRequest } from '../../shared/client/transport';
+import { checkBody, refused, textOf, unique } from '../../shared/parameters/values';
 import { groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };

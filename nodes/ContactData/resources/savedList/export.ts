@@ -16,17 +16,17 @@ import {
 	type ExportFormat,
 	type ExportUrlResponse,
 	type SavedList,
-} from '../../shared/contract';
-import { forEachItem } from '../../shared/items';
-import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/transport';
-import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
+} from '../../shared/client/contract';
+import { forEachItem } from '../../shared/items/items';
+import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/client/transport';
+import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import {
 	countExportedItems,
 	countStoredExport,
 	notUnlockedNotice,
 	type ExportCounts,
 } from './exportCounts';
-import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/values';
+import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };

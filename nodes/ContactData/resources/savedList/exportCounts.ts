@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ExportFormat } from '../../shared/contract';
+import type { ExportFormat } from '../../shared/client/contract';
 
 export interface ExportCounts {
 	contacts: number;

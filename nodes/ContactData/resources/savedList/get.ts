@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, savedListSchema } from '../../shared/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/descriptions';
-import { forEachItem } from '../../shared/items';
-import { apiRequest } from '../../shared/transport';
+import { PATHS, savedListSchema } from '../../shared/client/contract';
+import { savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { forEachItem } from '../../shared/items/items';
+import { apiRequest } from '../../shared/client/transport';
 
 const showFor = { show: { resource: ['savedList'], operation: ['get'] } };
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecute } from '../../shared/items';
+import type { OperationExecute } from '../../shared/items/items';
 import * as addContacts from './addContacts';
 import * as create from './create';
 import * as deleteList from './delete';

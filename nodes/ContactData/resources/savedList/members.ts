@@ -11,11 +11,11 @@ import {
 	listContactsAddedSchema,
 	listContactsRemovedSchema,
 	listContactsRequestSchema,
-} from '../../shared/contract';
-import { contactIdsParameter, savedListIdOf, savedListLocator } from '../../shared/descriptions';
-import { asNodeError, errorItem, pairedWith } from '../../shared/items';
-import { apiRequest } from '../../shared/transport';
-import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/values';
+} from '../../shared/client/contract';
+import { contactIdsParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { asNodeError, errorItem, pairedWith } from '../../shared/items/items';
+import { apiRequest } from '../../shared/client/transport';
+import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/parameters/values';
 
 /** The parameters of Add Contacts and Remove Contacts. */
 export function memberParameters(

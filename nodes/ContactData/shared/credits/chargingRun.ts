@@ -19,11 +19,11 @@ import {
 	type WhenMaxCreditsReached,
 } from './budget';
 import { withRunCharges } from './charges';
-import type { UnlockLevel } from './contract';
-import { asNodeError } from './items';
-import { simplifyOutput } from './simplify';
-import { apiRequest, type ApiRequest } from './transport';
-import { plural } from './values';
+import type { UnlockLevel } from '../client/contract';
+import { asNodeError } from '../items/items';
+import { simplifyOutput } from '../items/simplify';
+import { apiRequest, type ApiRequest } from '../client/transport';
+import { plural } from '../parameters/values';
 
 /** What a charging run reads once for all its input items. */
 export interface ChargingRun {

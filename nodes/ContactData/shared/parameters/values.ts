@@ -7,7 +7,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
-import { ID_PREFIXES } from './contract';
+import { ID_PREFIXES } from '../client/contract';
 
 /** Where a value comes from: the node and the input item it is read for. */
 export interface Where {

@@ -11,7 +11,7 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
-import { letOthersRun } from './waits';
+import { letOthersRun } from '../client/waits';
 
 export type OperationExecute = (
 	this: IExecuteFunctions,

@@ -1,7 +1,7 @@
 /** Parameters that several operations share, and their checked reading. */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDIT_COST, ID_PREFIXES, LIST_ID_PATTERN, type UnlockLevel } from './contract';
+import { CREDIT_COST, ID_PREFIXES, LIST_ID_PATTERN, type UnlockLevel } from '../client/contract';
 import { booleanOf, optionOf, refused, wholeNumber, type Choice } from './values';
 
 const where = (context: IExecuteFunctions, itemIndex: number) => ({ node: context.getNode(), itemIndex });

@@ -13,9 +13,9 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import { CREDIT_COST, type UnlockLevel } from './contract';
-import { levelOf, maxCreditsOf, optionParameter } from './descriptions';
-import { plural } from './values';
+import { CREDIT_COST, type UnlockLevel } from '../client/contract';
+import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
+import { plural } from '../parameters/values';
 
 /** What the node does when the run may cost more than Max Credits. */
 export type WhenMaxCreditsReached = 'stop' | 'whatFits';

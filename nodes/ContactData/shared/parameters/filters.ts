@@ -19,7 +19,7 @@ import {
 	SENIORITIES,
 	searchFiltersSchema,
 	type SearchFilters,
-} from './contract';
+} from '../client/contract';
 import { checkBody, refused, showValue, stringListOf, textOf, wholeNumber, type Where } from './values';
 
 const SPECIAL_LABELS: Record<string, string> = {

@@ -5,7 +5,7 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { apiErrorBodySchema } from './contract';
-import { FILTER_PARAMETER_NAMES } from './filters';
+import { FILTER_PARAMETER_NAMES } from '../parameters/filters';
 
 /** Request body fields by the parameter the editor shows for them. */
 const FIELD_PARAMETER_NAMES: Record<string, string> = {
