@@ -76,3 +76,33 @@ describe('node search (n8n merges the trigger into the node’s entry)', () => {
 		},
 	);
 });
+
+describe('codex files follow the rules of n8n’s next plugin (valid-node-categories, no-codex-subcategories)', () => {
+	// valid-node-categories' list, verbatim from n8n's master plugin.
+	const ALLOWED = [
+		'Data & Storage',
+		'Finance & Accounting',
+		'Marketing & Content',
+		'Productivity',
+		'Miscellaneous',
+		'Sales',
+		'Development',
+		'Analytics',
+		'Communication',
+		'Utility',
+		'AI',
+	];
+	const codexFiles = ['nodes/ContactData/ContactData.node.json', 'nodes/ContactDataTrigger/ContactDataTrigger.node.json'];
+
+	it.each(codexFiles)('%s: categories from the allowed list, no subcategories', (file) => {
+		const codex = readRepoJson<{ categories: string[]; subcategories?: unknown }>(file);
+		expect(codex.categories.length).toBeGreaterThan(0);
+		expect(codex.categories.filter((category) => !ALLOWED.includes(category))).toEqual([]);
+		expect(codex.subcategories).toBeUndefined();
+	});
+
+	it.each(['job change', 'champion'])('the trigger’s own codex is found by "%s"', (term) => {
+		const { alias } = readRepoJson<{ alias: string[] }>('nodes/ContactDataTrigger/ContactDataTrigger.node.json');
+		expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
+	});
+});

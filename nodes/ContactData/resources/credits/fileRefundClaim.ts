@@ -30,6 +30,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Reason',
 		name: 'reason',
 		type: 'options',
+		required: true,
 		default: 'bounced_email',
 		displayOptions: showFor,
 		options: REASON_CHOICES,

@@ -20,15 +20,15 @@ const showForIds = { show: { ...showFor.show, createFrom: ['contactIds'] } };
 
 const CREATE_FROM_CHOICES = [
 	{
+		name: 'Contact IDs',
+		value: 'contactIds',
+		description: 'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
+	},
+	{
 		name: 'Search Filters',
 		value: 'filters',
 		description:
 			'A saved search: its members are every match, beyond the 10,000 a search can page through. One list per input item.',
-	},
-	{
-		name: 'Contact IDs',
-		value: 'contactIds',
-		description: 'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
 	},
 ];
 
@@ -46,6 +46,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Create From',
 		name: 'createFrom',
 		type: 'options',
+		required: true,
 		default: 'filters',
 		displayOptions: showFor,
 		options: CREATE_FROM_CHOICES,

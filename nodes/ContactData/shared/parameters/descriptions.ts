@@ -125,6 +125,7 @@ export function levelParameter(displayOptions: IDisplayOptions): INodeProperties
 		displayName: 'Level',
 		name: 'level',
 		type: 'options',
+		required: true,
 		default: 'basic',
 		displayOptions,
 		options: LEVEL_CHOICES,
@@ -180,6 +181,8 @@ export function whenMaxCreditsReachedParameter(
 		type: 'options',
 		default: 'stop',
 		displayOptions,
+		required: true,
+		// Sorted by name, as n8n's rules ask (Enrich What Fits, Stop Before Spending, Unlock What Fits).
 		options: [
 			{
 				name: 'Stop Before Spending',
@@ -187,7 +190,7 @@ export function whenMaxCreditsReachedParameter(
 				description: 'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
 			},
 			{ name: whatFits.name, value: 'whatFits', description: whatFits.description },
-		],
+		].sort((a, b) => a.name.localeCompare(b.name)),
 		description: 'What to do when the run could cost more than Max Credits. Read once per run, from the first item.',
 	};
 }
