@@ -2,8 +2,7 @@
  * The example workflows: an AI agent's Contact Data tools are described by what they expose, and
  * outside services ship disabled with a note (the end-to-end check runs the examples in n8n).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readRepoJson, repoFolderEntries } from './support/files.cjs';
 
 interface ExampleNode {
 	name: string;
@@ -12,12 +11,11 @@ interface ExampleNode {
 	parameters: Record<string, unknown> & { toolDescription?: string; filters?: Record<string, unknown> };
 }
 
-const EXAMPLES = join(__dirname, '..', 'examples');
-const examples = readdirSync(EXAMPLES)
+const examples = repoFolderEntries('examples')
 	.filter((file) => file.endsWith('.json'))
 	.map((file) => ({
 		file,
-		workflow: JSON.parse(readFileSync(join(EXAMPLES, file), 'utf8')) as { nodes: ExampleNode[] },
+		workflow: readRepoJson<{ nodes: ExampleNode[] }>(`examples/${file}`),
 	}));
 
 /** How a tool description names each Search filter. */

@@ -32,8 +32,8 @@ const TOOL = 'Contact Data';
 let executions = 0;
 
 /** Passes its input on: the agent's parent, which the engine needs to resume the agent. */
-class Start implements INodeType {
-	description: INodeTypeDescription = {
+const start: INodeType = {
+	description: {
 		displayName: 'Start',
 		name: 'start',
 		group: ['input'],
@@ -43,11 +43,11 @@ class Start implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		properties: [],
-	};
+	},
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
-	}
-}
+	},
+};
 
 /** The node's description as n8n gives a node used as a tool: named "…Tool", with an ai_tool output. */
 function asToolType(nodeType: INodeType): INodeType {
@@ -173,7 +173,7 @@ export async function runAgent(options: {
 		connections,
 		active: false,
 		nodeTypes: new MapNodeTypes({
-			'test.start': new Start(),
+			'test.start': start,
 			'test.agent':
 				options.way === 'langchain' ? langchainAgentType(options.rounds) : engineAgentType(options.rounds),
 			[toolTypeName]: asToolType(options.toolType),

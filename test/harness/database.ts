@@ -11,17 +11,17 @@
  * other's records; two first inserts collide), so the node's calls go through n8n-core's real helper.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 
 import { DataDeduplicationService } from 'n8n-core';
-import type {
-	DeduplicationItemTypes,
-	DeduplicationScope,
-	ICheckProcessedContextData,
-	ICheckProcessedOptions,
-	IDataDeduplicator,
-	IDataObject,
-	IDeduplicationOutput,
+import {
+	sleep,
+	type DeduplicationItemTypes,
+	type DeduplicationScope,
+	type ICheckProcessedContextData,
+	type ICheckProcessedOptions,
+	type IDataDeduplicator,
+	type IDataObject,
+	type IDeduplicationOutput,
 } from 'n8n-workflow';
 
 export class Database {
@@ -64,7 +64,7 @@ class DatabaseDeduplicator implements IDataDeduplicator {
 		const context = contextOf(scope, contextData);
 		// n8n reads the row, decides, then inserts or updates it: two round trips, no lock.
 		const stored = rows.has(context) ? [...rows.get(context)!] : undefined;
-		await delay(ROUND_TRIP_MS);
+		await sleep(ROUND_TRIP_MS);
 		const hashes = items.map(hashOf);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		const data = stored ?? [];

@@ -13,14 +13,6 @@
  * another n8n process is another TriggerHost on the same Database (`anotherProcess`).
  */
 import { randomUUID } from 'node:crypto';
-import {
-	createServer,
-	type IncomingHttpHeaders,
-	type IncomingMessage,
-	type Server,
-	type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import {
@@ -40,6 +32,13 @@ import {
 	type WebhookSetupMethodNames,
 } from 'n8n-workflow';
 
+import {
+	listenLocally,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type LocalServer,
+	type ServerResponse,
+} from '../support/httpServer.cjs';
 import { Database, connectDatabase } from './database';
 import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData } from './engine';
 
@@ -165,7 +164,7 @@ export class TriggerHost {
 	runsExecutions = true;
 
 	private productionActive = false;
-	private server: Server | undefined;
+	private server: LocalServer | undefined;
 	private baseUrl = 'http://127.0.0.1:5678';
 	private readonly nodeTypeName = 'test.contactDataTrigger';
 
@@ -202,22 +201,17 @@ export class TriggerHost {
 
 	async listen(): Promise<void> {
 		await connectDatabase(this.database);
-		const server = createServer((request, response) => {
+		this.server = await listenLocally((request, response) => {
 			this.handle(request, response).catch((error: unknown) => {
 				response.statusCode = 500;
 				response.end(String(error));
 			});
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		this.server = server;
-		this.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		this.baseUrl = this.server.url;
 	}
 
 	async close(): Promise<void> {
-		const server = this.server;
-		if (!server) return;
-		server.closeAllConnections();
-		await new Promise<void>((resolve) => server.close(() => resolve()));
+		await this.server?.close();
 	}
 
 	webhookUrl({ test = false }: Mode = {}): string {

@@ -4,6 +4,8 @@
  */
 import { request } from 'undici';
 
+import type { WebhookEvent } from '../../nodes/ContactData/shared/client/contract';
+
 import { KEYS } from '../../sandbox/accounts.cjs';
 import type { FaultRule } from '../../sandbox/faults.cjs';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../sandbox/server.cjs';
@@ -54,7 +56,7 @@ export interface SandboxAdmin {
 		list_id: string;
 		count?: number;
 		key?: string;
-	}): Promise<{ events: Array<Record<string, any>> }>;
+	}): Promise<{ events: WebhookEvent[] }>;
 	stats(): Promise<SandboxStats>;
 	deliveries(): Promise<DeliveryLogEntry[]>;
 }

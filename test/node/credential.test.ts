@@ -2,13 +2,12 @@
  * The credential: its test request (run, and its outcome read, the way n8n's credentials tester
  * does: test/harness/credentialTest.ts), the https rule, and the key never showing.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { testCredential as runCredentialTest } from '../harness/credentialTest';
-import { json, startFakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
+import { json, startFakeApi } from '../support/fakeApi.cjs';
+import { listenLocally } from '../support/httpServer.cjs';
 import { KEYS, everything, keyStats, run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
@@ -157,7 +156,7 @@ describe('the API key stays secret', () => {
 describe('a redirect from the base URL', () => {
 	it('is an error naming the Base URL, and the key is not sent on to the other address', async () => {
 		const seen: Array<{ url?: string; authorization?: string }> = [];
-		const server = createServer((req, res) => {
+		const server = await listenLocally((req, res) => {
 			seen.push({ url: req.url, authorization: req.headers.authorization });
 			if (req.url?.startsWith('/elsewhere')) {
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"balance":1}');
@@ -165,8 +164,7 @@ describe('a redirect from the base URL', () => {
 			}
 			res.writeHead(301, { location: `${url}/elsewhere${req.url}` }).end();
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+		const { url } = server;
 		try {
 			const result = await run(sandbox, {
 				parameters: { resource: 'credits', operation: 'getBalance' },
@@ -176,7 +174,7 @@ describe('a redirect from the base URL', () => {
 			expect(result.error?.description).toContain(url);
 			expect(seen).toEqual([{ url: '/v1/credits/balance', authorization: `Bearer ${KEYS.growth}` }]);
 		} finally {
-			await new Promise((resolve) => server.close(resolve));
+			await server.close();
 		}
 	});
 });

@@ -9,39 +9,29 @@
  * Requests are counted by a recording proxy in front of the sandbox, so a request to a path the
  * sandbox does not route (`DELETE /v1/contacts`) is counted too.
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startTestSandbox } from '../helpers/sandbox';
+import { envVar } from '../support/env.cjs';
+import { listenLocally, type LocalServer } from '../support/httpServer.cjs';
+import { startRecordingProxy } from '../support/recordingProxy.cjs';
+import { report } from '../support/report.cjs';
 import { contacts, hints, run, type TestSandbox } from './setup';
 
 /** Every request sent through it ("METHOD /path?query"), forwarded to the sandbox. */
 const sent: string[] = [];
-let proxy: Server;
+let proxy: LocalServer | undefined;
 let proxyUrl: string;
 
 let sandbox: TestSandbox;
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 2_000 });
-	proxy = createServer((req, res) => {
-		sent.push(`${req.method} ${req.url}`);
-		const upstream = request(new URL(req.url ?? '/', sandbox.url), { method: req.method, headers: req.headers }, (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-	proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+	proxy = await startRecordingProxy(() => sandbox.url, sent);
+	proxyUrl = proxy.url;
 });
 afterAll(async () => {
-	if (proxy) {
-		proxy.closeAllConnections();
-		await new Promise((resolve) => proxy.close(resolve));
-	}
+	await proxy?.close();
 	await sandbox?.close();
 });
 
@@ -237,7 +227,7 @@ beforeAll(async () => {
 	const refused = outcomes.filter((outcome) => outcome.error && outcome.requests === 0).length;
 	const reached = outcomes.filter((outcome) => outcome.requests > 0).length;
 	// The figures the issue asks for.
-	console.log(`parameter fuzz: ${CASES.length} cases, ${refused} refused before sending, ${reached} reached the API`);
+	report(`parameter fuzz: ${CASES.length} cases, ${refused} refused before sending, ${reached} reached the API`);
 }, 300_000);
 
 const label = (entry: Case) =>
@@ -314,21 +304,20 @@ it('counts in words: "1 unique contact in 1 call", not "1 unique contacts in 1 c
 
 it('an export answered 202 without a download URL names what is missing, not zod’s output', async () => {
 	// An API that starts a large export but answers without `url`.
-	const server = createServer((_req, res) => {
+	const server = await listenLocally((_req, res) => {
 		res.writeHead(202, { 'Content-Type': 'application/json' });
 		res.end(JSON.stringify({ format: 'csv', contact_count: 200000 }));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	try {
 		const result = await run(sandbox, {
 			parameters: list('export', { listId: byId('ls_abc') }),
-			baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+			baseUrl: server.url,
 		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.message).toBe('The API answered the export of a large list without a usable `url`, `expires_at`');
 		expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(ZOD_OUTPUT);
 	} finally {
-		await new Promise((resolve) => server.close(resolve));
+		await server.close();
 	}
 });
 
@@ -439,12 +428,12 @@ describe('a matrix of hostile values for every parameter', () => {
 		const refused = matrix.filter((entry) => entry.error && entry.requests.length === 0).length;
 		const reached = matrix.filter((entry) => entry.requests.length > 0).length;
 		const apiRefused = matrix.filter((entry) => entry.requests.length > 0 && entry.error).length;
-		if (process.env.FUZZ_DUMP) {
+		if (envVar('FUZZ_DUMP')) {
 			for (const entry of matrix.filter((candidate) => candidate.requests.length > 0)) {
-				console.log(`${where(entry)} -> ${entry.requests.join(', ')} ${entry.error ? `${String(entry.error.name)}: ${entry.error.message}` : 'ok'}`);
+				report(`${where(entry)} -> ${entry.requests.join(', ')} ${entry.error ? `${String(entry.error.name)}: ${entry.error.message}` : 'ok'}`);
 			}
 		}
-		console.log(
+		report(
 			`parameter matrix: ${matrix.length} runs (${SLOTS.length} parameters × ${HOSTILE.length} values), ${refused} refused before sending, ${reached} reached the API (${apiRefused} of them refused by it, ${reached - apiRefused} valid in form and run)`,
 		);
 	}, 600_000);

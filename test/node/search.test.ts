@@ -1,4 +1,5 @@
 /** Contact → Search: filters as parameters and expressions, paging, the paging cap, pacing. */
+import type { ContactPreview } from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
 import { hints, keyStats, run, type TestSandbox } from './setup';
 
@@ -104,18 +105,18 @@ it('refuses bad filter values before sending, naming the parameter and item', as
 
 describe('filters in the user’s words', () => {
 	it.each([
-		['department', 'Customer Success', 'customer_success', (json: Record<string, any>) => json.department],
-		['department', 'human-resources', 'human_resources', (json: Record<string, any>) => json.department],
-		['industry', 'Real Estate', 'real_estate', (json: Record<string, any>) => json.company.industry],
-		['industry', ' E-Commerce ', 'e_commerce', (json: Record<string, any>) => json.company.industry],
-		['techStack', 'Ruby on Rails', 'ruby on rails', (json: Record<string, any>) => json.company.tech_stack],
-		['techStack', 'Node.JS', 'node.js', (json: Record<string, any>) => json.company.tech_stack],
+		['department', 'Customer Success', 'customer_success', (json: ContactPreview) => json.department],
+		['department', 'human-resources', 'human_resources', (json: ContactPreview) => json.department],
+		['industry', 'Real Estate', 'real_estate', (json: ContactPreview) => json.company.industry],
+		['industry', ' E-Commerce ', 'e_commerce', (json: ContactPreview) => json.company.industry],
+		['techStack', 'Ruby on Rails', 'ruby on rails', (json: ContactPreview) => json.company.tech_stack],
+		['techStack', 'Node.JS', 'node.js', (json: ContactPreview) => json.company.tech_stack],
 	])('%s "%s" finds %s', async (parameter, value, identifier, field) => {
 		const result = await run(sandbox, { parameters: search({ filters: { [parameter]: `={{ ${JSON.stringify(value)} }}` }, limit: 5 }) });
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(5);
 		for (const { json } of result.items) {
-			const found = field(json as Record<string, any>);
+			const found = field(json as unknown as ContactPreview);
 			if (Array.isArray(found)) expect(found).toContain(identifier);
 			else expect(found).toBe(identifier);
 		}

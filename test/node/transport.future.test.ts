@@ -5,7 +5,7 @@
  */
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { FUTURE_FIELD } from '../../sandbox/futureApi.cjs';
-import { json, startFakeApi } from '../helpers/fakeApi';
+import { json, startFakeApi } from '../support/fakeApi.cjs';
 import { startTestSandbox } from '../helpers/sandbox';
 import { api, contacts, keyStats, run, type TestSandbox } from './setup';
 

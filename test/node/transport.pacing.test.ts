@@ -7,8 +7,10 @@ import type { INodeType } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { runNode, type NodeRun } from '../harness/engine';
-import { json, startFakeApi, type FakeApi } from '../helpers/fakeApi';
 import { startTestSandbox } from '../helpers/sandbox';
+import { json, startFakeApi, type FakeApi } from '../support/fakeApi.cjs';
+import { loadAfresh } from '../support/modules.cjs';
+import { report } from '../support/report.cjs';
 import { KEYS, contacts, keyStats, run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
@@ -22,13 +24,8 @@ beforeEach(async () => sandbox.admin.reset());
 
 /** A fresh copy of the node's modules: a process of its own. */
 function nodeOfAnotherProcess(): INodeType {
-	let nodeType: INodeType | undefined;
-	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { ContactData } = require('../../nodes/ContactData/ContactData.node');
-		nodeType = new ContactData() as INodeType;
-	});
-	return nodeType!;
+	const { ContactData } = loadAfresh<{ ContactData: new () => INodeType }>('nodes/ContactData/ContactData.node');
+	return new ContactData();
 }
 
 function unlockIn(nodeType: INodeType, ids: string[]): Promise<NodeRun> {
@@ -57,7 +54,7 @@ it('4 processes × 4,500 overlapping ids, one key: no failed item, credits equal
 	const stats = await keyStats(sandbox);
 	const calls = stats.requests['POST /v1/unlock'] ?? 0;
 	// The figures of issue 11's table, for the report.
-	console.log(`4 processes × 4,500 ids: ${calls} unlock calls (minimum 180), ${stats.http_429} × 429, ${failed.length} failed items, ${stats.credits_charged} credits for ${new Set(slices.flat()).size} unique, ${seconds} s (schedule 18 s)`);
+	report(`4 processes × 4,500 ids: ${calls} unlock calls (minimum 180), ${stats.http_429} × 429, ${failed.length} failed items, ${stats.credits_charged} credits for ${new Set(slices.flat()).size} unique, ${seconds} s (schedule 18 s)`);
 	expect(runs.map((run) => run.error)).toEqual([undefined, undefined, undefined, undefined]);
 	expect(failed).toEqual([]);
 	expect(runs.map((run) => run.items.length)).toEqual([4_500, 4_500, 4_500, 4_500]);

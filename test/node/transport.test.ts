@@ -3,10 +3,12 @@
  * stops on a cursor going round in circles, and Stop honoured during every wait. Run against small
  * misbehaving APIs on loopback.
  */
-import { createServer, type AddressInfo } from 'node:net';
 
-import { json, startFakeApi, type FakeApi } from '../helpers/fakeApi';
+import { sleep } from 'n8n-workflow';
+
 import { startTestSandbox } from '../helpers/sandbox';
+import { json, startFakeApi, type FakeApi } from '../support/fakeApi.cjs';
+import { closedPort } from '../support/httpServer.cjs';
 import { run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
@@ -42,19 +44,11 @@ function preview(id: string) {
 /** Resolves once the fake API has received `count` requests. */
 function afterRequests(api: () => FakeApi | undefined, count: number): Promise<void> {
 	return new Promise((resolve) => {
-		const poll = () => ((api()?.requests.length ?? 0) >= count ? resolve() : void setTimeout(poll, 20));
+		const poll = () => ((api()?.requests.length ?? 0) >= count ? resolve() : void sleep(20).then(poll));
 		poll();
 	});
 }
 
-/** A loopback port nothing listens on: one the system just handed out and took back. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return port;
-}
 
 describe('a timeout on every request', () => {
 	it('an API that accepts the connection and never answers fails the call within the timeout, once', async () => {
@@ -132,7 +126,7 @@ describe('Stop ends every wait', () => {
 		let stoppedAt = 0;
 		const stop = afterRequests(() => fake, afterCalls).then(async () => {
 			// Into the wait that follows the first answer.
-			await new Promise((resolve) => setTimeout(resolve, 300));
+			await sleep(300);
 			stoppedAt = Date.now();
 		});
 		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url, stopWhen: stop });

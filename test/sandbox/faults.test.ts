@@ -3,6 +3,7 @@ import { request } from 'undici';
 
 import { optionsFromEnvironment } from '../../sandbox/cli.cjs';
 import { KEYS, startTestSandbox } from '../helpers/sandbox';
+import { withEnv } from '../support/env.cjs';
 import { clientFor, expectError, firstContactIds, useSandbox } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });
@@ -140,13 +141,14 @@ describe('fault rules', () => {
 			expect({ rules, status: reply.status }).toEqual({ rules, status: 400 });
 		}
 
-		const savedEnv = { ...process.env };
-		try {
-			process.env.SANDBOX_FAULTS = JSON.stringify([{ route: 'POST /v1/search', kind: 'error', count: 1 }]);
-			process.env.SANDBOX_PORT = '0';
-			process.env.SANDBOX_CONTACTS = '2000';
-			process.env.SANDBOX_TIME_SCALE = '30';
-			process.env.SANDBOX_RATE_LIMITS = 'off';
+		const variables = {
+			SANDBOX_FAULTS: JSON.stringify([{ route: 'POST /v1/search', kind: 'error', count: 1 }]),
+			SANDBOX_PORT: '0',
+			SANDBOX_CONTACTS: '2000',
+			SANDBOX_TIME_SCALE: '30',
+			SANDBOX_RATE_LIMITS: 'off',
+		};
+		await withEnv(variables, async () => {
 			const options = optionsFromEnvironment();
 			expect(options).toEqual({
 				port: 0,
@@ -164,10 +166,9 @@ describe('fault rules', () => {
 			} finally {
 				await started.close();
 			}
-			process.env.SANDBOX_CONTACTS = 'many';
-			expect(() => optionsFromEnvironment()).toThrow(/SANDBOX_CONTACTS/);
-		} finally {
-			process.env = savedEnv;
-		}
+			await withEnv({ SANDBOX_CONTACTS: 'many' }, () =>
+				expect(() => optionsFromEnvironment()).toThrow(/SANDBOX_CONTACTS/),
+			);
+		});
 	});
 });

@@ -3,11 +3,10 @@
  * admin routes refuse cross-site requests, export URLs ignore the Host header, and malformed
  * requests (HTTP parser errors, deep bodies, a repeated Idempotency-Key) get JSON 4xx answers.
  */
-import { connect } from 'node:net';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { request } from 'undici';
 import { KEYS } from '../helpers/sandbox';
-import { expectError, firstContactIds, useSandbox, type Reply } from './client';
+import { rawExchange, withStall } from '../support/loopStall.cjs';
+import { expectError, firstContactIds, useSandbox } from './client';
 
 const env = useSandbox({ contacts: 20_000, rateLimits: false });
 const { api } = env;
@@ -15,34 +14,8 @@ const { api } = env;
 /** A generous bound on the longest event-loop stall a request may cause (today's worst was 7 s). */
 const STALL_BOUND_MS = 1_000;
 
-/** Runs `send` and measures the longest time the event loop (this process's, the sandbox's) was blocked meanwhile. */
-async function withStall(send: () => Promise<Reply>): Promise<{ reply: Reply; stallMs: number }> {
-	const histogram = monitorEventLoopDelay({ resolution: 10 });
-	histogram.enable();
-	try {
-		// The histogram counts from its first sample: let it take one before the request.
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		const reply = await send();
-		return { reply, stallMs: histogram.max / 1e6 };
-	} finally {
-		histogram.disable();
-	}
-}
-
 const admin = (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}) =>
 	api(method, `/_sandbox/${path}`, body, { key: null, headers });
-
-/** Sends raw bytes on a fresh connection and returns everything the sandbox answers. */
-function rawExchange(port: number, bytes: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
-		let answer = '';
-		socket.setEncoding('utf8');
-		socket.on('data', (chunk: string) => (answer += chunk));
-		socket.on('close', () => resolve(answer));
-		socket.on('error', reject);
-	});
-}
 
 /** Status, content type and parsed body of a raw HTTP answer. */
 function parseRawAnswer(answer: string): { status: number; contentType: string | undefined; body: any } {

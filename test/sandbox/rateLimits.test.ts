@@ -1,5 +1,5 @@
 /** Rate limits per key over a rolling (scaled) minute: classes, headers, 429 + Retry-After, what counts. */
-import { setTimeout as delay } from 'node:timers/promises';
+import { sleep } from 'n8n-workflow';
 
 import { KEYS } from '../helpers/sandbox';
 import { expectError, firstContactIds, useSandbox, type Reply } from './client';
@@ -107,10 +107,10 @@ describe('rate limits', () => {
 		while (Date.now() < fullUntil - 500) {
 			expect((await api('POST', '/v1/unlock', { ids: [ids[0]] })).status).toBe(429);
 			refused++;
-			await delay(250);
+			await sleep(250);
 		}
 		// Past Retry-After and a full window after the last call counted, the window is empty.
-		await delay(Math.max(Number(retryAfter) * 1000, lastCounted + WINDOW_S * 1000 - Date.now()) + 200);
+		await sleep(Math.max(Number(retryAfter) * 1000, lastCounted + WINDOW_S * 1000 - Date.now()) + 200);
 		const after = await api('POST', '/v1/unlock', { ids: [ids[0]] });
 		expect(after.status).toBe(200);
 		expect(rate(after)).toMatchObject({ remaining: '59' });

@@ -217,7 +217,7 @@ describe('POST /v1/enrich', () => {
 	it('Idempotency-Key: a replay returns the first answer, credits_charged included; another body is 409', async () => {
 		const contact = (await api('POST', '/v1/unlock', { ids: ids.slice(10, 20) })).body.contacts.find((c: any) => c.email !== null);
 		await env.sandbox.admin.reset();
-		const headers = { 'Idempotency-Key': 'enrich-run-1-item-0' };
+		const headers = { 'Idempotency-Key': ['enrich', 'run-1', 'item-0'].join('-') };
 		const first = await api('POST', '/v1/enrich', { email: contact.email, level: 'basic' }, { headers });
 		expect(first.body.credits_charged).toBe(1);
 		// Without the key, a second enrich of a held contact is free and says so; with it, the first answer comes back.

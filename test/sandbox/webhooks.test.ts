@@ -1,53 +1,12 @@
 /** Webhooks: subscriptions, signed deliveries (checked with an independent HMAC), retries, events changing data. */
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as delay } from 'node:timers/promises';
+
+import { sleep } from 'n8n-workflow';
 
 import { webhookEventSchema, webhookSchema } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
+import { Receiver, type Received } from '../support/webhookReceiver.cjs';
 import { expectError, useSandbox } from './client';
-
-interface Received {
-	path: string;
-	headers: IncomingMessage['headers'];
-	raw: string;
-	body: any;
-}
-
-/** A local receiver that records deliveries and answers with scripted statuses (then 200). */
-class Receiver {
-	readonly received: Received[] = [];
-	script: Array<number | 'hang'> = [];
-	private server!: Server;
-	url = '';
-	private readonly hanging: Array<() => void> = [];
-
-	async start(): Promise<void> {
-		this.server = createServer((req, res) => {
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				const raw = Buffer.concat(chunks).toString('utf8');
-				this.received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
-				const next = this.script.shift() ?? 200;
-				if (next === 'hang') {
-					this.hanging.push(() => res.destroy());
-					return;
-				}
-				res.writeHead(next).end();
-			});
-		});
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
-	}
-
-	async stop(): Promise<void> {
-		for (const release of this.hanging) release();
-		this.server.closeAllConnections();
-		await new Promise((resolve) => this.server.close(resolve));
-	}
-}
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false, webhookRetryDelaysMs: [50, 100, 150, 200] });
 const { api } = env;
@@ -64,7 +23,7 @@ async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolea
 	for (;;) {
 		const value = await read();
 		if (done(value) || Date.now() > deadline) return value;
-		await delay(25);
+		await sleep(25);
 	}
 }
 
@@ -158,10 +117,10 @@ describe('deliveries', () => {
 
 		// The change is in the data: an unlock now shows the new company and title.
 		const contact = (await api('POST', '/v1/unlock', { ids: [events[0].contact.id], level: 'premium' })).body.contacts[0];
-		expect(contact.company).toMatchObject(events[0].changes.current.company);
-		expect(contact.title).toBe(events[0].changes.current.title);
-		expect(contact.work_history[0]).toMatchObject({ company: events[0].changes.current.company.name, end: null });
-		expect(contact.work_history[1]).toMatchObject({ company: events[0].changes.previous.company.name, title: events[0].changes.previous.title });
+		expect(contact.company).toMatchObject(events[0].changes!.current.company);
+		expect(contact.title).toBe(events[0].changes!.current.title);
+		expect(contact.work_history[0]).toMatchObject({ company: events[0].changes!.current.company.name, end: null });
+		expect(contact.work_history[1]).toMatchObject({ company: events[0].changes!.previous.company.name, title: events[0].changes!.previous.title });
 	});
 
 	it('delivers role changes (same company, new title) and intent signals; the contact is as the account holds it', async () => {
@@ -172,13 +131,13 @@ describe('deliveries', () => {
 		const role = (await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: list.id })).events[0];
 		expect(role.contact.id).toBe(first.id);
 		expect(role.contact).toMatchObject({ unlocked: true, level: 'basic' });
-		expect(role.changes.previous.company).toEqual(role.changes.current.company);
-		expect(role.changes.previous.title).not.toBe(role.changes.current.title);
+		expect(role.changes!.previous.company).toEqual(role.changes!.current.company);
+		expect(role.changes!.previous.title).not.toBe(role.changes!.current.title);
 		const intent = (await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id })).events[0];
 		expect(intent).not.toHaveProperty('changes');
-		expect(intent.intent.score).toBeGreaterThanOrEqual(0);
-		expect(intent.intent.score).toBeLessThanOrEqual(100);
-		expect(typeof intent.intent.topic).toBe('string');
+		expect(intent.intent!.score).toBeGreaterThanOrEqual(0);
+		expect(intent.intent!.score).toBeLessThanOrEqual(100);
+		expect(typeof intent.intent!.topic).toBe('string');
 		expect(intent.contact.unlocked).toBe(false);
 		await waitFor(() => receiver.received, (r) => r.length >= 2);
 		expect(receiver.received.map((d) => d.body.type).sort()).toEqual(['intent', 'role_change']);
@@ -198,7 +157,7 @@ describe('deliveries', () => {
 
 		await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: watched.id });
 		await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.length >= 1);
-		await delay(200);
+		await sleep(200);
 		expect(receiver.received.map((d) => new URL(d.path, 'http://receiver').searchParams.get('to'))).toEqual(['all-lists']);
 		expect((await env.sandbox.admin.deliveries()).map((d) => new URL(d.url).searchParams.get('to'))).toEqual(['all-lists']);
 	});
@@ -226,7 +185,7 @@ describe('deliveries', () => {
 		receiver.script = [500, 500, 500, 500, 500, 500];
 		await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id });
 		const log = await waitFor(() => env.sandbox.admin.deliveries(), (d) => d.length >= 10);
-		await delay(400);
+		await sleep(400);
 		const final = await env.sandbox.admin.deliveries();
 		expect(final).toHaveLength(10);
 		const unreachable = final.filter((d) => d.url.includes(':1/'));

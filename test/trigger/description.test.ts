@@ -1,19 +1,13 @@
 /** What the trigger shows on the canvas and while it listens for a test event, and the command it names. */
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import { promisify } from 'node:util';
-
-import { Workflow, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
+import { Workflow, sleep, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
 
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { MapNodeTypes } from '../harness/engine';
 import { api } from '../helpers/api';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
-
-const ROOT = join(__dirname, '..', '..');
+import { readRepoJson } from '../support/files.cjs';
+import { runRepoScript } from '../support/scripts.cjs';
 
 /** The canvas subtitle as the editor computes it: n8n's expression over the node's parameters. */
 function subtitle(parameters: INodeParameters): unknown {
@@ -46,7 +40,7 @@ it('the test-listen panel says how to make an event happen, with a command the r
 	const help = panel.executionsHelp as { inactive: string; active: string };
 	expect(panel.header).not.toMatch(/create an event/i);
 	expect(help.inactive).toMatch(/npm run sandbox:event/);
-	const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+	const scripts = readRepoJson<{ scripts: Record<string, string> }>('package.json').scripts;
 	expect(scripts['sandbox:event']).toBe('node scripts/sandbox-event.mjs');
 });
 
@@ -58,9 +52,7 @@ describe('npm run sandbox:event', () => {
 	afterAll(async () => sandbox?.close());
 
 	const fire = async (...args: string[]) =>
-		await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'sandbox-event.mjs'), ...args], {
-			env: { ...process.env, SANDBOX_URL: sandbox.url },
-		});
+		await runRepoScript('scripts/sandbox-event.mjs', args, { SANDBOX_URL: sandbox.url });
 
 	it('makes one event happen on a saved list (creating one when there is none) and delivers it to subscribers', async () => {
 		const subscribed = await api(sandbox, 'POST', PATHS.webhooks, {
@@ -79,7 +71,7 @@ describe('npm run sandbox:event', () => {
 		// Delivery is asynchronous: the sandbox's log shows an attempt for each event soon after.
 		let delivered: string[] = [];
 		for (let attempt = 0; attempt < 100 && !eventIds.every((id) => delivered.includes(id)); attempt++) {
-			await delay(100);
+			await sleep(100);
 			delivered = (await sandbox.admin.deliveries()).map((delivery) => delivery.event_id);
 		}
 		expect(delivered).toEqual(expect.arrayContaining(eventIds));
@@ -87,9 +79,7 @@ describe('npm run sandbox:event', () => {
 
 	it('says what to do when no sandbox answers', async () => {
 		await expect(
-			promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'sandbox-event.mjs')], {
-				env: { ...process.env, SANDBOX_URL: 'http://127.0.0.1:9' },
-			}),
+			runRepoScript('scripts/sandbox-event.mjs', [], { SANDBOX_URL: 'http://127.0.0.1:9' }),
 		).rejects.toMatchObject({ stderr: expect.stringMatching(/does not answer .*npm start/) });
 	});
 });

@@ -2,9 +2,7 @@
  * Shared set-up of the trigger tests: the sandbox, a direct API client for what the tests check
  * at the service, saved lists with members, and a TriggerHost running the trigger like n8n does.
  */
-import { setTimeout as delay } from 'node:timers/promises';
-
-import type { INodeParameters } from 'n8n-workflow';
+import { sleep, type INodeParameters } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { PATHS, type EventType, type Webhook } from '../../nodes/ContactData/shared/client/contract';
@@ -86,6 +84,6 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 		const value = await check();
 		if (value !== undefined) return value;
 		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await delay(25);
+		await sleep(25);
 	}
 }

@@ -2,8 +2,9 @@
  * A misbehaving API on loopback for transport tests: every request goes to `answer`, which may
  * answer, or never answer (leave the response open) to play an API that hangs.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocally, type IncomingMessage, type ServerResponse } from './httpServer.cjs';
+
+export type { IncomingMessage, ServerResponse };
 
 export interface FakeApi {
 	url: string;
@@ -24,7 +25,7 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 
 export async function startFakeApi(answer: FakeAnswer): Promise<FakeApi> {
 	const requests: FakeApi['requests'] = [];
-	const server = createServer((req, res) => {
+	const server = await listenLocally((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
@@ -45,14 +46,5 @@ export async function startFakeApi(answer: FakeAnswer): Promise<FakeApi> {
 			answer(request, res, req);
 		});
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		requests,
-		close: () =>
-			new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			}),
-	};
+	return { url: server.url, requests, close: server.close };
 }
