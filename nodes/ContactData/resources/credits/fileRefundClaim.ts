@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
+import { ID_PREFIXES, PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { forEachItem } from '../../shared/items/items';
 import { apiRequest } from '../../shared/client/transport';
@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.id }}',
 		required: true,
 		displayOptions: showFor,
-		description: 'The unlocked contact (ct_…) whose data was wrong',
+		description: `The unlocked contact (${ID_PREFIXES.contact}…) whose data was wrong`,
 	},
 	{
 		displayName: 'Reason',

@@ -26,6 +26,7 @@ import {
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError } from './apiErrors';
+import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
 import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
@@ -47,9 +48,6 @@ export interface ContactDataCredential {
 	/** Seconds a call may wait for an answer. */
 	timeout?: number;
 }
-
-/** Seconds a call waits for an answer when the credential does not say. */
-export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export type ApiContext =
 	| IExecuteFunctions

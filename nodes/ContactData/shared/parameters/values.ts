@@ -138,7 +138,7 @@ export function checkContactIds(
 ): string[] {
 	const where = { node, itemIndex };
 	if (ids.length === 0) {
-		throw refused(where, parameterName, '', 'has no contact id', 'Give a contact id (ct_…), an array of ids, or ids separated by commas.');
+		throw refused(where, parameterName, '', 'has no contact id', `Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`);
 	}
 	const bad = ids.find((id) => typeof id !== 'string' || !id.startsWith(ID_PREFIXES.contact));
 	if (bad !== undefined) {
