@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { ID_PREFIXES, PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { forEachItem } from '../../shared/items/items';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, textOf } from '../../shared/parameters/values';
 
@@ -66,6 +67,7 @@ export async function execute(
 		const { body: refund } = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.creditsRefund,
+			fieldNames: editorFieldNames,
 			body,
 			// Not sent again after a lost answer: a second claim would be refused as a duplicate.
 			safeToRetry: false,

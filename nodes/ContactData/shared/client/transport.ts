@@ -25,7 +25,7 @@ import {
 } from 'n8n-workflow';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
-import { apiError } from './apiErrors';
+import { apiError, type FieldNames } from './apiErrors';
 import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
 import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
@@ -78,6 +78,8 @@ export interface ApiRequest<T = unknown> {
 	itemIndex?: number;
 	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
 	pathParameter?: string;
+	/** How the editor names the body's fields; an API error about a field names its parameter. */
+	fieldNames?: FieldNames;
 	/**
 	 * Checks (and types) a 2xx JSON body: the fields the node needs, everything else passed through.
 	 * A body that is not JSON (garbled on the way) counts as a transient failure; JSON without a
@@ -362,7 +364,14 @@ async function sendOnce<T>(
 	}
 	return {
 		kind: 'failed',
-		error: apiError(context, statusCode, scrub(body, credential.apiKey), request.itemIndex, request.pathParameter),
+		error: apiError(
+			context,
+			statusCode,
+			scrub(body, credential.apiKey),
+			request.itemIndex,
+			request.pathParameter,
+			request.fieldNames,
+		),
 		headers,
 	};
 }
