@@ -68,3 +68,12 @@ describe('a message that names a URL holding a code-like word (EPERM in "deeperm
 		expect(result.error?.message).toMatch(/^The Contact Data API credential’s Base URL "http:\/\/deepermind\.example" is refused/);
 	});
 });
+
+describe('a refused value of the user’s holding a code-like word', () => {
+	it('is named as written', async () => {
+		const result = await run(sandbox, {
+			parameters: { resource: 'contact', operation: 'unlock', contactIds: 'https://deepermind.example/ct_1', maxCredits: 10 },
+		});
+		expect(result.error?.message).toMatch(/^Contact IDs: "https:\/\/deepermind\.example\/ct_1" is not a contact id/);
+	});
+});
