@@ -5,7 +5,7 @@
  */
 import { API_PREFIX, ID_PREFIXES, WEBHOOKS } from '../nodes/ContactData/shared/client/contract';
 import { readRepoFile } from './support/files.cjs';
-import { literalsOf, sourceFiles, type Literal } from './support/sources.cjs';
+import { literalsOf, prefixPatternsOf, sourceFiles, type Literal } from './support/sources.cjs';
 
 const CONTRACT = 'nodes/ContactData/shared/client/contract.ts';
 const PACKAGE_SOURCE = sourceFiles(['nodes', 'credentials', 'sandbox']);
@@ -41,6 +41,14 @@ it('no path of the API is written outside contract.ts', () => {
 it('no id prefix or id pattern is written outside contract.ts', () => {
 	const copies = PACKAGE_SOURCE.filter((file) => file !== CONTRACT).flatMap((file) => copiesIn(file, ID_PREFIX));
 	expect(copies).toEqual([]);
+});
+
+it('no id pattern is built from an id prefix outside contract.ts (LIST_ID_PATTERN and its kin are the contract’s)', () => {
+	expect(prefixPatternsOf(CONTRACT).map((pattern) => pattern.text)).toContain('`^${ID_PREFIXES.list}[A-Za-z0-9_-]+$`');
+	const own = PACKAGE_SOURCE.filter((file) => file !== CONTRACT).flatMap((file) =>
+		prefixPatternsOf(file).map((pattern) => `${file}:${pattern.line} ${pattern.text}`),
+	);
+	expect(own).toEqual([]);
 });
 
 it('contract.ts names the document it is the code form of, and that document exists', () => {

@@ -48,6 +48,28 @@ export function literalsOf(file: string): Literal[] {
 	return literals;
 }
 
+/**
+ * Patterns a file builds from an id prefix (`^${ID_PREFIXES.list}…`): an id pattern of its own, where
+ * the contract's would do. Each as its line and source text.
+ */
+export function prefixPatternsOf(file: string): Literal[] {
+	const source = parse(file);
+	const found: Literal[] = [];
+	const visit = (node: ts.Node) => {
+		if (
+			ts.isTemplateExpression(node) &&
+			node.head.text.endsWith('^') &&
+			node.templateSpans[0]?.expression.getText(source).startsWith('ID_PREFIXES')
+		) {
+			const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+			found.push({ line, text: node.getText(source) });
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
 /** The module specifiers a file imports or re-exports (`import type` included). */
 export function importsOf(file: string): string[] {
 	const source = parse(file);
