@@ -7,6 +7,7 @@ import {
 	type IHookFunctions,
 	type INode,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
@@ -39,7 +40,7 @@ export const triggerProperties: INodeProperties[] = [
 				value: 'role_change',
 				description: 'A contact’s title changed at the same company',
 			},
-		],
+		] satisfies Array<INodePropertyOptions & { value: EventType }>,
 	},
 	{
 		displayName: 'Saved Lists to Watch',
