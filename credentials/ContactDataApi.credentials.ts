@@ -9,7 +9,8 @@ import {
 } from 'n8n-workflow';
 
 import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/client/baseUrl';
-import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/transport';
+import { PATHS } from '../nodes/ContactData/shared/client/contract';
+import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/credentialDefaults';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';
@@ -71,7 +72,7 @@ export class ContactDataApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: CHECKED_BASE_URL,
-			url: '/v1/credits/balance',
+			url: PATHS.creditsBalance,
 			method: 'GET',
 			// The API never redirects: a Base URL that does is not followed, so the key stays with it.
 			disableFollowRedirect: true,
@@ -100,8 +101,7 @@ export class ContactDataApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message:
-						'This address does not look like the Contact Data API (it has no /v1/credits/balance): check the Base URL',
+					message: `This address does not look like the Contact Data API (it has no ${PATHS.creditsBalance}): check the Base URL`,
 				},
 			},
 		],

@@ -1,9 +1,9 @@
 /**
- * Signed download URLs of bulk exports: `/v1/exports/<id>?expires=<unix s>&signature=<hex>`, an
+ * Signed download URLs of bulk exports: `<exportDownload path>?expires=<unix s>&signature=<hex>`, an
  * HMAC of the id and the expiry under a secret of this sandbox, valid for an hour.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { LIMITS, type ExportFormat } from '../nodes/ContactData/shared/client/contract';
+import { LIMITS, PATHS, type ExportFormat } from '../nodes/ContactData/shared/client/contract';
 
 export interface ExportJob {
 	id: string;
@@ -33,7 +33,7 @@ export class ExportUrls {
 		const full: ExportJob = { ...job, id, expiresAt };
 		this.jobs.set(id, full);
 		const expires = String(Math.floor(expiresAt / 1000));
-		return { job: full, pathAndQuery: `/v1/exports/${id}?expires=${expires}&signature=${this.sign(id, expires)}` };
+		return { job: full, pathAndQuery: `${PATHS.exportDownload(id)}?expires=${expires}&signature=${this.sign(id, expires)}` };
 	}
 
 	/** Checks a download: the signature first (a tampered URL), then the expiry, then the export. */

@@ -1,8 +1,9 @@
 /**
- * Route tables: a method and a path template (`/v1/lists/:id`) per handler. A known path with
+ * Route tables: a method and a path template (the contract's PATH_TEMPLATES) per handler. A known path with
  * another method is 405; an unknown path is 404.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { matchPathTemplate } from '../nodes/ContactData/shared/client/contract';
 import type { Account } from './accounts.cjs';
 import type { Answer } from './http.cjs';
 import type { SandboxState } from './state.cjs';
@@ -41,29 +42,10 @@ export type RouteMatch =
 	| { kind: 'method_not_allowed'; allowed: string[] }
 	| { kind: 'not_found' };
 
-function matchTemplate(template: string, path: string): Record<string, string> | null {
-	const templateParts = template.split('/');
-	const pathParts = path.split('/');
-	if (templateParts.length !== pathParts.length) return null;
-	const params: Record<string, string> = {};
-	for (let i = 0; i < templateParts.length; i++) {
-		const part = templateParts[i];
-		if (part.startsWith(':')) {
-			if (pathParts[i] === '') return null;
-			try {
-				params[part.slice(1)] = decodeURIComponent(pathParts[i]);
-			} catch {
-				return null;
-			}
-		} else if (part !== pathParts[i]) return null;
-	}
-	return params;
-}
-
 export function matchRoute(routes: Route[], method: string, path: string): RouteMatch {
 	const allowed: string[] = [];
 	for (const route of routes) {
-		const params = matchTemplate(route.template, path);
+		const params = matchPathTemplate(route.template, path);
 		if (!params) continue;
 		if (route.method === method) return { kind: 'found', route, params };
 		allowed.push(route.method);

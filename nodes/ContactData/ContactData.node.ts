@@ -1,24 +1,19 @@
 import {
 	NodeConnectionTypes,
-	NodeOperationError,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
-import { contactDescription, contactOperations } from './resources/contact';
-import { creditsDescription, creditsOperations } from './resources/credits';
-import { savedListDescription, savedListOperations } from './resources/savedList';
+import { contactDescription } from './resources/contact';
+import { creditsDescription } from './resources/credits';
+import { savedListDescription } from './resources/savedList';
+import type { Resource } from './node.type';
+import { router } from './router';
 import { CREDENTIAL_NAME } from './shared/client/transport';
-import { asNodeError, type OperationExecute } from './shared/items/items';
-
-const operations: Record<string, Record<string, OperationExecute>> = {
-	contact: contactOperations,
-	savedList: savedListOperations,
-	credits: creditsOperations,
-};
 
 export class ContactData implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,7 +40,7 @@ export class ContactData implements INodeType {
 					{ name: 'Contact', value: 'contact' },
 					{ name: 'Credit', value: 'credits' },
 					{ name: 'Saved List', value: 'savedList' },
-				],
+				] satisfies Array<INodePropertyOptions & { value: Resource }>,
 				default: 'contact',
 			},
 			...contactDescription,
@@ -59,17 +54,6 @@ export class ContactData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const resource = this.getNodeParameter('resource', 0) as string;
-		const operation = this.getNodeParameter('operation', 0) as string;
-		const run = operations[resource]?.[operation];
-		if (!run) {
-			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
-		}
-		try {
-			return [await run.call(this, this.getInputData())];
-		} catch (error) {
-			// Every error leaves through one place, which decides whether its message names the item.
-			throw asNodeError(this, error);
-		}
+		return await router.call(this);
 	}
 }

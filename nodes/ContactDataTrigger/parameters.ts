@@ -7,15 +7,14 @@ import {
 	type IHookFunctions,
 	type INode,
 	type INodeProperties,
+	type INodePropertyOptions,
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, ID_PREFIXES, LIMITS, type EventType } from '../ContactData/shared/client/contract';
+import { EVENT_TYPES, ID_PREFIXES, LIMITS, LIST_ID_PATTERN, type EventType } from '../ContactData/shared/client/contract';
 
 /** The action node's saved-list search, registered under this name in the trigger's `methods`. */
 const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
-
-const LIST_ID_PATTERN = `^${ID_PREFIXES.list}[^\\s/]+$`;
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -41,7 +40,7 @@ export const triggerProperties: INodeProperties[] = [
 				value: 'role_change',
 				description: 'A contact’s title changed at the same company',
 			},
-		],
+		] satisfies Array<INodePropertyOptions & { value: EventType }>,
 	},
 	{
 		displayName: 'Saved Lists to Watch',
@@ -73,13 +72,13 @@ export const triggerProperties: INodeProperties[] = [
 								displayName: 'By ID',
 								name: 'id',
 								type: 'string',
-								placeholder: 'ls_…',
+								placeholder: `${ID_PREFIXES.list}…`,
 								validation: [
 									{
 										type: 'regex',
 										properties: {
-											regex: LIST_ID_PATTERN,
-											errorMessage: 'A saved list ID starts with ls_',
+											regex: LIST_ID_PATTERN.source,
+											errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
 										},
 									},
 								],
@@ -158,11 +157,11 @@ export function toListIds(node: INode, entries: unknown): string[] | null {
 		const locator = (entry as { savedList?: unknown } | null)?.savedList;
 		const raw = typeof locator === 'object' && locator !== null ? (locator as { value?: unknown }).value : locator;
 		const id = String(raw ?? '').trim();
-		if (!new RegExp(LIST_ID_PATTERN).test(id)) {
+		if (!LIST_ID_PATTERN.test(id)) {
 			throw new NodeOperationError(
 				node,
 				`Saved list ${index + 1} in "Saved Lists to Watch" is ${id ? `"${id}", not a saved list ID` : 'empty'}`,
-				{ description: 'Pick a saved list, or enter its ID (it starts with ls_). Remove the entry to watch every list.' },
+				{ description: `Pick a saved list, or enter its ID (it starts with ${ID_PREFIXES.list}). Remove the entry to watch every list.` },
 			);
 		}
 		return id;

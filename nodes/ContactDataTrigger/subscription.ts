@@ -5,6 +5,7 @@
  */
 import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
+import { asWritten } from '../ContactData/shared/client/asWritten';
 import { isAllowedBaseUrl } from '../ContactData/shared/client/baseUrl';
 import {
 	PATHS,
@@ -98,10 +99,12 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 	const spec = readSubscriptionSpec.call(this);
 	const url = webhookUrlOf(this);
 	if (!isAllowedBaseUrl(url)) {
-		throw new NodeOperationError(this.getNode(), `The service cannot deliver events to ${url}`, {
+		const message = `The service cannot deliver events to ${url}`;
+		const error = new NodeOperationError(this.getNode(), message, {
 			description:
 				'It delivers only to https:// addresses (plain http:// only to this machine, for the local sandbox). Set n8n’s WEBHOOK_URL to a public https:// address, for example through a tunnel.',
 		});
+		throw asWritten(error, message);
 	}
 	const body: CreateWebhookRequest = { url, events: spec.events, list_ids: spec.listIds };
 	const { body: created } = await (apiRequest<Webhook>).call(this, {

@@ -1,5 +1,5 @@
 /** `GET /v1/credits/balance` and `POST /v1/credits/refund`. */
-import { PATHS, refundRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import { PATH_TEMPLATES, refundRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import { apiError, asObject, notFound, parseWith, type Answer } from '../http.cjs';
 import type { RequestContext, Route } from '../router.cjs';
 
@@ -27,6 +27,6 @@ async function refund(ctx: RequestContext): Promise<Answer> {
 }
 
 export const creditRoutes: Route[] = [
-	{ method: 'GET', template: PATHS.creditsBalance, handler: balance },
-	{ method: 'POST', template: PATHS.creditsRefund, handler: refund },
+	{ method: 'GET', template: PATH_TEMPLATES.creditsBalance, handler: balance },
+	{ method: 'POST', template: PATH_TEMPLATES.creditsRefund, handler: refund },
 ];

@@ -1,5 +1,5 @@
 /** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
-import { LIMITS, exportRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import { LIMITS, PATH_TEMPLATES, exportRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import type { Account } from '../accounts.cjs';
 import { exportedCount, streamExport, type ExportSource } from '../exports.cjs';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';
@@ -64,6 +64,6 @@ async function download(ctx: RequestContext): Promise<Answer | StreamedAnswer> {
 }
 
 export const exportRoutes: Route[] = [
-	{ method: 'POST', template: '/v1/lists/:id/export', handler: exportList },
-	{ method: 'GET', template: '/v1/exports/:id', handler: download, public: true },
+	{ method: 'POST', template: PATH_TEMPLATES.listExport, handler: exportList },
+	{ method: 'GET', template: PATH_TEMPLATES.exportDownload, handler: download, public: true },
 ];

@@ -1,9 +1,9 @@
 /** Saved lists: `GET|POST /v1/lists`, `GET|DELETE /v1/lists/:id`, `POST|DELETE /v1/lists/:id/contacts`. */
 import { z } from 'zod';
 import {
-	ID_PREFIXES,
 	LIMITS,
-	PATHS,
+	PATH_TEMPLATES,
+	contactIdSchema,
 	createListRequestSchema,
 	listContactsRequestSchema,
 } from '../../nodes/ContactData/shared/client/contract';
@@ -18,7 +18,7 @@ import type { SandboxState } from '../state.cjs';
 
 const sandboxCreateListSchema = createListRequestSchema.extend({
 	filters: sandboxFiltersSchema.nullable().optional(),
-	contact_ids: z.array(z.string().startsWith(ID_PREFIXES.contact, 'must be a contact id (ct_…)')).optional(),
+	contact_ids: z.array(contactIdSchema).optional(),
 });
 
 export function listBody(state: SandboxState, account: Account, list: SavedList): Record<string, unknown> {
@@ -126,10 +126,10 @@ async function changeMembers(ctx: RequestContext, change: 'add' | 'remove'): Pro
 }
 
 export const listRoutes: Route[] = [
-	{ method: 'GET', template: PATHS.lists, handler: getLists },
-	{ method: 'POST', template: PATHS.lists, handler: createList },
-	{ method: 'GET', template: '/v1/lists/:id', handler: getList },
-	{ method: 'DELETE', template: '/v1/lists/:id', handler: deleteList },
-	{ method: 'POST', template: '/v1/lists/:id/contacts', handler: (ctx) => changeMembers(ctx, 'add') },
-	{ method: 'DELETE', template: '/v1/lists/:id/contacts', handler: (ctx) => changeMembers(ctx, 'remove') },
+	{ method: 'GET', template: PATH_TEMPLATES.lists, handler: getLists },
+	{ method: 'POST', template: PATH_TEMPLATES.lists, handler: createList },
+	{ method: 'GET', template: PATH_TEMPLATES.list, handler: getList },
+	{ method: 'DELETE', template: PATH_TEMPLATES.list, handler: deleteList },
+	{ method: 'POST', template: PATH_TEMPLATES.listContacts, handler: (ctx) => changeMembers(ctx, 'add') },
+	{ method: 'DELETE', template: PATH_TEMPLATES.listContacts, handler: (ctx) => changeMembers(ctx, 'remove') },
 ];

@@ -1,5 +1,5 @@
 /** `POST /v1/search`: previews of matching contacts, paged by cursors up to the 10,000-result cap. */
-import { LIMITS, PATHS, searchRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import { LIMITS, PATH_TEMPLATES, searchRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import { asObject, invalidRequest, parseWith, type Answer } from '../http.cjs';
 import { decodeToken, encodeToken } from '../json.cjs';
 import { previewRecord } from '../records.cjs';
@@ -70,4 +70,4 @@ async function search(ctx: RequestContext): Promise<Answer> {
 	};
 }
 
-export const searchRoutes: Route[] = [{ method: 'POST', template: PATHS.search, handler: search }];
+export const searchRoutes: Route[] = [{ method: 'POST', template: PATH_TEMPLATES.search, handler: search }];

@@ -3,6 +3,7 @@ import {
 	HEADERS,
 	LIMITS,
 	PATHS,
+	PATH_TEMPLATES,
 	enrichRequestSchema,
 	unlockRequestSchema,
 	type EnrichRequest,
@@ -121,6 +122,6 @@ async function enrich(ctx: RequestContext): Promise<Answer> {
 }
 
 export const unlockRoutes: Route[] = [
-	{ method: 'POST', template: PATHS.unlock, handler: unlock },
-	{ method: 'POST', template: PATHS.enrich, handler: enrich },
+	{ method: 'POST', template: PATH_TEMPLATES.unlock, handler: unlock },
+	{ method: 'POST', template: PATH_TEMPLATES.enrich, handler: enrich },
 ];

@@ -1,5 +1,5 @@
 /** `POST|GET /v1/webhooks` and `DELETE /v1/webhooks/:id`. */
-import { PATHS, createWebhookRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import { PATH_TEMPLATES, createWebhookRequestSchema } from '../../nodes/ContactData/shared/client/contract';
 import { asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';
 import type { RequestContext, Route } from '../router.cjs';
 import { isAcceptableWebhookUrl, publicSubscription } from '../webhooks.cjs';
@@ -30,7 +30,7 @@ async function deleteWebhook(ctx: RequestContext): Promise<Answer> {
 }
 
 export const webhookRoutes: Route[] = [
-	{ method: 'POST', template: PATHS.webhooks, handler: createWebhook },
-	{ method: 'GET', template: PATHS.webhooks, handler: getWebhooks },
-	{ method: 'DELETE', template: '/v1/webhooks/:id', handler: deleteWebhook },
+	{ method: 'POST', template: PATH_TEMPLATES.webhooks, handler: createWebhook },
+	{ method: 'GET', template: PATH_TEMPLATES.webhooks, handler: getWebhooks },
+	{ method: 'DELETE', template: PATH_TEMPLATES.webhook, handler: deleteWebhook },
 ];

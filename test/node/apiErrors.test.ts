@@ -2,6 +2,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { apiError } from '../../nodes/ContactData/shared/client/apiErrors';
+import { editorFieldNames } from '../../nodes/ContactData/shared/parameters/fieldNames';
 
 const node: INode = {
 	id: 'node',
@@ -24,7 +25,7 @@ it.each([
 	['ids', 'must not repeat an id', 'Contact IDs: must not repeat an id'],
 	['filters.revenue_range', 'unknown field "revenue_range"', 'Filter "revenue_range": unknown field "revenue_range"'],
 ])('names the parameter behind %s', (field, message, headline) => {
-	const error = apiError(context, 400, refusal(field, message), 0);
+	const error = apiError(context, 400, refusal(field, message), 0, undefined, editorFieldNames);
 	expect(error.message).toBe(headline);
 	expect(error.description).toBe(`400 invalid_request (API field: ${field}). Check the parameter named above.`);
 });

@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecute } from '../../shared/items/items';
+import type { OperationOption, Operations } from '../../node.type';
 import * as enrich from './enrich';
 import * as search from './search';
 import * as unlock from './unlock';
 
-export const contactOperations: Record<string, OperationExecute> = {
+export const contactOperations: Operations<'contact'> = {
 	search: search.execute,
 	unlock: unlock.execute,
 	enrich: enrich.execute,
@@ -18,7 +18,7 @@ export const contactDescription: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['contact'] } },
-		options: [
+		options: ([
 			{
 				name: 'Enrich',
 				value: 'enrich',
@@ -37,7 +37,7 @@ export const contactDescription: INodeProperties[] = [
 				action: 'Unlock contacts',
 				description: 'Get the email and more for contacts from a search (charges credits)',
 			},
-		],
+		] satisfies Array<OperationOption<'contact'>>),
 		default: 'search',
 	},
 	...search.description,

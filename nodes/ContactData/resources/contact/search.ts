@@ -13,6 +13,7 @@ import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '
 import { forEachItem } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
 import { simplifyOutput, simplifyParameters } from '../../shared/items/simplify';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody } from '../../shared/parameters/values';
 
@@ -53,6 +54,7 @@ export async function execute(
 			const { body: page } = await (apiRequest<SearchPage>).call(this, {
 				method: 'POST',
 				path: PATHS.search,
+				fieldNames: editorFieldNames,
 				body: body as IDataObject,
 				safeToRetry: true,
 				itemIndex,

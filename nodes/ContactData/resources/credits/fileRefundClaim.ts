@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
+import { ID_PREFIXES, PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { forEachItem } from '../../shared/items/items';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, textOf } from '../../shared/parameters/values';
 
@@ -24,7 +25,7 @@ export const description: INodeProperties[] = [
 		default: '={{ $json.id }}',
 		required: true,
 		displayOptions: showFor,
-		description: 'The unlocked contact (ct_…) whose data was wrong',
+		description: `The unlocked contact (${ID_PREFIXES.contact}…) whose data was wrong`,
 	},
 	{
 		displayName: 'Reason',
@@ -67,6 +68,7 @@ export async function execute(
 		const { body: refund } = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.creditsRefund,
+			fieldNames: editorFieldNames,
 			body,
 			// Not sent again after a lost answer: a second claim would be refused as a duplicate.
 			safeToRetry: false,

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecute } from '../../shared/items/items';
+import type { OperationOption, Operations } from '../../node.type';
 import * as fileRefundClaim from './fileRefundClaim';
 import * as getBalance from './getBalance';
 
-export const creditsOperations: Record<string, OperationExecute> = {
+export const creditsOperations: Operations<'credits'> = {
 	getBalance: getBalance.execute,
 	fileRefundClaim: fileRefundClaim.execute,
 };
@@ -16,7 +16,7 @@ export const creditsDescription: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['credits'] } },
-		options: [
+		options: ([
 			{
 				name: 'File Refund Claim',
 				value: 'fileRefundClaim',
@@ -29,7 +29,7 @@ export const creditsDescription: INodeProperties[] = [
 				action: 'Get the credit balance',
 				description: 'Balance, tier, recent usage and refunds',
 			},
-		],
+		] satisfies Array<OperationOption<'credits'>>),
 		default: 'getBalance',
 	},
 	...getBalance.description,

@@ -10,6 +10,7 @@ import {
 	textFilterAdvice,
 } from '../../shared/parameters/filters';
 import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items/items';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, refused, textOf, unique } from '../../shared/parameters/values';
 import { groupIdsByKey, sendMembers } from './members';
@@ -81,6 +82,7 @@ async function createList(
 	const { body: list } = await apiRequest.call(context, {
 		method: 'POST',
 		path: PATHS.lists,
+		fieldNames: editorFieldNames,
 		body: checked as IDataObject,
 		// Not sent again after a lost answer: it could create the list twice.
 		safeToRetry: false,

@@ -18,6 +18,7 @@ import {
 	type SavedList,
 } from '../../shared/client/contract';
 import { forEachItem } from '../../shared/items/items';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import {
@@ -155,6 +156,7 @@ export async function execute(
 		const started = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.listExport(listId),
+			fieldNames: editorFieldNames,
 			pathParameter: 'Saved List',
 			body,
 			stream: true,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationExecute } from '../../shared/items/items';
+import type { OperationOption, Operations } from '../../node.type';
 import * as addContacts from './addContacts';
 import * as create from './create';
 import * as deleteList from './delete';
@@ -9,7 +9,7 @@ import * as get from './get';
 import * as getMany from './getMany';
 import * as removeContacts from './removeContacts';
 
-export const savedListOperations: Record<string, OperationExecute> = {
+export const savedListOperations: Operations<'savedList'> = {
 	getMany: getMany.execute,
 	get: get.execute,
 	create: create.execute,
@@ -26,7 +26,7 @@ export const savedListDescription: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['savedList'] } },
-		options: [
+		options: ([
 			{
 				name: 'Add Contacts',
 				value: 'addContacts',
@@ -66,7 +66,7 @@ export const savedListDescription: INodeProperties[] = [
 				action: 'Remove contacts from a saved list',
 				description: 'Remove the contacts of all input items from a saved list',
 			},
-		],
+		] satisfies Array<OperationOption<'savedList'>>),
 		default: 'getMany',
 	},
 	...getMany.description,

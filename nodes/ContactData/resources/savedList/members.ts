@@ -14,6 +14,7 @@ import {
 } from '../../shared/client/contract';
 import { contactIdsParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items/items';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/parameters/values';
 
@@ -91,6 +92,7 @@ export async function sendMembers(
 			const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(context, {
 				method: 'POST',
 				path: PATHS.listContacts(listId),
+				fieldNames: editorFieldNames,
 				pathParameter: 'Saved List',
 				body,
 				// Adding a member twice changes nothing: safe to send again.
@@ -104,6 +106,7 @@ export async function sendMembers(
 			const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(context, {
 				method: 'DELETE',
 				path: PATHS.listContacts(listId),
+				fieldNames: editorFieldNames,
 				pathParameter: 'Saved List',
 				body,
 				itemIndex,

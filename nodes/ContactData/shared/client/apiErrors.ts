@@ -1,33 +1,19 @@
 /**
  * API error answers in the user's words: the parameter behind the field the API names (as the
- * editor shows it), the API's reason, and what to do next.
+ * editor shows it, by the names the caller gives), the API's reason, and what to do next.
  */
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
 import { apiErrorBodySchema } from './contract';
-import { FILTER_PARAMETER_NAMES } from '../parameters/filters';
+/**
+ * How the editor names a request body's field, given by the layer that knows the parameters
+ * (`undefined`: no parameter of its own, and the API's field is named as it is).
+ */
+export type FieldNames = (field: string) => string | undefined;
 
-/** Request body fields by the parameter the editor shows for them. */
-const FIELD_PARAMETER_NAMES: Record<string, string> = {
-	...FILTER_PARAMETER_NAMES,
-	limit: 'Limit',
-	cursor: 'Return All (the paging cursor)',
-	ids: 'Contact IDs',
-	contact_ids: 'Contact IDs',
-	contact_id: 'Contact ID',
-	level: 'Level',
-	email: 'Email',
-	linkedin_url: 'LinkedIn URL',
-	name: 'Name',
-	reason: 'Reason',
-	note: 'Note',
-	format: 'Format',
-	fields: 'Fields',
-};
-
-/** The parameter behind an API field ("filters.company_size" -> "Company Size (Min/Max Employees)"). */
-function parameterOf(field: string): string {
-	const named = FIELD_PARAMETER_NAMES[field];
+/** The parameter behind an API field, or the field itself ("filters.x" -> Filter "x"). */
+function parameterOf(field: string, fieldNames: FieldNames | undefined): string {
+	const named = fieldNames?.(field);
 	if (named) return named;
 	const filter = /^filters\.(.+)$/.exec(field);
 	return filter ? `Filter "${filter[1]}"` : `Field "${field}"`;
@@ -56,6 +42,7 @@ export function apiError(
 	body: unknown,
 	itemIndex?: number,
 	pathParameter?: string,
+	fieldNames?: FieldNames,
 ): NodeApiError {
 	const parsed = apiErrorBodySchema.safeParse(body);
 	const error = parsed.success ? parsed.data.error : undefined;
@@ -63,7 +50,7 @@ export function apiError(
 	const field = typeof details.field === 'string' ? details.field : undefined;
 	// The sandbox and the service start a field's message with the field: said once, by its parameter.
 	const reason = field && error ? error.message.replace(`${field}: `, '') : error?.message;
-	const parameter = field ? parameterOf(field) : error?.code === 'not_found' ? pathParameter : undefined;
+	const parameter = field ? parameterOf(field, fieldNames) : error?.code === 'not_found' ? pathParameter : undefined;
 	const headline = error
 		? parameter
 			? `${parameter}: ${reason}`

@@ -6,12 +6,13 @@
  * (`baseUrlProblem`); the credential test's request applies the same regular expressions as an n8n
  * expression (`CHECKED_BASE_URL`).
  */
+import { API_PREFIX } from './contract';
 
 const HTTPS_URL = /^https:\/\/[^\s/?#]+/i;
 const LOOPBACK_HTTP_URL = /^http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?([/?#]|$)/i;
 const NO_QUERY_OR_FRAGMENT = /^[^?#]*$/;
-/** What `normalizeBaseUrl` drops: a `/v1` path suffix and trailing slashes. */
-const TRAILING_VERSION_AND_SLASHES = /(\/+v1)?\/*$/i;
+/** What `normalizeBaseUrl` drops: the API's version prefix (`/v1`) as a path suffix, and trailing slashes. */
+const TRAILING_VERSION_AND_SLASHES = new RegExp(`(/+${API_PREFIX.slice(1)})?/*$`, 'i');
 
 export function isAllowedBaseUrl(baseUrl: string): boolean {
 	const trimmed = baseUrl.trim();

@@ -1,9 +1,10 @@
 /**
  * The wire contract of the Contact Data API (v1), in one place.
  *
- * The vendor's specification leaves most wire details open; `CONTRACT.md` fixes them and this
- * module is its code form. The nodes, the trigger and the sandbox all read paths, field names,
- * enums, limits and body shapes from here, so a change the vendor publishes is one edit.
+ * The vendor's specification leaves most wire details open; `docs/contract.md` fixes them and this
+ * module is its code form. The nodes, the triggers, the credential and the sandbox all read paths,
+ * id prefixes and patterns, field names, enums, limits and body shapes from here, so a change the
+ * vendor publishes is one edit (test/contract.single-source.test.ts keeps it so).
  *
  * Response schemas pass unknown fields through: the API adds fields without a version bump.
  */
@@ -16,19 +17,71 @@ import { z } from 'zod';
 
 export const API_PREFIX = '/v1';
 
-export const PATHS = {
-	search: '/v1/search',
-	unlock: '/v1/unlock',
-	enrich: '/v1/enrich',
-	lists: '/v1/lists',
-	list: (listId: string) => `/v1/lists/${encodeURIComponent(listId)}`,
-	listContacts: (listId: string) => `/v1/lists/${encodeURIComponent(listId)}/contacts`,
-	listExport: (listId: string) => `/v1/lists/${encodeURIComponent(listId)}/export`,
-	webhooks: '/v1/webhooks',
-	webhook: (webhookId: string) => `/v1/webhooks/${encodeURIComponent(webhookId)}`,
-	creditsBalance: '/v1/credits/balance',
-	creditsRefund: '/v1/credits/refund',
+/**
+ * Every path of the API as a template: `:id` stands for the id a call is about. The sandbox routes
+ * by these; clients fill them in through PATHS.
+ */
+export const PATH_TEMPLATES = {
+	search: `${API_PREFIX}/search`,
+	unlock: `${API_PREFIX}/unlock`,
+	enrich: `${API_PREFIX}/enrich`,
+	lists: `${API_PREFIX}/lists`,
+	list: `${API_PREFIX}/lists/:id`,
+	listContacts: `${API_PREFIX}/lists/:id/contacts`,
+	listExport: `${API_PREFIX}/lists/:id/export`,
+	/** A bulk export's signed download (the query carries its expiry and signature). */
+	exportDownload: `${API_PREFIX}/exports/:id`,
+	webhooks: `${API_PREFIX}/webhooks`,
+	webhook: `${API_PREFIX}/webhooks/:id`,
+	creditsBalance: `${API_PREFIX}/credits/balance`,
+	creditsRefund: `${API_PREFIX}/credits/refund`,
 } as const;
+export type Endpoint = keyof typeof PATH_TEMPLATES;
+
+/** A template with its id filled in (escaped: an id cannot change the path). */
+function pathOf(endpoint: Endpoint, id: string): string {
+	return PATH_TEMPLATES[endpoint].replace(':id', encodeURIComponent(id));
+}
+
+export const PATHS = {
+	search: PATH_TEMPLATES.search,
+	unlock: PATH_TEMPLATES.unlock,
+	enrich: PATH_TEMPLATES.enrich,
+	lists: PATH_TEMPLATES.lists,
+	list: (listId: string) => pathOf('list', listId),
+	listContacts: (listId: string) => pathOf('listContacts', listId),
+	listExport: (listId: string) => pathOf('listExport', listId),
+	exportDownload: (exportId: string) => pathOf('exportDownload', exportId),
+	webhooks: PATH_TEMPLATES.webhooks,
+	webhook: (webhookId: string) => pathOf('webhook', webhookId),
+	creditsBalance: PATH_TEMPLATES.creditsBalance,
+	creditsRefund: PATH_TEMPLATES.creditsRefund,
+} as const;
+
+/**
+ * The values of a template's `:name` parts in `path` (decoded), or `null` when the path is not one
+ * of the template's.
+ */
+export function matchPathTemplate(template: string, path: string): Record<string, string> | null {
+	const templateParts = template.split('/');
+	const pathParts = path.split('/');
+	if (templateParts.length !== pathParts.length) return null;
+	const params: Record<string, string> = {};
+	for (let i = 0; i < templateParts.length; i++) {
+		const part = templateParts[i];
+		if (!part.startsWith(':')) {
+			if (part !== pathParts[i]) return null;
+			continue;
+		}
+		if (pathParts[i] === '') return null;
+		try {
+			params[part.slice(1)] = decodeURIComponent(pathParts[i]);
+		} catch {
+			return null;
+		}
+	}
+	return params;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Enums
@@ -192,15 +245,29 @@ export const HEADERS = {
 } as const;
 
 /**
+ * The calls outside the `other` class, by endpoint: `null` for calls that are not rate limited
+ * (exports and export downloads, whatever the method).
+ */
+const RATE_LIMIT_CLASS_OF: ReadonlyArray<{ endpoint: Endpoint; method?: string; rateClass: RateLimitClass | null }> = [
+	{ endpoint: 'search', method: 'POST', rateClass: 'search' },
+	{ endpoint: 'unlock', method: 'POST', rateClass: 'charged' },
+	{ endpoint: 'enrich', method: 'POST', rateClass: 'charged' },
+	{ endpoint: 'listExport', rateClass: null },
+	{ endpoint: 'exportDownload', rateClass: null },
+];
+
+/**
  * The rate-limit class of a request, or `null` for calls that are not rate limited
  * (exports and export downloads).
  */
 export function rateLimitClassOf(method: string, path: string): RateLimitClass | null {
 	const upper = method.toUpperCase();
-	if (upper === 'POST' && path === PATHS.search) return 'search';
-	if (upper === 'POST' && (path === PATHS.unlock || path === PATHS.enrich)) return 'charged';
-	if (/^\/v1\/lists\/[^/]+\/export$/.test(path) || path.startsWith('/v1/exports/')) return null;
-	return 'other';
+	const entry = RATE_LIMIT_CLASS_OF.find(
+		(candidate) =>
+			(candidate.method === undefined || candidate.method === upper) &&
+			matchPathTemplate(PATH_TEMPLATES[candidate.endpoint], path) !== null,
+	);
+	return entry ? entry.rateClass : 'other';
 }
 
 export const WEBHOOKS = {
@@ -251,7 +318,7 @@ export const ID_PREFIXES = {
  * A saved list id as clients check it before putting it in a path: the prefix and the characters the
  * service's ids are made of. Dots and slashes would change the path (`..` is the parent route).
  */
-export const LIST_ID_PATTERN = /^ls_[A-Za-z0-9_-]+$/;
+export const LIST_ID_PATTERN = new RegExp(`^${ID_PREFIXES.list}[A-Za-z0-9_-]+$`);
 
 // ---------------------------------------------------------------------------------------------
 // Request bodies
@@ -297,7 +364,7 @@ export const searchRequestSchema = z.object({
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
-const contactIdSchema = z.string().startsWith(ID_PREFIXES.contact, 'must be a contact id (ct_…)');
+export const contactIdSchema = z.string().startsWith(ID_PREFIXES.contact, `must be a contact id (${ID_PREFIXES.contact}…)`);
 
 export const unlockRequestSchema = z.object({
 	ids: z

@@ -25,7 +25,9 @@ import {
 } from 'n8n-workflow';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
-import { apiError } from './apiErrors';
+import { apiError, type FieldNames } from './apiErrors';
+import { asWritten } from './asWritten';
+import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
 import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
@@ -47,9 +49,6 @@ export interface ContactDataCredential {
 	/** Seconds a call may wait for an answer. */
 	timeout?: number;
 }
-
-/** Seconds a call waits for an answer when the credential does not say. */
-export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -80,6 +79,8 @@ export interface ApiRequest<T = unknown> {
 	itemIndex?: number;
 	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
 	pathParameter?: string;
+	/** How the editor names the body's fields; an API error about a field names its parameter. */
+	fieldNames?: FieldNames;
 	/**
 	 * Checks (and types) a 2xx JSON body: the fields the node needs, everything else passed through.
 	 * A body that is not JSON (garbled on the way) counts as a transient failure; JSON without a
@@ -180,9 +181,10 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 	const baseUrl = String(data.baseUrl ?? '');
 	const problem = baseUrlProblem(baseUrl);
 	if (problem !== undefined) {
-		throw new NodeOperationError(context.getNode(), problem, {
+		const error = new NodeOperationError(context.getNode(), problem, {
 			description: 'Change the Base URL in the Contact Data API credential.',
 		});
+		throw asWritten(error, problem);
 	}
 	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
 	const timeoutSeconds = Number(data.timeout ?? DEFAULT_TIMEOUT_SECONDS);
@@ -364,7 +366,14 @@ async function sendOnce<T>(
 	}
 	return {
 		kind: 'failed',
-		error: apiError(context, statusCode, scrub(body, credential.apiKey), request.itemIndex, request.pathParameter),
+		error: apiError(
+			context,
+			statusCode,
+			scrub(body, credential.apiKey),
+			request.itemIndex,
+			request.pathParameter,
+			request.fieldNames,
+		),
 		headers,
 	};
 }
@@ -408,9 +417,36 @@ const NOTHING_ANSWERS: Record<string, string> = {
 
 function nothingAnswers(context: ApiContext, baseUrl: string, code: string, itemIndex: number | undefined): NodeApiError {
 	// Not the system's code as the error's code: n8n would replace the message with its own for it.
-	return new NodeApiError(context.getNode(), { code: 'unreachable' } as JsonObject, {
-		message: `Nothing answers at the Base URL "${baseUrl}"`,
+	const message = `Nothing answers at the Base URL "${baseUrl}"`;
+	const error = new NodeApiError(context.getNode(), { code: 'unreachable' } as JsonObject, {
+		message,
 		description: `Check the Base URL in the Contact Data API credential, and that the service is running at that address (${code}: ${NOTHING_ANSWERS[code]}).`,
+		itemIndex,
+	});
+	return asWritten(error, message);
+}
+
+/** Why a connection found nothing, in words, by its system code. */
+const CONNECTION_FAILURES: Record<string, string> = {
+	...NOTHING_ANSWERS,
+	ECONNRESET: 'the connection was closed before the answer came',
+	EPIPE: 'the connection was closed while sending',
+	ECONNABORTED: 'the connection was broken off',
+	EAI_AGAIN: 'the host name could not be looked up',
+};
+
+/**
+ * An export download that got no file, in words: n8n would replace a message carrying the system
+ * code with its own, so the code goes in the description.
+ */
+function downloadFailed(context: ApiContext, error: unknown, timeoutMs: number, itemIndex?: number): NodeApiError {
+	const code = errorCodeOf(error);
+	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
+	return new NodeApiError(context.getNode(), { code: 'download_failed' } as JsonObject, {
+		message: isTimeout(error)
+			? `The export download did not answer within ${timeoutMs / 1000} seconds`
+			: `The export download failed${reason ? `: ${reason}` : ''}`,
+		description: `The signed export URL was not read${code ? ` (${code})` : ''}. Run the export again: it gives a new URL.`,
 		itemIndex,
 	});
 }
@@ -521,12 +557,7 @@ export async function openSignedUrl(
 				await pause(this, backoffMs(attempt), itemIndex);
 				continue;
 			}
-			throw new NodeApiError(this.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
-				message: isTimeout(error)
-					? `The export download did not answer within ${timeoutMs / 1000} seconds`
-					: `The export download failed${code ? ` (${code})` : ''}`,
-				itemIndex,
-			});
+			throw downloadFailed(this, error, timeoutMs, itemIndex);
 		}
 		const { statusCode } = response;
 		if (statusCode >= 200 && statusCode < 300) return response;

@@ -23,6 +23,7 @@ import type { UnlockLevel } from '../client/contract';
 import { asNodeError } from '../items/items';
 import { simplifyOutput } from '../items/simplify';
 import { apiRequest, type ApiRequest } from '../client/transport';
+import { editorFieldNames } from '../parameters/fieldNames';
 import { plural } from '../parameters/values';
 
 /** What a charging run reads once for all its input items. */
@@ -87,7 +88,7 @@ export async function sendChargingCall<T extends ChargeReport>(
 	request: ApiRequest<T> & { idempotencyKey: string },
 ): Promise<T> {
 	try {
-		const { body: answer } = await (apiRequest<T>).call(context, request);
+		const { body: answer } = await (apiRequest<T>).call(context, { ...request, fieldNames: editorFieldNames });
 		budget.settle(reservation, answer);
 		return answer;
 	} catch (error) {

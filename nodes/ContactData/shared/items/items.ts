@@ -85,8 +85,9 @@ export async function checkEveryItem<T>(
 		try {
 			checked.push(check(itemIndex));
 		} catch (error) {
-			if (!context.continueOnFail()) throw asNodeError(context, error, itemIndex);
-			refused.set(itemIndex, error as Error);
+			const failure = asNodeError(context, error, itemIndex);
+			if (!context.continueOnFail()) throw failure;
+			refused.set(itemIndex, failure);
 		}
 	}
 	return { checked, refused };

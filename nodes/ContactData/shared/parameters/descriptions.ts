@@ -70,7 +70,7 @@ export function contactIdsParameter(
 		default: '={{ $json.id }}',
 		required: true,
 		displayOptions,
-		description: `${description} One ID (ct_…), an array of IDs, or IDs separated by commas, per input item`,
+		description: `${description} One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item`,
 	};
 }
 

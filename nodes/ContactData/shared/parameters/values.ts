@@ -7,6 +7,7 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
+import { asWritten } from '../client/asWritten';
 import { ID_PREFIXES } from '../client/contract';
 
 /** Where a value comes from: the node and the input item it is read for. */
@@ -44,10 +45,13 @@ export function refused(
 ): NodeOperationError {
 	// "is not…", "must be…" read on from the value; another sentence follows it.
 	const joiner = /^(is|are|has|must)\b/.test(problem) ? ' ' : '; ';
-	return new NodeOperationError(node, `${parameter}: ${showValue(value)}${joiner}${problem}`, {
+	// The value is the user's: a code-like word in it (EPERM in "deepermind") must not reword the message.
+	const message = `${parameter}: ${showValue(value)}${joiner}${problem}`;
+	const error = new NodeOperationError(node, message, {
 		itemIndex,
 		description: [hint, 'Nothing was sent.'].filter(Boolean).join(' '),
 	});
+	return asWritten(error, message);
 }
 
 /** "1 call", "3 calls". */
@@ -138,7 +142,7 @@ export function checkContactIds(
 ): string[] {
 	const where = { node, itemIndex };
 	if (ids.length === 0) {
-		throw refused(where, parameterName, '', 'has no contact id', 'Give a contact id (ct_…), an array of ids, or ids separated by commas.');
+		throw refused(where, parameterName, '', 'has no contact id', `Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`);
 	}
 	const bad = ids.find((id) => typeof id !== 'string' || !id.startsWith(ID_PREFIXES.contact));
 	if (bad !== undefined) {

@@ -1,0 +1,28 @@
+/**
+ * The request body's fields by the parameter the editor shows for them: how an API error about a
+ * field names it. The client reports the API's field; this is the editor's side of that mapping.
+ */
+import type { FieldNames } from '../client/apiErrors';
+import { FILTER_PARAMETER_NAMES } from './filters';
+
+const FIELD_PARAMETER_NAMES = new Map<string, string>(
+	Object.entries({
+		...FILTER_PARAMETER_NAMES,
+		limit: 'Limit',
+		cursor: 'Return All (the paging cursor)',
+		ids: 'Contact IDs',
+		contact_ids: 'Contact IDs',
+		contact_id: 'Contact ID',
+		level: 'Level',
+		email: 'Email',
+		linkedin_url: 'LinkedIn URL',
+		name: 'Name',
+		reason: 'Reason',
+		note: 'Note',
+		format: 'Format',
+		fields: 'Fields',
+	}),
+);
+
+/** The parameter behind an API field ("filters.company_size" -> "Company Size (Min/Max Employees)"). */
+export const editorFieldNames: FieldNames = (field) => FIELD_PARAMETER_NAMES.get(field);

@@ -1,0 +1,83 @@
+/**
+ * The package's own source as tests read it (they import no `node:` module): its files, the text
+ * each writes as literals (strings, template parts, regular expressions; comments left out) and
+ * the modules each imports.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+import { REPO_ROOT } from './files.cjs';
+
+/** The TypeScript files under these folders of the repository, by their path from the root, sorted. */
+export function sourceFiles(folders: string[]): string[] {
+	const found: string[] = [];
+	const walk = (folder: string) => {
+		for (const entry of readdirSync(path.join(REPO_ROOT, folder), { withFileTypes: true })) {
+			const relative = path.posix.join(folder, entry.name);
+			if (entry.isDirectory()) walk(relative);
+			else if (/\.c?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) found.push(relative);
+		}
+	};
+	for (const folder of folders) walk(folder);
+	return found.sort();
+}
+
+function parse(file: string): ts.SourceFile {
+	return ts.createSourceFile(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+}
+
+export interface Literal {
+	line: number;
+	text: string;
+}
+
+/** Every literal text in a file, with its line: what the file itself writes, not what it imports. */
+export function literalsOf(file: string): Literal[] {
+	const source = parse(file);
+	const literals: Literal[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
+		if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) {
+			const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+			literals.push({ line, text: node.text });
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return literals;
+}
+
+/**
+ * Patterns a file builds from an id prefix (`^${ID_PREFIXES.list}…`): an id pattern of its own, where
+ * the contract's would do. Each as its line and source text.
+ */
+export function prefixPatternsOf(file: string): Literal[] {
+	const source = parse(file);
+	const found: Literal[] = [];
+	const visit = (node: ts.Node) => {
+		if (
+			ts.isTemplateExpression(node) &&
+			node.head.text.endsWith('^') &&
+			node.templateSpans[0]?.expression.getText(source).startsWith('ID_PREFIXES')
+		) {
+			const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+			found.push({ line, text: node.getText(source) });
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+/** The module specifiers a file imports or re-exports (`import type` included). */
+export function importsOf(file: string): string[] {
+	const source = parse(file);
+	const specifiers: string[] = [];
+	for (const statement of source.statements) {
+		if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier) {
+			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
+		}
+	}
+	return specifiers;
+}
