@@ -4,9 +4,9 @@
  * and a message that names a URL kept as written even when the URL holds a code-like word.
  */
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
-import { startFakeApi, json, type FakeApi } from '../helpers/fakeApi';
+import { startFakeApi, json, type FakeApi } from '../support/fakeApi.cjs';
 import { startTestSandbox } from '../helpers/sandbox';
-import { closedPort } from '../support/ports.cjs';
+import { closedPort } from '../support/httpServer.cjs';
 import { contacts, run, type TestSandbox } from './setup';
 
 let sandbox: TestSandbox;
