@@ -334,7 +334,7 @@ check "deactivating the workflow deletes the subscription" deactivate_removes_su
 # ---------------------------------------------------------------- 5. a journey in a real browser
 # Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
 # workflow list, execute it, read the Unlock node's output table, read an error as displayed
-# (scripts/n8n/journey.mjs, over the DevTools protocol). Its screenshots are those of docs/images/.
+# (scripts/n8n/journey.mjs, driven by playwright-core). Its screenshots are those of docs/images/.
 check "Chromium for the browser journey (Debian's package, installed when missing)" ensure_chromium
 browser_journey_passes() {
   browser_journey "$WORK/screenshots" | tee "$WORK/browser.log" | sed 's/^/  /'
