@@ -78,3 +78,13 @@ sandbox_emit() {
   sandbox_admin -X POST "$SANDBOX_URL/_sandbox/events" \
     -d "$(jq -nc --argjson n "$1" --arg l "$2" '{type: "job_change", list_id: $l, count: $n}')" | jq -r '.events[].id'
 }
+
+# ---------------------------------------------------------------- n8n's view of the package
+# no_package_complaints: n8n's log lines on stdin; fails, printing them, when one warns about the package.
+# n8n's own files sit under the cache folder, whose name has the package's in it: a stack line there is not
+# about the package.
+no_package_complaints() {
+  local complaints
+  complaints="$(sed "s|$N8N_CACHE_ROOT/[^ )]*||g" | grep -iE 'contact-?data' | grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
+  [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
+}
