@@ -13,33 +13,10 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/contact-data-e2e.XXXXXX")"
 E2E_WORKFLOWS=test/e2e/workflows
 OWNER_EMAIL=e2e@example.com
 OWNER_PASSWORD="E2e-$(date +%s)-Pw"
-PASSED=0
-FAILED=0
-STARTED_AT=$SECONDS
-
-finish() {
-  local status=$?
-  # Ended early by anything but a failed check (Ctrl-C, a script error): still a failure.
-  [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ] && FAILED=1
-  stop_started
-  if [ "$FAILED" -eq 0 ] && [ -z "${E2E_KEEP:-}" ]; then rm -rf "$WORK"; else echo "e2e: work folder kept: $WORK"; fi
-  echo "e2e: took $((SECONDS - STARTED_AT)) s"
-  echo "e2e: $PASSED passed, $FAILED failed"
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
-
-# check <what> <command...>: runs one check; the first failure ends the run with n8n's log.
-check() {
-  local what="$1"; shift
-  if "$@"; then
-    PASSED=$((PASSED + 1)); echo "  ok    $what"
-  else
-    FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2
-    if [ -f "${N8N_LOG:-}" ]; then echo "----- end of n8n's log ($N8N_LOG) -----" >&2; tail -80 "$N8N_LOG" >&2; fi
-    exit 1
-  fi
-}
+checks_begin e2e "$WORK" stop
+# A failed check ends the run with the end of n8n's log.
+check_logs() { echo "${N8N_LOG:-}"; }
+CHECK_LOG_LINES=80
 
 # ---------------------------------------------------------------- helpers
 # run_workflow <name> <file> [jq filter]: imports the workflow (outside services swapped for n8n's own
@@ -75,16 +52,6 @@ ran_to_end() {
     echo "$1 did not run to \"$2\": $(jq -c '{last: .data.resultData.lastNodeExecuted, error: .data.resultData.error.message}' "$WORK/$1.json")" >&2
     return 1
   }
-}
-
-sandbox() { curl -sS --fail-with-body -H "Authorization: Bearer $SANDBOX_KEY" "$@"; }
-sandbox_admin() { curl -sS --fail-with-body -H 'content-type: application/json' "$@"; }
-credits_charged() { sandbox_admin "$SANDBOX_URL/_sandbox/stats" | jq -r --arg k "$SANDBOX_KEY" '.keys[$k].credits_charged // 0'; }
-
-# poll <seconds> <command...>: retries the command every half second until it succeeds.
-poll() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.5; done
 }
 
 # ---------------------------------------------------------------- 1. install and start
@@ -214,7 +181,7 @@ check "every example runs with only the sandbox credential (outside services shi
 
 charged_before=0
 search_unlock_upsert() {
-  charged_before="$(credits_charged)"
+  charged_before="$(sandbox_credits_charged)"
   run_workflow search-unlock examples/search-unlock-upsert-crm.json &&
     expect search-unlock "Search VPs of Engineering" \
       'length == 25 and all(.seniority == "vp" and .department == "engineering" and .location.country == "US" and .unlocked == false)' &&
@@ -222,26 +189,26 @@ search_unlock_upsert() {
       'length == 25 and all(.unlocked == true and .level == "basic" and ((.email | type) == "string" or .has_email == false))' &&
     expect search-unlock "Contact for the CRM" 'length > 0 and all((.email | test("@")) and (.company | type) == "string")' &&
     ran_to_end search-unlock "Upsert contact in HubSpot" &&
-    [ "$(($(credits_charged) - charged_before))" -eq 25 ]
+    [ "$(($(sandbox_credits_charged) - charged_before))" -eq 25 ]
 }
 check "example, as shipped: search 25 VPs of Engineering, unlock them for 25 credits, shape the verified ones for the CRM, to the end" \
   search_unlock_upsert
 
 rerun_is_free() {
-  charged_before="$(credits_charged)"
+  charged_before="$(sandbox_credits_charged)"
   run_workflow search-unlock-again examples/search-unlock-upsert-crm.json &&
     expect search-unlock-again "Unlock within 25 credits" 'length == 25 and all(.unlocked == true)' &&
-    [ "$(credits_charged)" -eq "$charged_before" ]
+    [ "$(sandbox_credits_charged)" -eq "$charged_before" ]
 }
 check "running it again unlocks the same 25 contacts free of charge" rerun_is_free
 
 budget_stops_before_spending() {
-  charged_before="$(credits_charged)"
+  charged_before="$(sandbox_credits_charged)"
   run_workflow over-budget examples/search-unlock-upsert-crm.json '
     .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
       | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 10 | .onError = "continueRegularOutput" else . end)' &&
     expect over-budget "Unlock within 25 credits" 'length > 0 and all(.error | test("Max Credits of 10 is not enough"))' &&
-    [ "$(credits_charged)" -eq "$charged_before" ]
+    [ "$(sandbox_credits_charged)" -eq "$charged_before" ]
 }
 check "with Max Credits 10 for 25 new contacts nothing is sent or charged, and each item says why" \
   budget_stops_before_spending
@@ -299,21 +266,17 @@ check "example: the AI agent imports with three Contact Data tools wired to the 
 
 # ---------------------------------------------------------------- 4. the trigger, through n8n's activation
 ALERT_WORKFLOW_ID=""
-subscriptions() { sandbox "$SANDBOX_URL/v1/webhooks" | jq -c '.webhooks'; }
-subscribed() { subscriptions | jq -e --arg u "$N8N_BASE/webhook/" 'length == 1 and (.[0].url | startswith($u)) and .[0].events == ["job_change"]' >/dev/null; }
-unsubscribed() { subscriptions | jq -e 'length == 0' >/dev/null; }
 
 activate_registers_subscription() {
   ALERT_WORKFLOW_ID="$(n8n_import_workflow examples/job-change-alert.json)" &&
-    n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/activate" | jq -e '.active == true' >/dev/null &&
-    poll 30 subscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
+    n8n_activate "$ALERT_WORKFLOW_ID" && poll 30 sandbox_subscribed "$N8N_BASE/webhook/" ||
+    { echo "subscriptions: $(sandbox_subscriptions)" >&2; return 1; }
 }
 check "the job change alert, as shipped, publishes and subscribes to the service (GET /v1/webhooks shows n8n's URL)" \
   activate_registers_subscription
 
-executions_json() { n8n_api GET "/executions?workflowId=$ALERT_WORKFLOW_ID&includeData=true"; }
 execution_with_event() {
-  executions_json | jq -e --arg e "$1" '.data | any(.status == "success"
+  n8n_executions "$ALERT_WORKFLOW_ID" | jq -e --arg e "$1" 'any(.status == "success"
     and (.data.resultData.runData["When a contact changes job"][0].data.main[0][0].json.event_id == $e)
     and (.data.resultData.runData["Compose alert"][0].data.main[0][0].json.text | test(" moved from .+ to .+ as "))
     and .data.resultData.lastNodeExecuted == "Post to Slack")' >/dev/null
@@ -323,19 +286,19 @@ execution_with_event() {
 emit_event() {
   SANDBOX_URL="$SANDBOX_URL" node scripts/sandbox-event.mjs job_change "$SAVED_LIST_ID" | grep -oE 'evt_[^ ]+' | head -1
 }
-execution_count() { executions_json | jq '.data | length'; }
+execution_count() { n8n_executions "$ALERT_WORKFLOW_ID" | jq 'length'; }
 
 signed_event_starts_execution() {
   local event
   event="$(emit_event)" && poll 30 execution_with_event "$event" ||
-    { echo "executions: $(executions_json | jq -c '[.data[] | {id, status}]')" >&2; return 1; }
+    { echo "executions: $(n8n_executions "$ALERT_WORKFLOW_ID" | jq -c '[.[] | {id, status}]')" >&2; return 1; }
 }
 check "a job change in the sandbox reaches n8n signed and runs the alert with the event's data" signed_event_starts_execution
 
 # A forged delivery, then a real one: once the real one has run, exactly one execution was added.
 forged_event_is_refused() {
   local url before status body event
-  url="$(subscriptions | jq -r '.[0].url')"
+  url="$(sandbox_subscriptions | jq -r '.[0].url')"
   before="$(execution_count)"
   body="$(jq -nc '{id: "evt_forged", type: "job_change", created_at: "2026-01-01T00:00:00Z", list_id: "ls_x", contact: {}}')"
   status="$(curl -s -o /dev/null -w '%{http_code}' -X POST "$url" -H 'content-type: application/json' \
@@ -351,27 +314,27 @@ check "a forged delivery is answered 401 and starts no execution" forged_event_i
 # exists: afterwards there must still be exactly one, and it must still start the workflow.
 restart_keeps_one_subscription() {
   local before event
-  before="$(subscriptions | jq -r '.[0].id')"
+  before="$(sandbox_subscriptions | jq -r '.[0].id')"
   stop_group "$N8N_PID" && start_n8n "$WORK/n8n-restarted.log" || return 1
   N8N_LOG="$WORK/n8n-restarted.log"
   # Once an event has run the workflow again, n8n has re-activated it (and run checkExists/create).
   event="$(emit_event)" && poll 60 execution_with_event "$event" || return 1
-  subscriptions | jq -e --arg id "$before" 'length == 1 and .[0].id == $id' >/dev/null ||
-    { echo "subscriptions after the restart: $(subscriptions)" >&2; return 1; }
+  sandbox_subscriptions | jq -e --arg id "$before" 'length == 1 and .[0].id == $id' >/dev/null ||
+    { echo "subscriptions after the restart: $(sandbox_subscriptions)" >&2; return 1; }
 }
 check "after n8n restarts, the same single subscription remains and still starts the workflow" \
   restart_keeps_one_subscription
 
 deactivate_removes_subscription() {
-  n8n_api POST "/workflows/$ALERT_WORKFLOW_ID/deactivate" | jq -e '.active == false' >/dev/null &&
-    poll 30 unsubscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
+  n8n_deactivate "$ALERT_WORKFLOW_ID" && poll 30 sandbox_unsubscribed ||
+    { echo "subscriptions: $(sandbox_subscriptions)" >&2; return 1; }
 }
 check "deactivating the workflow deletes the subscription" deactivate_removes_subscription
 
 # ---------------------------------------------------------------- 5. a journey in a real browser
 # Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
 # workflow list, execute it, read the Unlock node's output table, read an error as displayed
-# (scripts/n8n/journey.mjs, over the DevTools protocol). Its screenshots are those of docs/images/.
+# (scripts/n8n/journey.mjs, driven by playwright-core). Its screenshots are those of docs/images/.
 check "Chromium for the browser journey (Debian's package, installed when missing)" ensure_chromium
 browser_journey_passes() {
   browser_journey "$WORK/screenshots" | tee "$WORK/browser.log" | sed 's/^/  /'
@@ -381,13 +344,9 @@ check "browser: open the search → unlock example, execute it, read the output 
   browser_journey_passes
 
 # ---------------------------------------------------------------- 6. n8n's own view of the package
+# n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.
 package_loads_cleanly() {
-  local complaints
-  # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`. n8n's own files
-  # sit under the cache folder, whose name has the package's in it: a stack line there is not about it.
-  complaints="$({ cat "$WORK"/n8n*.log; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } |
-    sed "s|$N8N_CACHE_ROOT/[^ )]*||g" | grep -iE 'contact-?data' | grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
-  [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
+  { cat "$WORK"/n8n*.log; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } | no_package_complaints
 }
 check "n8n's logs carry no warning or error about the package" package_loads_cleanly
 

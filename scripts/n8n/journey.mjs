@@ -1,27 +1,44 @@
 // The browser journey of the end-to-end check, as a person would go: signs in to the n8n editor with headless
-// Chromium (over the DevTools protocol, cdp.mjs), opens the search → unlock example from the workflow list,
-// executes it, reads the Unlock node's output table, then opens a variant that goes over its Max Credits and
-// reads the error as the editor shows it. Takes the screenshots of docs/images/ on the way.
-// Needs Node 24 (a global WebSocket). Usage:
+// Chromium (Debian's, driven by playwright-core, the client of n8n's own end-to-end tests; no browser is
+// downloaded), opens the search → unlock example from the workflow list, executes it, reads the Unlock node's
+// output table, then opens a variant that goes over its Max Credits and reads the error as the editor shows it.
+// Takes the screenshots of docs/images/ on the way. Usage:
 //   node journey.mjs <n8n base URL> <email> <password> <workflows JSON> <screenshot folder>
 //   workflows JSON: {"crm": "<id>", "overBudget": "<id>", "alert": "<id>", "agent": "<id>"}
+//   CHROMIUM: the browser's executable (default /usr/bin/chromium)
 // Prints one line per step; exits non-zero, with a screenshot of the page (failure.png), on the first failure.
 import { join } from 'node:path';
 
-import { launch } from './cdp.mjs';
+import { chromium } from 'playwright-core';
 
 const [baseUrl, email, password, workflowsJson, shotsDir] = process.argv.slice(2);
 const workflows = JSON.parse(workflowsJson);
 const CRM_NAME = 'search, unlock within a budget';
 const UNLOCK = 'Unlock within 25 credits';
 
-const browser = await launch();
-const { page } = browser;
-const shot = (file) => page.screenshot(join(shotsDir, file));
+const browser = await chromium.launch({
+	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+	args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--hide-scrollbars'],
+});
+const page = await browser.newPage({ viewport: { width: 1440, height: 810 } });
+page.setDefaultTimeout(60_000);
+const shot = (file) => page.screenshot({ path: join(shotsDir, file) });
 let step = 'start';
 function ok(what) {
 	console.log(`  ok    browser: ${what}`);
 }
+
+/** Polls `fn` in the page until it returns a truthy value; returns that value. */
+async function waitFor(fn, { timeout = 60_000, what = String(fn) } = {}) {
+	const handle = await page.waitForFunction(fn, undefined, { timeout, polling: 250 }).catch((error) => {
+		throw new Error(`timed out after ${timeout / 1000} s waiting for ${what} (${error.message.split('\n')[0]})`);
+	});
+	return await handle.jsonValue();
+}
+
+/** The first visible element matching `selector` (and containing `text`, when given). */
+const visible = (selector, text) =>
+	page.locator(selector).filter({ visible: true, ...(text ? { hasText: text } : {}) }).first();
 
 /** The canvas nodes and whether each shows the success mark (disabled nodes run nothing and show none). */
 const canvasState = () =>
@@ -48,12 +65,12 @@ const outputTable = () =>
 
 async function openWorkflow(id) {
 	await page.goto(`${baseUrl}/workflow/${id}`);
-	await page.waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
+	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
 }
 
 async function executeAndWait(what) {
-	await page.click('[data-test-id="execute-workflow-button"]');
-	return await page.waitFor(
+	await visible('[data-test-id="execute-workflow-button"]').click();
+	return await waitFor(
 		() => {
 			const nodes = [...document.querySelectorAll('[data-test-id="canvas-node"]')];
 			const done = nodes.filter((node) =>
@@ -71,22 +88,22 @@ async function executeAndWait(what) {
 try {
 	step = 'sign in';
 	await page.goto(`${baseUrl}/signin`);
-	await page.type('input[type="email"], input[name="emailOrLdapLoginId"]', email);
-	await page.type('input[type="password"]', password);
-	await page.click('button[type="submit"], [data-test-id="form-submit-button"]');
-	await page.waitFor(() => !location.pathname.startsWith('/signin'), { what: 'the editor after signing in' });
+	await visible('input[type="email"], input[name="emailOrLdapLoginId"]').fill(email);
+	await visible('input[type="password"]').fill(password);
+	await visible('button[type="submit"], [data-test-id="form-submit-button"]').click();
+	await waitFor(() => !location.pathname.startsWith('/signin'), { what: 'the editor after signing in' });
 	ok('signs in through the sign-in form');
 
 	step = 'open the example';
-	await page.click('[data-test-id="resources-list-item-workflow"]', { text: CRM_NAME });
-	await page.waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
+	await visible('[data-test-id="resources-list-item-workflow"]', CRM_NAME).click();
+	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
 	const opened = await page.evaluate(() => location.pathname);
 	if (opened !== `/workflow/${workflows.crm}`) throw new Error(`opened ${opened}, not the example ${workflows.crm}`);
 	ok('opens the search → unlock example from the workflow list');
 
 	step = 'execute it';
 	await executeAndWait('the example to finish');
-	await page.waitFor(
+	await waitFor(
 		() =>
 			[...document.querySelectorAll('[data-test-id="canvas-node"]')].every(
 				(node) =>
@@ -100,9 +117,9 @@ try {
 	ok(`executes it to the end: ${state.filter((node) => node.success).length} nodes succeeded, HubSpot disabled`);
 
 	step = 'read the Unlock output';
-	await page.click(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`, { count: 2 });
-	await page.click('[data-test-id="output-panel"] [data-test-id="radio-button-table"]', { timeout: 30_000 });
-	const table = await page.waitFor(
+	await visible(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`).dblclick();
+	await visible('[data-test-id="output-panel"] [data-test-id="radio-button-table"]').click({ timeout: 30_000 });
+	const table = await waitFor(
 		() => {
 			const found = document.querySelector('[data-test-id="output-panel"] table tbody tr');
 			return Boolean(found);
@@ -119,13 +136,13 @@ try {
 	if (!/^25 items/.test(table.count)) throw new Error(`items: ${table.count}`);
 	await shot('editor-unlock-node.png');
 	ok(`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`);
-	await page.press('Escape');
+	await page.keyboard.press('Escape');
 
 	step = 'an error as displayed';
 	await openWorkflow(workflows.overBudget);
 	await executeAndWait('the over-budget variant to stop');
-	await page.click(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`, { count: 2 });
-	const shown = await page.waitFor(
+	await visible(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`).dblclick();
+	const shown = await waitFor(
 		() => {
 			const panel = document.querySelector('[data-test-id="output-panel"]');
 			const text = panel?.innerText ?? '';
@@ -142,11 +159,11 @@ try {
 	}
 	await shot('editor-unlock-error.png');
 	ok(`the over-budget error as displayed: "${message.trim()}", with its advice`);
-	await page.press('Escape');
+	await page.keyboard.press('Escape');
 
 	step = 'the other examples';
 	await openWorkflow(workflows.alert);
-	await page.waitFor(
+	await waitFor(
 		() => [...document.querySelectorAll('[data-test-id="canvas-node"]')].some((node) => /On job change/.test(node.textContent)),
 		{ what: 'the trigger subtitle "On job change"' },
 	);

@@ -1,11 +1,13 @@
-# Sourced, never run: everything the end-to-end check (scripts/e2e.sh) and the playground
-# (scripts/playground.sh) share, so neither writes install, start, owner, credential or import steps twice.
+# Sourced, never run: everything the end-to-end check (scripts/e2e.sh), the queue-mode check
+# (scripts/queue/test.sh) and the playground (scripts/playground.sh) share, so none writes install, start,
+# owner, credential, import, check, poll or sandbox steps twice.
 N8N_LIB_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$N8N_LIB_DIR/paths.sh"
 source "$N8N_LIB_DIR/env.sh"
 source "$N8N_LIB_DIR/package.sh"
 source "$N8N_LIB_DIR/processes.sh"
 source "$N8N_LIB_DIR/rest.sh"
+source "$N8N_LIB_DIR/checks.sh"
 
 CREDENTIAL_NAME="Contact Data sandbox"
 SANDBOX_KEY=sk_sandbox_growth

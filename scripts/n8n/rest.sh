@@ -50,3 +50,16 @@ n8n_import_workflow() {
     "$(cat "$N8N_LIB_DIR/localize-workflow.jq") | ${2:-.}" "$1" \
     | { read -r body; n8n_api POST /workflows "$body"; } | jq -er .id
 }
+
+# n8n_activate <workflow id> / n8n_deactivate <workflow id>: publishes the workflow (its triggers start) or
+# takes it back; fails unless n8n reports the new state.
+n8n_activate() { n8n_api POST "/workflows/$1/activate" | jq -e '.active == true' >/dev/null; }
+n8n_deactivate() { n8n_api POST "/workflows/$1/deactivate" | jq -e '.active == false' >/dev/null; }
+
+# n8n_executions <workflow id>: the workflow's executions, newest first, with their data (one JSON array).
+n8n_executions() { n8n_api GET "/executions?workflowId=$1&includeData=true&limit=250" | jq -c '.data'; }
+
+# n8n_finished_count <workflow id>: how many of its executions have ended (succeeded, failed or crashed).
+n8n_finished_count() {
+  n8n_api GET "/executions?workflowId=$1&limit=250" | jq '[.data[] | select(.finished or .status == "error" or .status == "crashed")] | length'
+}

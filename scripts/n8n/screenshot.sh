@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Retakes the editor screenshots in docs/images/ from the browser journey of the end-to-end check
 # (scripts/n8n/journey.mjs): starts n8n with the package (the same bring_up as the playground and the
-# end-to-end check), then signs in with Debian's Chromium, driven over the DevTools protocol, runs the
+# end-to-end check), then signs in with Debian's Chromium, driven by playwright-core, runs the
 # example and saves the pictures on the way. Installs Chromium with apt-get when missing (as root).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

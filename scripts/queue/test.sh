@@ -36,46 +36,15 @@ EVENTS="${QUEUE_EVENTS:-6}"
 TIME_SCALE=6
 OWNER_EMAIL=queue@example.com
 OWNER_PASSWORD="Queue-$(date +%s)-Pw"
-PASSED=0
-FAILED=0
-STARTED_AT=$SECONDS
 declare -A FIGURES=()
-
-finish() {
-  local status=$?
-  [ "$status" -ne 0 ] && [ "$FAILED" -eq 0 ] && FAILED=1
-  stop_started
-  print_figures
-  if [ "$FAILED" -eq 0 ] && [ -z "${QUEUE_KEEP:-}" ]; then rm -rf "$WORK"; else echo "queue: work folder kept: $WORK"; fi
-  echo "queue: took $((SECONDS - STARTED_AT)) s"
-  echo "queue: $PASSED passed, $FAILED failed"
-  [ "$FAILED" -eq 0 ] || exit 1
-}
-trap finish EXIT
-trap 'exit 130' INT TERM
+checks_begin queue "$WORK" go-on print_figures
+# A failed check shows the end of every log; the run goes on (the unlock, trigger and restart checks are
+# independent), and the exit status counts it.
+check_logs() { ls "$WORK"/*.log 2>/dev/null; }
+CHECK_LOG_LINES=25
 
 log() { echo "[$(date +%T)] $*"; }
 
-# check <what> <command...>: runs one check. A failure is reported with the ends of the logs and the run goes
-# on (the unlock, trigger and restart checks are independent); the exit status counts it.
-check() {
-  local what="$1" log_file; shift
-  if "$@"; then
-    PASSED=$((PASSED + 1)); echo "  ok    $what"
-  else
-    FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2
-    for log_file in "$WORK"/*.log; do echo "----- end of $log_file -----" >&2; tail -25 "$log_file" >&2; done
-  fi
-}
-
-# poll <seconds> <command...>: retries the command every second until it succeeds.
-poll() {
-  local deadline=$((SECONDS + $1)); shift
-  until "$@"; do ((SECONDS < deadline)) || return 1; sleep 1; done
-}
-
-sandbox() { curl -sS --fail-with-body -H "Authorization: Bearer $SANDBOX_KEY" -H 'content-type: application/json' "$@"; }
-sandbox_admin() { curl -sS --fail-with-body -H 'content-type: application/json' "$@"; }
 lb() { curl -sS --fail-with-body -H 'content-type: application/json' "$LB_URL/_lb/$1" "${@:2}"; }
 
 print_figures() {
@@ -151,17 +120,6 @@ done
 [ ${#ROLE_PID[@]} -gt 0 ] && FIGURES[a1:workers$([ -z "$ONLY" ] && echo ' and webhook processor') ready]="$((SECONDS - t0)) s"
 log "all up"
 
-# ---------------------------------------------------------------- helpers on n8n's executions
-# executions <workflow id>: every execution of the workflow with its data (one JSON array).
-executions() {
-  n8n_api GET "/executions?workflowId=$1&includeData=true&limit=250" | jq -c '.data'
-}
-# finished_count <workflow id>
-finished_count() {
-  n8n_api GET "/executions?workflowId=$1&limit=250" | jq '[.data[] | select(.finished or .status == "error" or .status == "crashed")] | length'
-}
-activate() { n8n_api POST "/workflows/$1/activate" | jq -e '.active == true' >/dev/null; }
-
 # ---------------------------------------------------------------- 2. concurrent unlocks on the workers
 # contact_ids <count>: ids of sandbox contacts, paged from search (at most 10,000 results a query, so one query
 # per seniority after the first) with the key that holds no credits; written to $WORK/ids.txt.
@@ -198,12 +156,12 @@ unlock_concurrently() {
   sandbox_admin -X POST "$SANDBOX_URL/_sandbox/reset" >/dev/null &&
     sandbox_admin -X POST "$SANDBOX_URL/_sandbox/settings" -d "{\"rate_limits\": true, \"time_scale\": $TIME_SCALE}" >/dev/null || return 1
   if [ -z "$UNLOCK_WORKFLOW" ]; then
-    UNLOCK_WORKFLOW="$(n8n_import_workflow "$WORKFLOWS/unlock-overlapping.json")" && activate "$UNLOCK_WORKFLOW" || return 1
+    UNLOCK_WORKFLOW="$(n8n_import_workflow "$WORKFLOWS/unlock-overlapping.json")" && n8n_activate "$UNLOCK_WORKFLOW" || return 1
   fi
   for ((i = 0; i < EXECUTIONS; i++)); do
     sed -n "$((i * step + 1)),$((i * step + ids_per_execution))p" "$WORK/ids.txt" | jq -R . | jq -sc '{ids: .}' >"$WORK/unlock-$i.json"
   done
-  before="$(finished_count "$UNLOCK_WORKFLOW")" || return 1
+  before="$(n8n_finished_count "$UNLOCK_WORKFLOW")" || return 1
   for w in "${WORKER_NAMES[@]}"; do echo "$w $(grep -c 'Worker started execution' "$WORK/$w.log")"; done >"$WORK/started-before.txt"
   t0=$(date +%s%N)
   for ((i = 0; i < EXECUTIONS; i++)); do
@@ -212,12 +170,12 @@ unlock_concurrently() {
     pids+=($!)
   done
   for i in "${pids[@]}"; do wait "$i" || { echo "a webhook call was refused" >&2; return 1; }; done
-  unlocks_finished() { [ "$(finished_count "$UNLOCK_WORKFLOW")" -ge $((before + EXECUTIONS)) ]; }
+  unlocks_finished() { [ "$(n8n_finished_count "$UNLOCK_WORKFLOW")" -ge $((before + EXECUTIONS)) ]; }
   poll 900 unlocks_finished || { echo "the executions did not finish within 900 s" >&2; return 1; }
   wall=$((($(date +%s%N) - t0) / 1000000))
   FIGURES[b${run}0:$label: wall time of 4 executions at once, from the webhook calls]="$((wall / 1000)) s (sandbox time scale $TIME_SCALE)"
   # The newest executions first: this run's.
-  executions "$UNLOCK_WORKFLOW" | jq -c ".[0:$EXECUTIONS]" >"$WORK/unlock-executions.json" || return 1
+  n8n_executions "$UNLOCK_WORKFLOW" | jq -c ".[0:$EXECUTIONS]" >"$WORK/unlock-executions.json" || return 1
   stats="$(sandbox_admin "$SANDBOX_URL/_sandbox/stats")" || return 1
   calls="$(jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/unlock"] // 0' <<<"$stats")"
   unlocked="$(jq '[.[].data.resultData.runData["Unlock"][0].data.main[0][]? | select(.json.error == null) | .json.id] | unique | length' "$WORK/unlock-executions.json")"
@@ -280,14 +238,9 @@ done
 # ---------------------------------------------------------------- 3. trigger deliveries across processes
 TRIGGER_WORKFLOW=""
 SUBSCRIPTION_ID=""
-subscriptions() { sandbox "$SANDBOX_URL/v1/webhooks" | jq -c '.webhooks'; }
-subscribed() { subscriptions | jq -e --arg u "$QUEUE_WEBHOOK_URL" 'length == 1 and (.[0].url | startswith($u))' >/dev/null; }
 
 # emit <count>: that many job changes of members of the saved list; their ids go to $WORK/events.txt.
-emit() {
-  sandbox_admin -X POST "$SANDBOX_URL/_sandbox/events" -d "{\"type\": \"job_change\", \"list_id\": \"$LIST_ID\", \"count\": $1}" |
-    jq -r '.events[].id' >>"$WORK/events.txt"
-}
+emit() { sandbox_emit "$1" "$LIST_ID" >>"$WORK/events.txt"; }
 # settled: every emitted event has an acknowledged (2xx) delivery attempt.
 settled() {
   sandbox_admin "$SANDBOX_URL/_sandbox/deliveries" | jq -e --rawfile ids "$WORK/events.txt" '
@@ -301,11 +254,11 @@ started() {
   } | jq -s 'add'
 }
 # all_executions_finished: as many finished executions of the trigger workflow as were started.
-all_executions_finished() { [ "$(finished_count "$TRIGGER_WORKFLOW")" -ge "$(started)" ]; }
+all_executions_finished() { [ "$(n8n_finished_count "$TRIGGER_WORKFLOW")" -ge "$(started)" ]; }
 
 # passed_on_once: each emitted event was passed on by exactly one execution; records the figures.
 passed_on_once() {
-  executions "$TRIGGER_WORKFLOW" >"$WORK/trigger-executions.json" || return 1
+  n8n_executions "$TRIGGER_WORKFLOW" >"$WORK/trigger-executions.json" || return 1
   jq -e --rawfile ids "$WORK/events.txt" '
     ($ids | split("\n") | map(select(. != ""))) as $wanted
     | [.[] | (.data.resultData.runData["Job change"][0].data.main[0] // [])[] | .json.event_id] as $passed
@@ -319,9 +272,9 @@ passed_on_once() {
 trigger_exactly_once() {
   LIST_ID="$(sandbox -X POST "$SANDBOX_URL/v1/lists" -d '{"name": "Queue check VPs", "filters": {"seniority": ["vp"]}}' | jq -er .id)" || return 1
   sandbox_admin -X POST "$SANDBOX_URL/_sandbox/settings" -d '{"webhook_retry_delays_ms": [3000, 5000, 8000, 13000]}' >/dev/null || return 1
-  TRIGGER_WORKFLOW="$(n8n_import_workflow "$WORKFLOWS/job-change-count.json")" && activate "$TRIGGER_WORKFLOW" &&
-    poll 60 subscribed || { echo "subscriptions: $(subscriptions)" >&2; return 1; }
-  SUBSCRIPTION_ID="$(subscriptions | jq -r '.[0].id')"
+  TRIGGER_WORKFLOW="$(n8n_import_workflow "$WORKFLOWS/job-change-count.json")" && n8n_activate "$TRIGGER_WORKFLOW" &&
+    poll 60 sandbox_subscribed "$QUEUE_WEBHOOK_URL" || { echo "subscriptions: $(sandbox_subscriptions)" >&2; return 1; }
+  SUBSCRIPTION_ID="$(sandbox_subscriptions | jq -r '.[0].id')"
   lb settings -d '{"lose_first_answer": true}' >/dev/null || return 1
   : >"$WORK/events.txt"
   emit "$EVENTS" && poll 180 settled || { echo "deliveries did not settle" >&2; return 1; }
@@ -333,7 +286,7 @@ trigger_exactly_once() {
       echo >>"$WORK/replays.txt"
     done
   done <"$WORK/events.txt"
-  poll 300 all_executions_finished || { echo "started $(started), finished $(finished_count "$TRIGGER_WORKFLOW")" >&2; return 1; }
+  poll 300 all_executions_finished || { echo "started $(started), finished $(n8n_finished_count "$TRIGGER_WORKFLOW")" >&2; return 1; }
   passed_on_once || return 1
   trigger_figures
 }
@@ -357,8 +310,8 @@ restart_keeps_subscription() {
   local t0=$SECONDS
   stop_group "$MAIN_PID" && start_main "$WORK/main-restarted.log" || return 1
   FIGURES[d0:main restart: stopped to ready]="$((SECONDS - t0)) s"
-  subscriptions | jq -e --arg id "$SUBSCRIPTION_ID" 'length == 1 and .[0].id == $id' >/dev/null ||
-    { echo "subscriptions after the restart: $(subscriptions)" >&2; return 1; }
+  sandbox_subscriptions | jq -e --arg id "$SUBSCRIPTION_ID" 'length == 1 and .[0].id == $id' >/dev/null ||
+    { echo "subscriptions after the restart: $(sandbox_subscriptions)" >&2; return 1; }
   # The first event's first delivery again, to the restarted main (whose memory is new): if its signature is
   # still fresh, an execution starts and the worker drops the copy.
   local replay
@@ -366,16 +319,11 @@ restart_keeps_subscription() {
   echo "$replay" >>"$WORK/replays.txt"
   FIGURES[d2:main restart: an earlier delivery replayed to the restarted main]="$(jq -c '{status, body}' <<<"$replay")"
   emit 2 && poll 180 settled && poll 300 all_executions_finished && passed_on_once || return 1
-  FIGURES[d1:main restart: subscriptions before / after (same id)]="1 / $(subscriptions | jq length) ($(subscriptions | jq -r --arg id "$SUBSCRIPTION_ID" '.[0].id == $id'))"
+  FIGURES[d1:main restart: subscriptions before / after (same id)]="1 / $(sandbox_subscriptions | jq length) ($(sandbox_subscriptions | jq -r --arg id "$SUBSCRIPTION_ID" '.[0].id == $id'))"
   trigger_figures
 }
 [ -n "$ONLY" ] || check "after a main restart: the same single subscription, and new events (first answers lost) passed on exactly once" \
   restart_keeps_subscription
 
-package_loads_cleanly() {
-  local complaints
-  complaints="$(cat "$WORK"/main*.log $(ls "$WORK"/w*.log 2>/dev/null) | grep -iE 'contact-?data' |
-    grep -iE 'warn|error|fail|unknown|cannot|not found' || true)"
-  [ -z "$complaints" ] || { echo "n8n complained about the package:" >&2; echo "$complaints" >&2; return 1; }
-}
+package_loads_cleanly() { cat "$WORK"/main*.log $(ls "$WORK"/w*.log 2>/dev/null) | no_package_complaints; }
 check "no n8n process logged a warning or error about the package" package_loads_cleanly
