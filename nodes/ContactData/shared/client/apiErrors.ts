@@ -2,9 +2,10 @@
  * API error answers in the user's words: the parameter behind the field the API names (as the
  * editor shows it), the API's reason, and what to do next.
  */
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { apiErrorBodySchema } from './contract';
+import { apiFailure, type FailureKind } from './failures';
 import { FILTER_PARAMETER_NAMES } from '../parameters/filters';
 
 /** Request body fields by the parameter the editor shows for them. */
@@ -76,14 +77,18 @@ export function apiError(
 	}
 	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
 	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';
-	return new NodeApiError(
-		context.getNode(),
-		{ code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
-		{
-			message: headline,
-			description: [code, ...advice].filter(Boolean).join(' '),
-			httpCode: String(statusCode),
-			itemIndex,
-		},
-	);
+	return apiFailure(context.getNode(), failureKindOf(statusCode, error?.code), {
+		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
+		message: headline,
+		description: [code, ...advice].filter(Boolean).join(' '),
+		status: statusCode,
+		apiCode: error?.code,
+		itemIndex,
+	});
+}
+
+/** An error answer's kind: a 4xx was not carried out; after a 5xx it is not known. */
+function failureKindOf(statusCode: number, apiCode: string | undefined): FailureKind {
+	if (statusCode >= 500) return 'lostAnswer';
+	return apiCode === 'not_found' ? 'noMatch' : 'refused';
 }

@@ -484,6 +484,17 @@ export const enrichResponseSchema = z
 	.passthrough();
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
 
+/**
+ * A charging answer as a client reads it: the charge and the balance pass through unchecked here,
+ * for the credit policy to judge (a charge the contract rules out is an unreadable answer there,
+ * without losing the records the call paid for).
+ */
+const chargeAsRead = { credits_charged: z.unknown(), credits_remaining: z.unknown() };
+export const unlockAnswerSchema = unlockResponseSchema.extend(chargeAsRead);
+export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;
+export const enrichAnswerSchema = enrichResponseSchema.extend(chargeAsRead);
+export type EnrichAnswer = z.infer<typeof enrichAnswerSchema>;
+
 export const savedListSchema = z
 	.object({
 		id: z.string(),
