@@ -46,7 +46,7 @@ describe('Limit', () => {
 describe('ids longer than the contract allows', () => {
 	it('a Saved List id of 20,000 characters is refused before sending', async () => {
 		const message = await refusedBeforeSending({ resource: 'savedList', operation: 'get', listId: byId(tooLongId('ls_')) });
-		expect(message).toMatch(new RegExp(`^Saved List: "ls_a+…" is longer than ${LIMITS.idMaxLength} characters`));
+		expect(message).toMatch(new RegExp(`^Saved List: "ls_a+… is longer than ${LIMITS.idMaxLength} characters`));
 	});
 
 	it('a contact id of 20,000 characters is refused before sending (Unlock)', async () => {
@@ -56,7 +56,7 @@ describe('ids longer than the contract allows', () => {
 			contactIds: tooLongId('ct_'),
 			maxCredits: 10,
 		});
-		expect(message).toMatch(new RegExp(`^Contact IDs: "ct_a+…" is longer than ${LIMITS.idMaxLength} characters`));
+		expect(message).toMatch(new RegExp(`^Contact IDs: "ct_a+… is longer than ${LIMITS.idMaxLength} characters`));
 	});
 
 	it('a contact id of 20,000 characters is refused before sending (File Refund Claim)', async () => {
@@ -66,7 +66,7 @@ describe('ids longer than the contract allows', () => {
 			contactId: tooLongId('ct_'),
 			reason: 'bounced_email',
 		});
-		expect(message).toMatch(/^Contact ID: "ct_a+…" is longer than/);
+		expect(message).toMatch(/^Contact ID: "ct_a+… is longer than/);
 	});
 });
 
@@ -78,7 +78,7 @@ describe('filter values past their stated size', () => {
 			limit: 5,
 			filters: { keywords: 'x'.repeat(1_100_000) },
 		});
-		expect(message).toMatch(new RegExp(`^Keywords: "x+…" is longer than ${LIMITS.filterTextMaxLength.toLocaleString('en-US')} characters`));
+		expect(message).toMatch(new RegExp(`^Keywords: "x+… is longer than ${LIMITS.filterTextMaxLength} characters`));
 	});
 
 	it('a further filter (JSON) of over 1 MB is refused before sending, naming the parameter', async () => {

@@ -163,6 +163,15 @@ export const LIMITS = {
 	autoApprovedRefunds: 100,
 	intentScoreMin: 0,
 	intentScoreMax: 100,
+	/**
+	 * The longest id a client sends (a contact, saved list or webhook id: a prefix and letters,
+	 * digits, _ or -). The service's ids are far shorter; anything longer is refused before sending.
+	 */
+	idMaxLength: 64,
+	/** The longest text value of a search filter (a job title, keywords…). */
+	filterTextMaxLength: 1_000,
+	/** The longest further filter (one the node does not name), as JSON. */
+	filterValueMaxLength: 10_000,
 } as const;
 
 /** Credits charged per contact newly unlocked at a level. */
@@ -258,7 +267,8 @@ export const LIST_ID_PATTERN = /^ls_[A-Za-z0-9_-]+$/;
 // ---------------------------------------------------------------------------------------------
 
 const nonEmptyString = z.string().min(1);
-const stringList = z.array(nonEmptyString);
+const filterText = z.string().max(LIMITS.filterTextMaxLength);
+const stringList = z.array(filterText.min(1));
 
 export const COMPANY_SIZE_PATTERN = /^(\d+)-(\d+)$/;
 
@@ -278,14 +288,22 @@ export const knownSearchFiltersShape = {
 		}, 'min must not be greater than max'),
 	funding_stage: z.array(z.enum(FUNDING_STAGES)),
 	country: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166 alpha-2 code')),
-	keywords: z.string(),
+	keywords: filterText,
 };
 export const KNOWN_SEARCH_FILTERS = Object.keys(knownSearchFiltersShape) as Array<
 	keyof typeof knownSearchFiltersShape
 >;
 
 /** Filters as a client sends them: the named ones checked, further filters passed through. */
-export const searchFiltersSchema = z.object(knownSearchFiltersShape).partial().passthrough();
+export const searchFiltersSchema = z
+	.object(knownSearchFiltersShape)
+	.partial()
+	.catchall(
+		z.unknown().refine(
+			(value) => (JSON.stringify(value) ?? '').length <= LIMITS.filterValueMaxLength,
+			`is longer than ${LIMITS.filterValueMaxLength} characters as JSON`,
+		),
+	);
 /** Filters as the sandbox accepts them: only the named ones (others are 400, as on the service). */
 export const knownSearchFiltersSchema = z.object(knownSearchFiltersShape).partial().strict();
 export type SearchFilters = z.infer<typeof searchFiltersSchema>;
@@ -297,7 +315,7 @@ export const searchRequestSchema = z.object({
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
-const contactIdSchema = z.string().startsWith(ID_PREFIXES.contact, 'must be a contact id (ct_…)');
+const contactIdSchema = z.string().startsWith(ID_PREFIXES.contact, 'must be a contact id (ct_…)').max(LIMITS.idMaxLength);
 
 export const unlockRequestSchema = z.object({
 	ids: z
