@@ -207,7 +207,8 @@ async function sendWithinBudget(
 	results: Results,
 ): Promise<void> {
 	while (queue.length > 0 && !results.refusedBalance) {
-		const size = heldCallSize(context, run, driver, queue) ?? Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
+		const fits = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
+		const size = heldCallSize(context, run, driver, queue) ?? fits;
 		if (size === 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
 			if (!driver.hasLost) return;
@@ -225,12 +226,15 @@ async function sendWithinBudget(
  * The size of a call that a lost call of an earlier tool call of this execution was (the same ids
  * first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
  */
-function heldCallSize(context: IExecuteFunctions, run: ChargingRun, driver: ChargingDriver<UnlockAnswer>, queue: string[]): number | undefined {
-	return run.budget
-		.heldCredits()
-		.map((credits) => credits / run.cost)
-		.find((size) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length) &&
-			run.budget.holds(driver.keyFor(unlockBody(context, queue.slice(0, size), run.level))));
+function heldCallSize(
+	context: IExecuteFunctions,
+	{ budget, cost, level }: ChargingRun,
+	driver: ChargingDriver<UnlockAnswer>,
+	queue: string[],
+): number | undefined {
+	const fits = (size: number) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
+	const sizes = budget.heldCredits().map((credits) => credits / cost).filter(fits);
+	return sizes.find((size) => budget.holds(driver.keyFor(unlockBody(context, queue.slice(0, size), level))));
 }
 
 /**
