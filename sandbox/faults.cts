@@ -1,12 +1,15 @@
 /**
  * Fault injection: rules that make matching API requests fail (error), vanish (drop), wait
  * (slow) or answer broken JSON (malformed), either instead of processing (phase "before") or
- * after processing, losing the real answer (phase "after").
+ * after processing, losing the real answer (phase "after"). A "rewrite" (phase "after" only)
+ * answers what the contract rules out: the real answer with fields set (`set`, e.g. a negative
+ * `credits_charged`) and the entry at `omit_entry` left out of its `contacts` list. The real
+ * answer stays the one an idempotent replay gets.
  */
 import { z } from 'zod';
 import { seededRandom } from './random.cjs';
 
-const FAULT_KINDS = ['error', 'drop', 'slow', 'malformed'] as const;
+const FAULT_KINDS = ['error', 'drop', 'slow', 'malformed', 'rewrite'] as const;
 const FAULT_PHASES = ['before', 'after'] as const;
 
 const faultRuleSchema = z
@@ -21,8 +24,13 @@ const faultRuleSchema = z
 		count: z.number().int().min(1).optional(),
 		rate: z.number().min(0).max(1).optional(),
 		phase: z.enum(FAULT_PHASES).optional(),
+		/** rewrite: top-level fields of the answer replaced by these values. */
+		set: z.record(z.unknown()).optional(),
+		/** rewrite: the index of the entry of the answer's `contacts` left out. */
+		omit_entry: z.number().int().min(0).optional(),
 	})
-	.strict();
+	.strict()
+	.refine((rule) => rule.kind !== 'rewrite' || rule.phase === 'after', 'a rewrite rule needs phase "after"');
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 
 export const faultRulesSchema = z.object({ rules: z.array(faultRuleSchema).max(100) });
@@ -30,6 +38,16 @@ export const faultRulesSchema = z.object({ rules: z.array(faultRuleSchema).max(1
 interface ActiveRule {
 	rule: FaultRule;
 	remaining: number | null;
+}
+
+/** The answer a rewrite rule gives instead of `body` (a JSON object; anything else is left as it is). */
+export function rewritten(rule: FaultRule, body: unknown): unknown {
+	if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+	const answer: Record<string, unknown> = { ...(body as Record<string, unknown>), ...(rule.set ?? {}) };
+	if (rule.omit_entry !== undefined && Array.isArray(answer.contacts)) {
+		answer.contacts = answer.contacts.filter((_, index) => index !== rule.omit_entry);
+	}
+	return answer;
 }
 
 function routeMatches(route: string, method: string, path: string): boolean {

@@ -11,7 +11,7 @@ import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from '../
 import { REVOKED_KEYS, countRequest, type Account } from './accounts.cjs';
 import { ADMIN_ROUTES } from './admin.cjs';
 import { refuseCrossSite } from './adminGuard.cjs';
-import type { FaultRule } from './faults.cjs';
+import { rewritten, type FaultRule } from './faults.cjs';
 import {
 	ApiError,
 	answerClientError,
@@ -207,7 +207,7 @@ class SandboxServer {
 		const after = this.state.faults.take('after', method, path);
 		if (after && after.kind === 'slow') await sleep(after.delay_ms ?? 1_000);
 		else if (after) {
-			this.applyFault(res, after, isStreamed(answer) ? undefined : answer.body, headers);
+			this.applyFault(res, after, isStreamed(answer) ? undefined : answer.body, headers, isStreamed(answer) ? 200 : answer.status);
 			return;
 		}
 		if (isStreamed(answer)) {
@@ -246,13 +246,17 @@ class SandboxServer {
 		return account;
 	}
 
-	private applyFault(res: ServerResponse, rule: FaultRule, realBody: unknown, headers: Record<string, string>): void {
+	private applyFault(res: ServerResponse, rule: FaultRule, realBody: unknown, headers: Record<string, string>, status = 200): void {
 		if (rule.kind === 'drop') {
 			res.socket?.destroy();
 			return;
 		}
 		if (rule.kind === 'malformed') {
 			sendText(res, 200, malformedText(realBody), headers);
+			return;
+		}
+		if (rule.kind === 'rewrite' && realBody !== undefined) {
+			sendAnswer(res, { status, body: rewritten(rule, realBody), headers });
 			return;
 		}
 		const answer = faultError(rule);

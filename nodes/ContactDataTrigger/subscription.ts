@@ -7,6 +7,7 @@ import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workf
 
 import { asWritten } from '../ContactData/shared/client/asWritten';
 import { isAllowedBaseUrl } from '../ContactData/shared/client/baseUrl';
+import { failureOf } from '../ContactData/shared/client/failures';
 import {
 	PATHS,
 	webhookSchema,
@@ -43,7 +44,7 @@ async function deleteRemote(context: IHookFunctions, subscriptionId: string): Pr
 			(error: unknown) => error,
 		);
 	if (failure === undefined) return 'deleted';
-	if (failure instanceof NodeApiError && failure.httpCode === '404') return 'gone';
+	if (failureOf(failure)?.kind === 'noMatch') return 'gone';
 	// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
 	throw failure instanceof NodeApiError || failure instanceof NodeOperationError
 		? failure

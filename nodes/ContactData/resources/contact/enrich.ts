@@ -1,41 +1,29 @@
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	answeredUnreadably,
-	certainlyNotCharged,
-	skippedForBudget,
-	type CreditBudget,
-	type Reservation,
-} from '../../shared/credits/budget';
+import { skippedForBudget } from '../../shared/credits/budget';
 import { isContactRecord } from '../../shared/credits/charges';
+import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
 import {
 	budgetReached,
 	chargingRunOf,
 	finishRun,
-	sendChargingCall,
 	stopBeforeSpending,
 	type ChargingRun,
 } from '../../shared/credits/chargingRun';
 import {
 	PATHS,
+	enrichAnswerSchema,
 	enrichRequestSchema,
-	enrichResponseSchema,
-	type EnrichResponse,
+	type EnrichAnswer,
 	type UnlockLevel,
 } from '../../shared/client/contract';
+import { apiFailure, failureOf } from '../../shared/client/failures';
 import {
 	booleanParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { idempotencyKeyFor } from '../../shared/client/idempotency';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
 import { checkBody, plural, textOf } from '../../shared/parameters/values';
@@ -103,15 +91,6 @@ interface Lookup {
 
 type Outcome = IDataObject | Error;
 
-/** A call whose answer never came: its worst case stays reserved until a replay settles it. */
-class LostAnswer {
-	constructor(
-		readonly lookup: Lookup,
-		readonly reservation: Reservation,
-		readonly error: Error,
-	) {}
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -123,7 +102,9 @@ export async function execute(
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const queue = forecast(this, run, lookups, outcomes);
 	// 3. One call per item, in order, while the budget holds its worst case.
-	const notSent = queue.slice(await sendWithinBudget(this, run, queue, outcomes));
+	const driver = enrichDriver(this, run, lookups, outcomes);
+	const notSent = queue.slice(await sendWithinBudget(run, driver, queue, outcomes));
+	driver.finish();
 	// 4. What the budget did not reach.
 	passOver(this, run, items, notSent, outcomes);
 	// 5. One output item per input item, in order.
@@ -164,93 +145,75 @@ function forecast(context: IExecuteFunctions, run: ChargingRun, lookups: Lookup[
 }
 
 /**
+ * The charging driver as Enrich uses it: a call per item (its key names the item), each settled
+ * call its item's outcome: its contact, its no-match, or its error (a lost one until its replay).
+ */
+function enrichDriver(
+	context: IExecuteFunctions,
+	run: ChargingRun,
+	lookups: Lookup[],
+	outcomes: Map<number, Outcome>,
+): ChargingDriver<EnrichAnswer> {
+	const lookupOf = new Map(lookups.map((lookup) => [lookup.itemIndex, lookup]));
+	return new ChargingDriver<EnrichAnswer>(context, run, {
+		path: PATHS.enrich,
+		schema: enrichAnswerSchema,
+		keyPerItem: true,
+		onSettled: (settled) => {
+			const lookup = lookupOf.get(settled.call.itemIndex ?? 0)!;
+			const outcome = outcomeOf(context, lookup, settled);
+			outcomes.set(lookup.itemIndex, outcome);
+			if (outcome instanceof Error && !('lost' in settled && settled.lost) && !context.continueOnFail()) throw outcome;
+		},
+	});
+}
+
+/** An item's outcome from its settled call: its contact, its no-match, or its error. */
+function outcomeOf(context: IExecuteFunctions, lookup: Lookup, settled: Settled<EnrichAnswer>): Outcome {
+	if ('answer' in settled) {
+		const contact = settled.answer.contact as IDataObject;
+		return lookup.outputNoMatch ? { matched: true, ...contact } : contact;
+	}
+	return failureOf(settled.failure)?.kind === 'noMatch' ? noMatch(context, lookup) : settled.failure;
+}
+
+/**
  * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
  * nothing for a body already answered (or lost, and so still reserved) in this run. Returns how
  * many lookups were sent; the rest were not reached.
  */
 async function sendWithinBudget(
-	context: IExecuteFunctions,
 	{ budget, cost }: ChargingRun,
+	driver: ChargingDriver<EnrichAnswer>,
 	queue: Lookup[],
 	outcomes: Map<number, Outcome>,
 ): Promise<number> {
 	const covered = new Set<string>();
-	let lost: LostAnswer[] = [];
 	let next = 0;
 	for (; next < queue.length; next++) {
-		const lookup = queue[next];
-		const worstCase = covered.has(lookup.text) ? 0 : cost;
-		if (worstCase > budget.headroom && lost.length > 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			await replay(context, budget, lost, outcomes);
-			lost = [];
-		}
-		if (worstCase > budget.headroom) break;
-		const answer = await enrichOne(context, budget, lookup, budget.reserve(worstCase)!);
-		if (answer instanceof LostAnswer) {
-			// Stop pressed: send nothing more.
-			if (context.getExecutionCancelSignal()?.aborted) throw answer.error;
-			lost.push(answer);
-		} else if (answer instanceof Error && !context.continueOnFail()) throw answer;
-		if (!(answer instanceof Error)) covered.add(lookup.text);
-		outcomes.set(lookup.itemIndex, answer instanceof LostAnswer ? answer.error : answer);
+		const { body, itemIndex, text } = queue[next];
+		const worstCase = covered.has(text) ? 0 : cost;
+		// Lost answers hold their worst case: their real charge may leave room for more.
+		if (worstCase > budget.headroom && driver.hasLost) await driver.replayLost();
+		const call = driver.callFor(body, worstCase, { itemIndex });
+		if (!call) break;
+		const settled = await driver.send(call);
+		// A body answered (or lost, so still reserved) is not charged again in this run.
+		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
 	}
-	await replay(context, budget, lost, outcomes);
+	await driver.replayLost();
 	return next;
-}
-
-/**
- * Sends one item's enrich (or replays it: the key is the same): its contact, its no-match, its error,
- * or the lost answer that keeps its reservation.
- */
-async function enrichOne(
-	context: IExecuteFunctions,
-	budget: CreditBudget,
-	lookup: Lookup,
-	reservation: Reservation,
-): Promise<IDataObject | Error | LostAnswer> {
-	const { itemIndex, body, outputNoMatch } = lookup;
-	try {
-		const answer = await sendChargingCall<EnrichResponse>(context, budget, reservation, {
-			method: 'POST',
-			path: PATHS.enrich,
-			body,
-			idempotencyKey: idempotencyKeyFor(context, PATHS.enrich, body, itemIndex),
-			itemIndex,
-			schema: enrichResponseSchema,
-		});
-		const contact = answer.contact as IDataObject;
-		return outputNoMatch ? { matched: true, ...contact } : contact;
-	} catch (error) {
-		const failure = error as Error;
-		if (answeredUnreadably(failure)) return failure;
-		if (!certainlyNotCharged(failure)) return new LostAnswer(lookup, reservation, failure);
-		if (failure instanceof NodeApiError && failure.httpCode === '404') return noMatch(context, lookup);
-		return failure;
-	}
-}
-
-/** Replays lost calls once with their own keys: the API answers with the first answer and its charge. */
-async function replay(
-	context: IExecuteFunctions,
-	budget: CreditBudget,
-	lost: LostAnswer[],
-	outcomes: Map<number, Outcome>,
-): Promise<void> {
-	for (const { lookup, reservation } of lost) {
-		const answer = await enrichOne(context, budget, lookup, reservation);
-		if (!(answer instanceof LostAnswer)) outcomes.set(lookup.itemIndex, answer);
-	}
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
 function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, outputNoMatch }: Lookup): IDataObject | Error {
 	if (outputNoMatch) return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
-	const error = new NodeApiError(context.getNode(), { code: 'not_found' }, {
+	const error = apiFailure(context.getNode(), 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:
 			'Nothing was charged. To get an item with "matched": false instead of an error (and branch on it with an IF node), turn on Options → Output No-Match Items.',
-		httpCode: '404',
+		status: 404,
+		apiCode: 'not_found',
 		itemIndex,
 	});
 	return asNodeError(context, error, itemIndex);

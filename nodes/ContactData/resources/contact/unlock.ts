@@ -1,24 +1,17 @@
-import {
-	NodeApiError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-	type JsonObject,
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
 } from 'n8n-workflow';
 
-import {
-	answeredUnreadably,
-	certainlyNotCharged,
-	skippedForBudget,
-	type CreditBudget,
-	type Reservation,
-} from '../../shared/credits/budget';
+import { skippedForBudget } from '../../shared/credits/budget';
+import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
 import {
 	budgetReached,
 	chargingRunOf,
 	finishRun,
-	sendChargingCall,
 	stopBeforeSpending,
 	type ChargingRun,
 } from '../../shared/credits/chargingRun';
@@ -26,11 +19,12 @@ import {
 	LIMITS,
 	PATHS,
 	UNLOCK_LEVELS,
+	unlockAnswerSchema,
 	unlockRequestSchema,
-	unlockResponseSchema,
+	type UnlockAnswer,
 	type UnlockLevel,
-	type UnlockResponse,
 } from '../../shared/client/contract';
+import { apiFailure, failureOf, isRefusal } from '../../shared/client/failures';
 import {
 	booleanParameter,
 	contactIdsParameter,
@@ -38,7 +32,6 @@ import {
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { idempotencyKeyFor } from '../../shared/client/idempotency';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
 import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/parameters/values';
@@ -114,24 +107,14 @@ interface Plan {
 	firstItemOf: (id: string) => number | undefined;
 }
 
-/** One unlock call: its ids, and the worst case held for it until its answer settles it. */
-interface Call {
-	ids: string[];
-	body: IDataObject;
-	idempotencyKey: string;
-	reservation: Reservation;
-	firstItem?: number;
-}
-
 /** What the calls of a run brought back. */
 class Results {
 	readonly records = new Map<string, IDataObject>();
 	/** Ids the API reported per entry as unknown (nothing charged for them). */
 	readonly missing = new Map<string, { code?: string; message?: string }>();
 	readonly failures = new Map<string, Error>();
-	/** Calls whose answer was lost: their worst case stays reserved until a replay settles it. */
-	lost: Call[] = [];
-	calls = 0;
+	/** A refused balance (402): every later call would be refused too. */
+	refusedBalance?: Error;
 }
 
 export async function execute(
@@ -147,27 +130,29 @@ export async function execute(
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	forecast(this, run, plan, results);
 	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
-	const stopped = await sendWithinBudget(this, run, results, plan);
-	await replayLost(this, run.budget, results);
+	const driver = unlockDriver(this, run, results);
+	await sendWithinBudget(this, run, driver, plan, results);
+	await driver.replayLost();
+	driver.finish();
 	// 4. What the budget did not reach.
-	const notSent = notReached(this, run, plan.queue, results, stopped);
+	const notSent = notReached(this, run, plan.queue, results, results.refusedBalance);
 	// 5. One output item per wanted id, in input order.
 	const passedOver = (id: string) => notSent.has(id) && run.policy === 'whatFits';
 	const output = outputItems(this, items, plan, results, { refused, passedOver });
 	const skipped = plan.wanted.filter(plan.isSkipped).length;
 	return finishRun(this, run, output, {
-		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(results.calls, 'call')}`,
+		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(driver.calls, 'call')}`,
 		notSent: notSent.size,
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
 }
 
-/** Step 1 for one item: the contact ids it wants, checked. */
+/** Step 1 for one item: the contact ids it wants, checked; an id it repeats is one contact. */
 function wantedBy(context: IExecuteFunctions, itemIndex: number): Wanted[] {
 	const raw = context.getNodeParameter('contactIds', itemIndex);
 	const ids = checkContactIds(context.getNode(), toContactIds(raw), 'Contact IDs', itemIndex);
-	return ids.map((id) => ({ itemIndex, id }));
+	return unique(ids).map((id) => ({ itemIndex, id }));
 }
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
@@ -194,94 +179,85 @@ function forecast(context: IExecuteFunctions, run: ChargingRun, plan: Plan, resu
 	plan.queue.length = 0;
 }
 
+/** The charging driver as Unlock uses it: answers mirror the ids asked for, each settled call sorted into the results. */
+function unlockDriver(context: IExecuteFunctions, run: ChargingRun, results: Results): ChargingDriver<UnlockAnswer> {
+	return new ChargingDriver<UnlockAnswer>(context, run, {
+		path: PATHS.unlock,
+		schema: unlockAnswerSchema,
+		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
+		bodyFor: (ids) => unlockBody(context, ids, run.level),
+		onSettled: (settled) => sortOut(context, results, settled),
+	});
+}
+
+/** The body of a call for these ids, checked. */
+function unlockBody(context: IExecuteFunctions, ids: string[], level: UnlockLevel, itemIndex = 0): IDataObject {
+	return checkBody(context, unlockRequestSchema, { ids, level }, itemIndex, { ids: 'Contact IDs', level: 'Level' }) as IDataObject;
+}
+
 /**
  * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
- * budget never reaches stays in the queue. Returns the refusal that stopped every later call (402).
+ * budget never reaches stays in the queue. A refused balance (402) stops every later call.
  */
 async function sendWithinBudget(
 	context: IExecuteFunctions,
 	run: ChargingRun,
-	results: Results,
+	driver: ChargingDriver<UnlockAnswer>,
 	{ queue, firstItemOf }: Plan,
-): Promise<Error | undefined> {
-	while (queue.length > 0) {
-		const size = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
+	results: Results,
+): Promise<void> {
+	while (queue.length > 0 && !results.refusedBalance) {
+		const fits = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
+		const size = heldCallSize(context, run, driver, queue) ?? fits;
 		if (size === 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (results.lost.length === 0) return undefined;
-			await replayLost(context, run.budget, results);
+			if (!driver.hasLost) return;
+			await driver.replayLost();
 			continue;
 		}
 		const ids = queue.splice(0, size);
-		const call = callFor(context, run, ids, firstItemOf(ids[0]));
-		try {
-			await send(context, run.budget, results, call);
-		} catch (error) {
-			const refusedBalance = failed(context, results, call, error);
-			if (refusedBalance) return refusedBalance;
-		}
-	}
-	return undefined;
-}
-
-/** The call for these ids: its body checked, its idempotency key, and its full price reserved. */
-function callFor(context: IExecuteFunctions, { level, cost, budget }: ChargingRun, ids: string[], firstItem?: number): Call {
-	const body = checkBody(context, unlockRequestSchema, { ids, level }, firstItem ?? 0, {
-		ids: 'Contact IDs',
-		level: 'Level',
-	}) as IDataObject;
-	const idempotencyKey = idempotencyKeyFor(context, PATHS.unlock, body);
-	return { ids, body, idempotencyKey, reservation: budget.reserve(ids.length * cost)!, firstItem };
-}
-
-/** Sends one call (or replays it, with the same key) and sorts what the API answered for each id. */
-async function send(context: IExecuteFunctions, budget: CreditBudget, results: Results, call: Call): Promise<void> {
-	results.calls++;
-	const answer = await sendChargingCall<UnlockResponse>(context, budget, call.reservation, {
-		method: 'POST',
-		path: PATHS.unlock,
-		body: call.body,
-		idempotencyKey: call.idempotencyKey,
-		schema: unlockResponseSchema,
-		itemIndex: call.firstItem,
-	});
-	for (const entry of answer.contacts as IDataObject[]) {
-		const id = String(entry.id);
-		results.failures.delete(id);
-		const entryError = entry.error as { code?: string; message?: string } | undefined;
-		if (entryError) results.missing.set(id, entryError);
-		else results.records.set(id, entry);
+		const itemIndex = firstItemOf(ids[0]);
+		const call = driver.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids });
+		if (call) await driver.send(call);
 	}
 }
 
 /**
- * A call failed: its ids fail with its error. A lost answer waits for its replay; any other failure
- * stops the node unless continueOnFail. Returns a refused balance (402), which refuses every later call too.
+ * The size of a call that a lost call of an earlier tool call of this execution was (the same ids
+ * first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
  */
-function failed(context: IExecuteFunctions, results: Results, call: Call, error: unknown): Error | undefined {
-	const failure = asNodeError(context, error, call.firstItem);
-	for (const id of call.ids) results.failures.set(id, failure);
-	// Stop pressed: send nothing more.
-	if (context.getExecutionCancelSignal()?.aborted) throw failure;
-	if (!answeredUnreadably(failure) && !certainlyNotCharged(failure)) {
-		results.lost.push(call);
-		return undefined;
-	}
-	if (!context.continueOnFail()) throw failure;
-	return failure instanceof NodeApiError && failure.httpCode === '402' ? failure : undefined;
+function heldCallSize(
+	context: IExecuteFunctions,
+	{ budget, cost, level }: ChargingRun,
+	driver: ChargingDriver<UnlockAnswer>,
+	queue: string[],
+): number | undefined {
+	const fits = (size: number) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
+	const sizes = budget.heldCredits().map((credits) => credits / cost).filter(fits);
+	return sizes.find((size) => budget.holds(driver.keyFor(unlockBody(context, queue.slice(0, size), level))));
 }
 
-/** Sends every lost call once more with its own key: the API replays the answer and reports its real charge. */
-async function replayLost(context: IExecuteFunctions, budget: CreditBudget, results: Results): Promise<void> {
-	const lost = results.lost;
-	results.lost = [];
-	for (const call of lost) {
-		try {
-			await send(context, budget, results, call);
-		} catch (error) {
-			for (const id of call.ids) results.failures.set(id, asNodeError(context, error, call.firstItem));
+/**
+ * A settled call, sorted by id: each entry of its answer a record or a per-id error; a failure for
+ * all its ids. A lost answer waits for its replay; any other failure stops the node unless
+ * continueOnFail. A refused balance (402) refuses every later call too.
+ */
+function sortOut(context: IExecuteFunctions, results: Results, settled: Settled<UnlockAnswer>): void {
+	if ('answer' in settled) {
+		for (const entry of settled.answer.contacts as IDataObject[]) {
+			const id = String(entry.id);
+			results.failures.delete(id);
+			const entryError = entry.error as { code?: string; message?: string } | undefined;
+			if (entryError) results.missing.set(id, entryError);
+			else results.records.set(id, entry);
 		}
+		return;
 	}
+	const { call, failure, lost } = settled;
+	for (const id of call.ids ?? []) results.failures.set(id, failure);
+	if (lost || failureOf(failure)?.kind === 'notAnswered') return;
+	if (!context.continueOnFail()) throw failure;
+	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
 }
 
 /**
@@ -352,10 +328,13 @@ function notFoundError(
 	entryError: { code?: string; message?: string },
 	itemIndex: number,
 ): Error {
-	const error = new NodeApiError(context.getNode(), { id, ...entryError } as JsonObject, {
+	// A per-id `not_found` is the API's 404 for that id.
+	const error = apiFailure(context.getNode(), 'noMatch', {
+		body: { id, ...entryError } as JsonObject,
 		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
 		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-		httpCode: entryError.code === 'not_found' ? '404' : undefined,
+		status: entryError.code === 'not_found' ? 404 : undefined,
+		apiCode: entryError.code,
 		itemIndex,
 	});
 	return asNodeError(context, error, itemIndex);

@@ -1,5 +1,4 @@
 import {
-	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -17,6 +16,7 @@ import {
 	type ExportUrlResponse,
 	type SavedList,
 } from '../../shared/client/contract';
+import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/client/transport';
@@ -224,10 +224,11 @@ function signedUrlAnswerOf(context: IExecuteFunctions, body: unknown, itemIndex:
 	const answer = exportUrlResponseSchema.safeParse(body);
 	if (answer.success) return answer.data;
 	const missing = unique(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'));
-	throw new NodeApiError(context.getNode(), { code: 'unreadable_answer' }, {
+	throw apiFailure(context.getNode(), 'unreadableAnswer', {
+		code: 'unreadable_answer',
 		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
 		description: 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
-		httpCode: '202',
+		status: 202,
 		itemIndex,
 	});
 }

@@ -2,9 +2,11 @@
  * API error answers in the user's words: the parameter behind the field the API names (as the
  * editor shows it, by the names the caller gives), the API's reason, and what to do next.
  */
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
 
 import { apiErrorBodySchema } from './contract';
+import { apiFailure, type FailureKind } from './failures';
+
 /**
  * How the editor names a request body's field, given by the layer that knows the parameters
  * (`undefined`: no parameter of its own, and the API's field is named as it is).
@@ -63,14 +65,18 @@ export function apiError(
 	}
 	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
 	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';
-	return new NodeApiError(
-		context.getNode(),
-		{ code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
-		{
-			message: headline,
-			description: [code, ...advice].filter(Boolean).join(' '),
-			httpCode: String(statusCode),
-			itemIndex,
-		},
-	);
+	return apiFailure(context.getNode(), failureKindOf(statusCode, error?.code), {
+		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
+		message: headline,
+		description: [code, ...advice].filter(Boolean).join(' '),
+		status: statusCode,
+		apiCode: error?.code,
+		itemIndex,
+	});
+}
+
+/** An error answer's kind: a 4xx was not carried out; after a 5xx it is not known. */
+function failureKindOf(statusCode: number, apiCode: string | undefined): FailureKind {
+	if (statusCode >= 500) return 'lostAnswer';
+	return apiCode === 'not_found' ? 'noMatch' : 'refused';
 }

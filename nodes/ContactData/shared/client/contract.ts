@@ -216,6 +216,15 @@ export const LIMITS = {
 	autoApprovedRefunds: 100,
 	intentScoreMin: 0,
 	intentScoreMax: 100,
+	/**
+	 * The longest id a client sends (a contact, saved list or webhook id: a prefix and letters,
+	 * digits, _ or -). The service's ids are far shorter; anything longer is refused before sending.
+	 */
+	idMaxLength: 64,
+	/** The longest text value of a search filter (a job title, keywords…). */
+	filterTextMaxLength: 1_000,
+	/** The longest further filter (one the node does not name), as JSON. */
+	filterValueMaxLength: 10_000,
 } as const;
 
 /** Credits charged per contact newly unlocked at a level. */
@@ -325,7 +334,8 @@ export const LIST_ID_PATTERN = new RegExp(`^${ID_PREFIXES.list}[A-Za-z0-9_-]+$`)
 // ---------------------------------------------------------------------------------------------
 
 const nonEmptyString = z.string().min(1);
-const stringList = z.array(nonEmptyString);
+const filterText = z.string().max(LIMITS.filterTextMaxLength);
+const stringList = z.array(filterText.min(1));
 
 export const COMPANY_SIZE_PATTERN = /^(\d+)-(\d+)$/;
 
@@ -345,14 +355,22 @@ export const knownSearchFiltersShape = {
 		}, 'min must not be greater than max'),
 	funding_stage: z.array(z.enum(FUNDING_STAGES)),
 	country: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166 alpha-2 code')),
-	keywords: z.string(),
+	keywords: filterText,
 };
 export const KNOWN_SEARCH_FILTERS = Object.keys(knownSearchFiltersShape) as Array<
 	keyof typeof knownSearchFiltersShape
 >;
 
 /** Filters as a client sends them: the named ones checked, further filters passed through. */
-export const searchFiltersSchema = z.object(knownSearchFiltersShape).partial().passthrough();
+export const searchFiltersSchema = z
+	.object(knownSearchFiltersShape)
+	.partial()
+	.catchall(
+		z.unknown().refine(
+			(value) => (JSON.stringify(value) ?? '').length <= LIMITS.filterValueMaxLength,
+			`is longer than ${LIMITS.filterValueMaxLength} characters as JSON`,
+		),
+	);
 /** Filters as the sandbox accepts them: only the named ones (others are 400, as on the service). */
 export const knownSearchFiltersSchema = z.object(knownSearchFiltersShape).partial().strict();
 export type SearchFilters = z.infer<typeof searchFiltersSchema>;
@@ -364,7 +382,10 @@ export const searchRequestSchema = z.object({
 });
 export type SearchRequest = z.infer<typeof searchRequestSchema>;
 
-export const contactIdSchema = z.string().startsWith(ID_PREFIXES.contact, `must be a contact id (${ID_PREFIXES.contact}…)`);
+export const contactIdSchema = z
+	.string()
+	.startsWith(ID_PREFIXES.contact, `must be a contact id (${ID_PREFIXES.contact}…)`)
+	.max(LIMITS.idMaxLength);
 
 export const unlockRequestSchema = z.object({
 	ids: z
@@ -550,6 +571,17 @@ export const enrichResponseSchema = z
 	.object({ contact: chargedContactSchema, credits_charged: z.number(), credits_remaining: z.number() })
 	.passthrough();
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
+
+/**
+ * A charging answer as a client reads it: the charge and the balance pass through unchecked here,
+ * for the credit policy to judge (a charge the contract rules out is an unreadable answer there,
+ * without losing the records the call paid for).
+ */
+const chargeAsRead = { credits_charged: z.unknown(), credits_remaining: z.unknown() };
+export const unlockAnswerSchema = unlockResponseSchema.extend(chargeAsRead);
+export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;
+export const enrichAnswerSchema = enrichResponseSchema.extend(chargeAsRead);
+export type EnrichAnswer = z.infer<typeof enrichAnswerSchema>;
 
 export const savedListSchema = z
 	.object({

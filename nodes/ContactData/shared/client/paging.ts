@@ -3,8 +3,9 @@
  * cursor it gave before, or pages that add nothing new, would keep it going forever: this stops it
  * with an error that says so, after one call too many at most.
  */
-import { NodeApiError, type IExecuteFunctions, type JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
+import { apiFailure } from './failures';
 
 export class CursorTrail {
 	private readonly cursors = new Set<string>();
@@ -30,7 +31,8 @@ export class CursorTrail {
 	}
 
 	private looping(what: string): NodeApiError {
-		return new NodeApiError(this.context.getNode(), { code: 'cursor_loop' } as JsonObject, {
+		return apiFailure(this.context.getNode(), 'unreadableAnswer', {
+			code: 'cursor_loop',
 			message: `Return All stopped: the Contact Data API ${what}`,
 			description: `Paging through ${this.call} would not have ended, so it stopped after ${this.pages} pages (${this.ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
 			itemIndex: this.itemIndex,

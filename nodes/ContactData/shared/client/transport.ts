@@ -21,13 +21,13 @@ import {
 	type IPollFunctions,
 	type ITriggerFunctions,
 	type IWebhookFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 import type { ZodError, ZodType, ZodTypeDef } from 'zod';
 
 import { apiError, type FieldNames } from './apiErrors';
 import { asWritten } from './asWritten';
 import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
+import { apiFailure } from './failures';
 import { baseUrlProblem, isAllowedSignedUrl, normalizeBaseUrl } from './baseUrl';
 import {
 	HEADERS,
@@ -246,10 +246,11 @@ export async function apiRequest<T = unknown>(
 				longestRateWait = Math.max(longestRateWait, attempt.waitMs);
 				const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, longestRateWait);
 				if (Date.now() - rateLimitedSince >= RATE_LIMITED_WINDOWS * windowMs) {
-					throw new NodeApiError(this.getNode(), { code: 'rate_limited' } as JsonObject, {
+					throw apiFailure(this.getNode(), 'rateLimited', {
 						message: 'The Contact Data API kept answering 429 (rate limited)',
 						description: `Gave up after ${Math.round((Date.now() - rateLimitedSince) / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
-						httpCode: '429',
+						status: 429,
+						apiCode: 'rate_limited',
 						itemIndex: request.itemIndex,
 					});
 				}
@@ -260,12 +261,13 @@ export async function apiRequest<T = unknown>(
 			case 'transient': {
 				transientAttempts++;
 				if (!safeToRetry || transientAttempts >= MAX_TRANSIENT_ATTEMPTS) {
-					throw new NodeApiError(this.getNode(), { code: 'unavailable' } as JsonObject, {
+					throw apiFailure(this.getNode(), 'lostAnswer', {
 						message: `The Contact Data API call failed: ${attempt.reason}`,
 						description: safeToRetry
 							? `${request.method} ${request.path} failed ${transientAttempts} times in a row. Try again later.`
 							: `${request.method} ${request.path} was not sent again automatically, because repeating it could act twice. Check the result in the service before running it again.`,
-						httpCode: '503',
+						status: 503,
+						apiCode: 'unavailable',
 						itemIndex: request.itemIndex,
 					});
 				}
@@ -353,13 +355,14 @@ async function sendOnce<T>(
 	}
 	if (statusCode >= 300 && statusCode < 400) {
 		const location = headerValue(headers, 'location');
-		const error = new NodeApiError(context.getNode(), { code: 'redirected' } as JsonObject, {
+		const error = apiFailure(context.getNode(), 'lostAnswer', {
 			message: `The Contact Data API answered ${statusCode}, a redirect`,
 			description: scrub(
 				`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
 				credential.apiKey,
 			),
-			httpCode: String(statusCode),
+			status: statusCode,
+			apiCode: 'redirected',
 			itemIndex: request.itemIndex,
 		});
 		return { kind: 'failed', error, headers };
@@ -389,7 +392,8 @@ function requestFailed(
 	if (code === 'ERR_CANCELED') throw stopped(context, request.itemIndex);
 	if (isTimeout(error)) {
 		// Not sent again: an API that does not answer in this time would only be waited on again.
-		throw new NodeApiError(context.getNode(), { code: 'timeout' } as JsonObject, {
+		throw apiFailure(context.getNode(), 'lostAnswer', {
+			code: 'timeout',
 			message: `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
 			description: `${request.method} ${request.path} got no answer, so it was not sent again. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
 			itemIndex: request.itemIndex,
@@ -400,7 +404,8 @@ function requestFailed(
 	}
 	// Only the code is kept: the original error holds the request, Authorization header included.
 	if (code !== undefined && code in NOTHING_ANSWERS) throw nothingAnswers(context, baseUrl, code, request.itemIndex);
-	throw new NodeApiError(context.getNode(), { code: code ?? 'request_failed' } as JsonObject, {
+	throw apiFailure(context.getNode(), 'lostAnswer', {
+		code: code ?? 'request_failed',
 		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
 		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
 		itemIndex: request.itemIndex,
@@ -418,7 +423,8 @@ const NOTHING_ANSWERS: Record<string, string> = {
 function nothingAnswers(context: ApiContext, baseUrl: string, code: string, itemIndex: number | undefined): NodeApiError {
 	// Not the system's code as the error's code: n8n would replace the message with its own for it.
 	const message = `Nothing answers at the Base URL "${baseUrl}"`;
-	const error = new NodeApiError(context.getNode(), { code: 'unreachable' } as JsonObject, {
+	const error = apiFailure(context.getNode(), 'notSent', {
+		code: 'unreachable',
 		message,
 		description: `Check the Base URL in the Contact Data API credential, and that the service is running at that address (${code}: ${NOTHING_ANSWERS[code]}).`,
 		itemIndex,
@@ -442,7 +448,8 @@ const CONNECTION_FAILURES: Record<string, string> = {
 function downloadFailed(context: ApiContext, error: unknown, timeoutMs: number, itemIndex?: number): NodeApiError {
 	const code = errorCodeOf(error);
 	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
-	return new NodeApiError(context.getNode(), { code: 'download_failed' } as JsonObject, {
+	return apiFailure(context.getNode(), 'lostAnswer', {
+		code: 'download_failed',
 		message: isTimeout(error)
 			? `The export download did not answer within ${timeoutMs / 1000} seconds`
 			: `The export download failed${reason ? `: ${reason}` : ''}`,
@@ -466,7 +473,8 @@ function unexpectedAnswer(
 	const received = 'received' in issue ? String(issue.received) : undefined;
 	const headline =
 		received === 'undefined' ? `without \`${field}\`` : `with \`${field}\` in a form the node does not read`;
-	return new NodeApiError(context.getNode(), { code: 'unexpected_answer' } as JsonObject, {
+	return apiFailure(context.getNode(), 'unreadableAnswer', {
+		code: 'unexpected_answer',
 		message: `The Contact Data API answered ${headline}`,
 		description: `${request.method} ${request.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
 		itemIndex: request.itemIndex,
@@ -532,7 +540,8 @@ export async function openSignedUrl(
 ): Promise<ApiResponse<AsyncIterable<Buffer>>> {
 	const { timeoutMs } = await apiCredentialOf(this);
 	if (!isAllowedSignedUrl(url)) {
-		throw new NodeApiError(this.getNode(), { code: 'insecure_export_url' } as JsonObject, {
+		throw apiFailure(this.getNode(), 'notSent', {
+			code: 'insecure_export_url',
 			message: 'The export URL the API gave is not https, so it was not opened',
 			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
 			itemIndex,

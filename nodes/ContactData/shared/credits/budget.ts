@@ -6,7 +6,6 @@
  * exceed Max Credits, whatever the network or the input items say.
  */
 import {
-	NodeApiError,
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -15,27 +14,35 @@ import {
 
 import { CREDIT_COST, type UnlockLevel } from '../client/contract';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
-import { plural } from '../parameters/values';
+import { plural, unique } from '../parameters/values';
 
 /** What the node does when the run may cost more than Max Credits. */
 export type WhenMaxCreditsReached = 'stop' | 'whatFits';
 
-/** What the API reports for a charging call: its charge and the account's balance after it. */
+/** What the API reports for a charging call: its charge and the account's balance after it (checked when settled). */
 export interface ChargeReport {
-	credits_charged: number;
-	credits_remaining: number;
+	credits_charged?: unknown;
+	credits_remaining?: unknown;
 }
 
 /** Credits counted against Max Credits: charged as the API reported, and reserved for calls not settled. */
 export interface CreditLedger {
 	charged: number;
 	reserved: number;
+	/**
+	 * Reservations of calls whose answer stayed lost, by Idempotency-Key (part of `reserved`): the
+	 * same call sent again later in the execution (an agent repeating a tool call) takes its
+	 * reservation over, as the API replays it for free, instead of being refused by the cap.
+	 */
+	held?: Record<string, number>;
 }
 
 /** The worst case held for one call until its answer settles it. */
 export interface Reservation {
 	credits: number;
 	open: boolean;
+	/** The call's Idempotency-Key. */
+	key?: string;
 }
 
 /** Where the tool calls of one execution keep their shared ledger (n8n's execution-scoped flow context). */
@@ -48,6 +55,8 @@ export class CreditBudget {
 	reservedHere = 0;
 	/** The balance the API reported after this node run's last settled call (null before any). */
 	creditsRemaining: number | null = null;
+	/** Charges the API reported that the contract rules out, as reported (their worst case stays reserved). */
+	readonly impossibleCharges: string[] = [];
 
 	constructor(
 		readonly maxCredits: number,
@@ -70,20 +79,55 @@ export class CreditBudget {
 		return Math.max(0, this.maxCredits - this.ledger.charged - this.ledger.reserved);
 	}
 
-	/** Holds `credits` for a call about to be sent; undefined when they do not fit. */
-	reserve(credits: number): Reservation | undefined {
+	/**
+	 * Holds `credits` for a call about to be sent; undefined when they do not fit. A call whose
+	 * answer stayed lost earlier in the execution (the same key) takes its reservation over.
+	 */
+	reserve(credits: number, key?: string): Reservation | undefined {
+		const held = key === undefined ? undefined : this.ledger.held?.[key];
+		if (held !== undefined) {
+			delete this.ledger.held?.[key as string];
+			this.reservedHere += held;
+			return { credits: held, open: true, key };
+		}
 		if (credits > this.headroom) return undefined;
 		this.ledger.reserved += credits;
 		this.reservedHere += credits;
-		return { credits, open: true };
+		return { credits, open: true, key };
 	}
 
-	/** The API reported what the call charged: that replaces the worst case. */
-	settle(reservation: Reservation, { credits_charged, credits_remaining }: ChargeReport): void {
+	/** Whether a call with this key holds a reservation from earlier in the execution. */
+	holds(key: string): boolean {
+		return this.ledger.held?.[key] !== undefined;
+	}
+
+	/** Credits held by earlier lost calls of the execution, each (the calls they may be taken over by). */
+	heldCredits(): number[] {
+		return Object.values(this.ledger.held ?? {});
+	}
+
+	/**
+	 * The API reported what the call charged: that replaces the worst case, if it is a whole number
+	 * from 0 to the worst case. Any other charge is an unreadable answer: the worst case stays
+	 * reserved and the run says so. Returns the charge taken, undefined for an impossible one.
+	 */
+	settle(reservation: Reservation, report: ChargeReport): number | undefined {
+		const { credits_charged: charge, credits_remaining: remaining } = report;
+		if (typeof remaining === 'number') this.creditsRemaining = remaining;
+		if (typeof charge !== 'number' || !Number.isInteger(charge) || charge < 0 || charge > reservation.credits) {
+			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
+			return undefined;
+		}
 		this.close(reservation);
-		this.ledger.charged += credits_charged;
-		this.chargedHere += credits_charged;
-		this.creditsRemaining = credits_remaining;
+		this.ledger.charged += charge;
+		this.chargedHere += charge;
+		return charge;
+	}
+
+	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
+	holdForReplay(reservation: Reservation): void {
+		if (!reservation.open || reservation.key === undefined) return;
+		(this.ledger.held ??= {})[reservation.key] = reservation.credits;
 	}
 
 	/** The API refused the call (a 4xx answer): nothing was charged. */
@@ -137,19 +181,6 @@ function runsAsTool(context: IExecuteFunctions): boolean {
 	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
 }
 
-/** Whether a failed call certainly charged nothing: the API answered and refused it (4xx). */
-export function certainlyNotCharged(error: unknown): boolean {
-	return error instanceof NodeApiError && /^4\d\d$/.test(error.httpCode ?? '');
-}
-
-/**
- * Whether a call was answered, but without what the node reads: its charge stays unknown (and
- * reserved), and a replay would only return the same answer, so it is not sent again.
- */
-export function answeredUnreadably(error: unknown): boolean {
-	return error instanceof NodeApiError && error.httpCode === 'unexpected_answer';
-}
-
 /** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */
 export function notEnoughError(
 	node: INode,
@@ -183,13 +214,20 @@ export function reachedError(node: INode, budget: CreditBudget, notSent: string)
 /** What the run spent, in plain words, for the notice under the output. */
 export function spentText(budget: CreditBudget): string {
 	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
-	return `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}`;
+	return `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
+}
+
+/** Charges the contract rules out, which the run did not take (their worst case stays held back). */
+function impossibleText({ impossibleCharges }: CreditBudget): string {
+	if (impossibleCharges.length === 0) return '';
+	const shown = unique(impossibleCharges).slice(0, 3).join(', ');
+	return `; the API reported an impossible charge (credits_charged: ${shown}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${impossibleCharges.length === 1 ? 'that call stays' : 'those calls stays'} counted against Max Credits`;
 }
 
 /** Credits still reserved for answers that were lost (they may have been charged). */
 function heldBackText(budget: CreditBudget): string {
 	return budget.reservedHere > 0
-		? `, and ${budget.reservedHere} held back for answers that were lost (the API may have charged them)`
+		? `, and ${budget.reservedHere} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`
 		: '';
 }
 

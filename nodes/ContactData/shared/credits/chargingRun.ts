@@ -1,29 +1,23 @@
 /**
  * The steps Unlock and Enrich share, around what each sends: the run's settings read once, Stop
- * Before Spending up front, each call sent under a reservation of the budget, what the budget did
- * not reach, and the notice and totals of what the run spent.
+ * Before Spending up front, what the budget did not reach, and the notice and totals of what the run
+ * spent. Each call is sent by the charging driver (chargingDriver.ts).
  */
 import type { IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import {
-	certainlyNotCharged,
 	creditBudgetOf,
 	creditCostOf,
 	notEnoughError,
 	policyOf,
 	reachedError,
 	spentText,
-	type ChargeReport,
 	type CreditBudget,
-	type Reservation,
 	type WhenMaxCreditsReached,
 } from './budget';
 import { withRunCharges } from './charges';
 import type { UnlockLevel } from '../client/contract';
-import { asNodeError } from '../items/items';
 import { simplifyOutput } from '../items/simplify';
-import { apiRequest, type ApiRequest } from '../client/transport';
-import { editorFieldNames } from '../parameters/fieldNames';
 import { plural } from '../parameters/values';
 
 /** What a charging run reads once for all its input items. */
@@ -74,27 +68,6 @@ export function budgetReached(
 	const reached = reachedError(context.getNode(), budget, notSent);
 	if (!context.continueOnFail()) throw reached;
 	return reached;
-}
-
-/**
- * Sends one charging call (or replays it: the key is the same) and settles its reservation with the
- * charge the API reports. A refusal (4xx) releases it: nothing was charged. Any other failure keeps
- * the worst case reserved, since the API may have charged it.
- */
-export async function sendChargingCall<T extends ChargeReport>(
-	context: IExecuteFunctions,
-	budget: CreditBudget,
-	reservation: Reservation,
-	request: ApiRequest<T> & { idempotencyKey: string },
-): Promise<T> {
-	try {
-		const { body: answer } = await (apiRequest<T>).call(context, { ...request, fieldNames: editorFieldNames });
-		budget.settle(reservation, answer);
-		return answer;
-	} catch (error) {
-		if (certainlyNotCharged(error)) budget.release(reservation);
-		throw asNodeError(context, error, request.itemIndex);
-	}
 }
 
 /**

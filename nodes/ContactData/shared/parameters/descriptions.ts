@@ -1,8 +1,8 @@
 /** Parameters that several operations share, and their checked reading. */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDIT_COST, ID_PREFIXES, LIST_ID_PATTERN, type UnlockLevel } from '../client/contract';
-import { booleanOf, optionOf, refused, wholeNumber, type Choice } from './values';
+import { CREDIT_COST, ID_PREFIXES, LIMITS, LIST_ID_PATTERN, type UnlockLevel } from '../client/contract';
+import { booleanOf, optionOf, refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
 const where = (context: IExecuteFunctions, itemIndex: number) => ({ node: context.getNode(), itemIndex });
 
@@ -48,6 +48,9 @@ export function savedListLocator(displayOptions: IDisplayOptions): INodeProperti
  */
 export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
+	if (typeof value === 'string' && value.trim().length > LIMITS.idMaxLength) {
+		throw refused(where(context, itemIndex), 'Saved List', value, tooLongForAnId);
+	}
 	if (typeof value === 'string' && LIST_ID_PATTERN.test(value.trim())) return value.trim();
 	throw refused(
 		where(context, itemIndex),

@@ -8,7 +8,7 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
 import { asWritten } from '../client/asWritten';
-import { ID_PREFIXES } from '../client/contract';
+import { ID_PREFIXES, LIMITS } from '../client/contract';
 
 /** Where a value comes from: the node and the input item it is read for. */
 export interface Where {
@@ -28,7 +28,13 @@ export function showValue(value: unknown): string {
 	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return '(empty)';
 	let shown: string;
 	try {
-		shown = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
+		// A number JSON cannot write (Infinity, NaN) is shown as itself, not as null.
+		shown =
+			typeof value === 'string'
+				? `"${value}"`
+				: typeof value === 'number' && !Number.isFinite(value)
+					? String(value)
+					: (JSON.stringify(value) ?? String(value));
 	} catch {
 		shown = String(value);
 	}
@@ -71,7 +77,7 @@ export function wholeNumber(
 	if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= top) return number;
 	const largest = top.toLocaleString('en-US');
 	const problem =
-		typeof number === 'number' && number > top
+		typeof number === 'number' && Number.isFinite(number) && number > top
 			? `is more than ${largest}`
 			: `is not a whole number ${max === undefined ? `of ${min} or more` : `from ${min} to ${largest}`}`;
 	throw refused(where, parameter, value, problem);
@@ -148,8 +154,13 @@ export function checkContactIds(
 	if (bad !== undefined) {
 		throw refused(where, parameterName, bad, `is not a contact id (${ID_PREFIXES.contact}…)`, 'Contact ids come from Contact → Search results (the id field).');
 	}
+	const long = (ids as string[]).find((id) => id.length > LIMITS.idMaxLength);
+	if (long !== undefined) throw refused(where, parameterName, long, tooLongForAnId);
 	return ids as string[];
 }
+
+/** The problem of an id longer than the contract allows. */
+export const tooLongForAnId = `is longer than ${LIMITS.idMaxLength} characters, longer than any id the service gives`;
 
 /** Unique values in first-seen order. */
 export function unique<T>(values: Iterable<T>): T[] {

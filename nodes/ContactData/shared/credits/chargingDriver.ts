@@ -1,0 +1,156 @@
+/**
+ * The one driver of charging calls (Unlock, Enrich): each call reserved, sent, settled with the
+ * charge the API reports (or kept at its worst case when that charge is impossible), replayed once
+ * when its answer was lost, and checked to answer every id it asked for. What differs between the
+ * operations is passed in: the path and answer schema, how an answer mirrors its request, and what
+ * to do with each settled call.
+ */
+import type { IDataObject, IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import type { ChargeReport, Reservation } from './budget';
+import type { ChargingRun } from './chargingRun';
+import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
+import { idempotencyKeyFor } from '../client/idempotency';
+import { apiRequest } from '../client/transport';
+import { editorFieldNames } from '../parameters/fieldNames';
+import { asNodeError } from '../items/items';
+
+/** One charging call: what it sends under which key, and the worst case held for it. */
+export interface ChargingCall {
+	body: IDataObject;
+	idempotencyKey: string;
+	reservation: Reservation;
+	/** The input item named in its errors. */
+	itemIndex?: number;
+	/** The ids an answer must have an entry for, in a call whose answer mirrors its request. */
+	ids?: string[];
+	/** Whether it asks again for ids an earlier answer left out (asked for twice at most). */
+	askedAgain?: boolean;
+}
+
+/** What a charging operation tells the driver. */
+export interface ChargingOperation<A extends ChargeReport> {
+	path: string;
+	schema: ZodType<A, ZodTypeDef, unknown>;
+	/** Whether the Idempotency-Key names the input item (a call per item), or only the body (calls for all items). */
+	keyPerItem?: boolean;
+	/** For an answer that mirrors its request: the ids its entries are for. */
+	answeredIds?: (answer: A) => string[];
+	/** The body that asks for just these ids (those an answer left out). */
+	bodyFor?: (ids: string[]) => IDataObject;
+	/** What it does with each settled call: its answer, or its failure (it may throw to stop the node). */
+	onSettled: (settled: Settled<A>) => void;
+}
+
+export type Settled<A> =
+	| { call: ChargingCall; answer: A }
+	| { call: ChargingCall; failure: NodeApiError | NodeOperationError; lost: boolean };
+
+export class ChargingDriver<A extends ChargeReport> {
+	/** Calls sent (replays and asking again included). */
+	calls = 0;
+	private lost: ChargingCall[] = [];
+	/** Calls lost again when replayed: their reservation is kept for the rest of the execution. */
+	private stillLost: ChargingCall[] = [];
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly run: ChargingRun,
+		private readonly operation: ChargingOperation<A>,
+	) {}
+
+	/** The call for this body, with its worst case reserved; undefined when that does not fit. */
+	callFor(body: IDataObject, worstCase: number, details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {}): ChargingCall | undefined {
+		const idempotencyKey = this.keyFor(body, this.operation.keyPerItem ? details.itemIndex : undefined);
+		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
+		return reservation && { body, idempotencyKey, reservation, ...details };
+	}
+
+	/** The Idempotency-Key of a body: every attempt of the same call carries the same one. */
+	keyFor(body: IDataObject, itemIndex?: number): string {
+		return idempotencyKeyFor(this.context, this.operation.path, body, itemIndex);
+	}
+
+	get hasLost(): boolean {
+		return this.lost.length > 0;
+	}
+
+	/** Sends a call and settles it: its answer, or its failure (a lost one waits for its replay). */
+	async send(call: ChargingCall, replaying = false): Promise<Settled<A>> {
+		this.calls++;
+		const { budget } = this.run;
+		let answer: A;
+		try {
+			const request = { method: 'POST' as const, path: this.operation.path, body: call.body, schema: this.operation.schema };
+			({ body: answer } = await (apiRequest<A>).call(this.context, {
+				...request,
+				fieldNames: editorFieldNames,
+				idempotencyKey: call.idempotencyKey,
+				itemIndex: call.itemIndex,
+			}));
+		} catch (error) {
+			const failure = asNodeError(this.context, error, call.itemIndex);
+			// Stop pressed: send nothing more.
+			if (this.context.getExecutionCancelSignal()?.aborted) throw failure;
+			if (certainlyNotCarriedOut(failure)) budget.release(call.reservation);
+			const lost = !certainlyNotCarriedOut(failure) && failureOf(failure)?.kind !== 'unreadableAnswer';
+			if (lost) (replaying ? this.stillLost : this.lost).push(call);
+			return this.settled({ call, failure, lost });
+		}
+		const charged = budget.settle(call.reservation, answer);
+		const settled = this.settled({ call, answer });
+		await this.checkMirrored(call, answer, charged);
+		return settled;
+	}
+
+	/** Replays every lost call once with its own key: the API answers with the first answer and its charge. */
+	async replayLost(): Promise<void> {
+		const lost = this.lost;
+		this.lost = [];
+		for (const call of lost) await this.send(call, true);
+	}
+
+	/** The end of the run: calls still lost keep their reservation for the same call later in the execution. */
+	finish(): void {
+		for (const call of [...this.lost, ...this.stillLost]) this.run.budget.holdForReplay(call.reservation);
+	}
+
+	private settled(settled: Settled<A>): Settled<A> {
+		this.operation.onSettled(settled);
+		return settled;
+	}
+
+	/**
+	 * An answer must have an entry for every id it was asked for. Ids left out are asked for again
+	 * (free if the API did unlock them), with what the call's charge leaves of its worst case held
+	 * for them; left out again, each fails saying it may have been charged, and that stays held.
+	 */
+	private async checkMirrored(call: ChargingCall, answer: A, charged: number | undefined): Promise<void> {
+		const { answeredIds, bodyFor } = this.operation;
+		if (!call.ids || !answeredIds || !bodyFor) return;
+		const answered = new Set(answeredIds(answer));
+		const missing = call.ids.filter((id) => !answered.has(id));
+		if (missing.length === 0) return;
+		// What the charge leaves of the call's worst case is what the left-out ids may still cost.
+		const left = charged === undefined ? 0 : call.reservation.credits - charged;
+		const worstCase = Math.min(missing.length * this.run.cost, left);
+		if (call.askedAgain) {
+			this.run.budget.reserve(worstCase);
+			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing), lost: false });
+			return;
+		}
+		// The charge settled frees at least `worstCase`: the call fits.
+		const again = this.callFor(bodyFor(missing), worstCase, { itemIndex: call.itemIndex, ids: missing });
+		if (again) await this.send({ ...again, askedAgain: true });
+	}
+
+	private notAnswered(call: ChargingCall, missing: string[]): NodeApiError {
+		const ids = missing.join(', ');
+		return apiFailure(this.context.getNode(), 'notAnswered', {
+			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
+			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+			itemIndex: call.itemIndex,
+		});
+	}
+}
