@@ -14,6 +14,7 @@ import { savedListDescription } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { CREDENTIAL_NAME } from './shared/client/transport';
+import { asNodeError, errorItem } from './shared/items/items';
 
 export class ContactData implements INodeType {
 	description: INodeTypeDescription = {
@@ -54,6 +55,14 @@ export class ContactData implements INodeType {
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		try {
+			return await router.call(this);
+		} catch (error) {
+			// A failure of the whole run (an item's own failure is already its error item): with Continue
+			// On Fail, every input item gets it as its error item, paired, so none is lost.
+			if (this.continueOnFail()) return [this.getInputData().map((_, item) => errorItem(error, { item }))];
+			// Every error leaves through one place, which decides whether its message names the item.
+			throw asNodeError(this, error);
+		}
 	}
 }

@@ -5,7 +5,7 @@ import type { ContactDataType, Operations, Resource } from './node.type';
 import { contactOperations } from './resources/contact';
 import { creditsOperations } from './resources/credits';
 import { savedListOperations } from './resources/savedList';
-import { asNodeError, type OperationExecute } from './shared/items/items';
+import type { OperationExecute } from './shared/items/items';
 
 export const OPERATIONS: { [R in Resource]: Operations<R> } = {
 	contact: contactOperations,
@@ -41,11 +41,5 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${pair.operation}" of "${pair.resource}" is not supported`,
 		);
 	}
-	const run = operationOf(pair);
-	try {
-		return [await run.call(this, this.getInputData())];
-	} catch (error) {
-		// Every error leaves through one place, which decides whether its message names the item.
-		throw asNodeError(this, error);
-	}
+	return [await operationOf(pair).call(this, this.getInputData())];
 }

@@ -1,5 +1,6 @@
 import {
 	NodeConnectionTypes,
+	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
@@ -141,6 +142,14 @@ export class ContactDataTrigger implements INodeType {
 	/** The start of every execution a delivery starts: drops an event another execution already passed on. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { simplify } = toDeliveryOptions(this.getNodeParameter('options', 0, {}));
-		return [await firstDeliveries.call(this, this.getInputData(), simplify)];
+		const events = this.getInputData();
+		try {
+			return [await firstDeliveries.call(this, events, simplify)];
+		} catch (error) {
+			// n8n's record of processed events failed: with Continue On Fail each event still goes on,
+			// with the error beside it (it may be a copy another execution passes on too).
+			if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error);
+			return [events.map((event, item) => ({ json: { ...event.json, error: (error as Error).message }, pairedItem: { item } }))];
+		}
 	}
 }

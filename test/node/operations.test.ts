@@ -47,3 +47,12 @@ it.each(['export', 'constructor', 'toString'])('a pair the node does not have (c
 	const result = await run(sandbox, { parameters: { resource: 'contact', operation } });
 	expect(result.error?.message).toBe(`The operation "${operation}" of "contact" is not supported`);
 });
+
+it('with Continue On Fail, a failure of the whole run is every input item’s error item, paired, none lost', async () => {
+	const inputItems = [{ json: { id: 'a' } }, { json: { id: 'b' } }, { json: { id: 'c' } }];
+	const result = await run(sandbox, { parameters: { resource: 'contact', operation: 'export' }, inputItems, continueOnFail: true });
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => [item.json.error, item.pairedItem])).toEqual(
+		[0, 1, 2].map((item) => ['The operation "export" of "contact" is not supported', { item }]),
+	);
+});
