@@ -39,7 +39,8 @@ export class ContactDataApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'https://api.contactdata.example',
-			hint: 'Your account’s API address, as shown in the Contact Data dashboard, without /v1. It must start with https:// (plain http:// only for a server on the machine n8n runs on).',
+			hint: 'Your account’s API address, as shown in the Contact Data dashboard, without /v1',
+			description: 'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

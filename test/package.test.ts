@@ -1,4 +1,7 @@
 /** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms. */
+import { ContactDataApi } from '../credentials/ContactDataApi.credentials';
+import { ContactData } from '../nodes/ContactData/ContactData.node';
+import { ContactDataTrigger } from '../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { packedFiles, readRepoFile, readRepoJson } from './support/files.cjs';
 
 interface PackageJson {
@@ -104,5 +107,17 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 	it.each(['job change', 'champion'])('the trigger’s own codex is found by "%s"', (term) => {
 		const { alias } = readRepoJson<{ alias: string[] }>('nodes/ContactDataTrigger/ContactDataTrigger.node.json');
 		expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
+	});
+});
+
+describe('hints stay short (hint-max-length: at most 120 characters), the credential’s included', () => {
+	it('no node or credential property has a longer hint', () => {
+		const properties = [
+			...new ContactDataApi().properties,
+			...new ContactData().description.properties,
+			...new ContactDataTrigger().description.properties,
+		];
+		const long = properties.filter((property) => (property.hint ?? '').length > 120).map((property) => property.name);
+		expect(long).toEqual([]);
 	});
 });
