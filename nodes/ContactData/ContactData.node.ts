@@ -26,7 +26,9 @@ export class ContactData implements INodeType {
 		name: 'contactData',
 		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2 reads per-item values from a field of each item by default (no expression per item).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
