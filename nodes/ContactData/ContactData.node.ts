@@ -11,6 +11,7 @@ import { searchSavedLists } from './listSearch/searchSavedLists';
 import { contactDescription, contactOperations } from './resources/contact';
 import { creditsDescription, creditsOperations } from './resources/credits';
 import { savedListDescription, savedListOperations } from './resources/savedList';
+import { toolAnswer } from './shared/agent/toolAnswer';
 import { CREDENTIAL_NAME } from './shared/client/transport';
 import { asNodeError, type OperationExecute } from './shared/items/items';
 
@@ -68,7 +69,8 @@ export class ContactData implements INodeType {
 			throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
 		}
 		try {
-			return [await run.call(this, this.getInputData())];
+			const output = await run.call(this, this.getInputData());
+			return [toolAnswer(this, { resource, operation }, output)];
 		} catch (error) {
 			// Every error leaves through one place, which decides whether its message names the item.
 			throw asNodeError(this, error);

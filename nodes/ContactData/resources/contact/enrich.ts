@@ -1,7 +1,6 @@
 import {
 	NodeApiError,
 	type IDataObject,
-	type IDisplayOptions,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
@@ -45,16 +44,16 @@ import { personReader, type Person } from '../../shared/items/inputField';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
-const [expressionsV1, expressionsV2] = personExpressionShow(showFor);
+const [version1, canvas, asTool] = personExpressionShow(showFor);
 
 /** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
-const personParameters = (displayOptions: IDisplayOptions): INodeProperties[] => [
+const personParameters = ({ displayOptions, email, linkedinUrl }: ReturnType<typeof personExpressionShow>[number]): INodeProperties[] => [
 	{
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',
 		placeholder: 'name@email.com',
-		default: '',
+		default: email,
 		displayOptions,
 		description:
 			'The work email of the person to find. Give this, the LinkedIn URL, or both (the email wins when they point at different people).',
@@ -64,16 +63,17 @@ const personParameters = (displayOptions: IDisplayOptions): INodeProperties[] =>
 		name: 'linkedinUrl',
 		type: 'string',
 		placeholder: 'https://www.linkedin.com/in/ada-lovelace',
-		default: '',
+		default: linkedinUrl,
 		displayOptions,
 		description: 'The person’s LinkedIn profile URL (https://www.linkedin.com/in/…)',
 	},
 ];
 
 export const description: INodeProperties[] = [
-	...personParameters(expressionsV1),
+	...personParameters(version1),
 	...personFromParameters(showFor),
-	...personParameters(expressionsV2),
+	...personParameters(canvas),
+	...personParameters(asTool),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
 	whenMaxCreditsReachedParameter(showFor, {
