@@ -3,7 +3,7 @@
  * scripted model): one answer per call, contacts of at most 10 fields, a search page of 10 with the
  * cursor of the next one, and one field saying what was spent and what is left of Max Credits.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
@@ -23,7 +23,7 @@ beforeEach(async () => sandbox.admin.reset());
 
 const AGENT_FIELDS = ['id', 'name', 'title', 'company', 'domain', 'email', 'phone', 'linkedin_url', 'seniority', 'unlocked'];
 
-const agent = (toolParameters: IDataObject, rounds: IDataObject[][], typeVersion = 2) =>
+const agent = (toolParameters: INodeParameters, rounds: IDataObject[][], typeVersion = 2) =>
 	runAgent({
 		toolType: new ContactData(),
 		typeVersion,

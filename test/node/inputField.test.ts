@@ -3,7 +3,7 @@
  * ID Field for Unlock, Add and Remove Contacts; Email Field and LinkedIn URL Field for Enrich. Dotted
  * paths, clear errors before anything is sent, and version 1 as it was.
  */
-import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 
 import { ContactData } from '../../nodes/ContactData/ContactData.node';
 import { PATHS, type SavedList } from '../../nodes/ContactData/shared/client/contract';
@@ -117,7 +117,7 @@ describe('Unlock, version 2', () => {
 	});
 
 	it('a value of the wrong type: an error naming the field, the value and the item, before anything is sent', async () => {
-		const cases: Array<[unknown, string]> = [
+		const cases: Array<[IDataObject[string], string]> = [
 			[42, 'Contact ID Field "id": "42" is not a contact id (ct_…) [item 1]'],
 			[{ name: 'Ada' }, 'Contact ID Field "id": {"name":"Ada"} is not a contact id (ct_…) [item 1]'],
 			[null, 'Contact ID Field "id": (empty) has no contact id [item 1]'],
