@@ -94,3 +94,23 @@ it('version 1 as a tool keeps its items: one per contact, with every field', asy
 	expect(toolCalls[0].items[0].json).toHaveProperty('unlocked_at');
 	expect(toolCalls[0].items[0].json).not.toHaveProperty('credits');
 });
+
+it('through LangChain (n8n’s createNodeAsTool, as the AI Agent node calls it): the model sees the compact answer', async () => {
+	const { agentItems } = await runAgent({
+		way: 'langchain',
+		toolType: new ContactData(),
+		typeVersion: 2,
+		toolParameters: { resource: 'contact', operation: 'unlock', maxCredits: 10 },
+		rounds: [[{ contact_ids: ids.slice(20, 22).join(',') }, { contact_ids: ids[22] }]],
+		credentialTypes: [new ContactDataApi()],
+		credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
+	});
+	const answers = (agentItems[0].json.answers as string[]).map((text) => JSON.parse(text) as IDataObject | IDataObject[]);
+	const [two, one] = answers.map((answer) => (Array.isArray(answer) ? answer[0] : answer));
+	expect((two.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(ids.slice(20, 22));
+	expect((one.contacts as IDataObject[]).map((contact) => contact.id)).toEqual([ids[22]]);
+	for (const contact of [...(two.contacts as IDataObject[]), ...(one.contacts as IDataObject[])]) expectCompact(contact);
+	expect(two.credits).toMatchObject({ spent_by_this_call: 2, max_credits: 10 });
+	expect(one.credits).toMatchObject({ spent_by_this_call: 1, max_credits: 10 });
+	expect((await keyStats(sandbox)).credits_charged).toBe(3);
+});
