@@ -27,7 +27,7 @@ const ALTERNATIVE_SCALE = 50;
 const CONTACTS = 100_000;
 const EXPORT_SIZES = [100_000, 1_000_000];
 
-const ALL_CASES = ['unlock', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative'];
+const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative'];
 
 async function main() {
 	const started = process.hrtime.bigint();
@@ -54,6 +54,16 @@ async function main() {
 	try {
 		await attempt('unlock', 'Unlock, 5,000 items', () =>
 			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock', items: 5_000, uniqueIds: 4_500, repeats: 3 }),
+		);
+		// The same jobs with version 2's reading of the id field, and at 9,000 items (two windows).
+		await attempt('unlock_v2', 'Unlock v2, 5,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_v2', items: 5_000, uniqueIds: 4_500, repeats: 3, version: 2 }),
+		);
+		await attempt('unlock_9000', 'Unlock, 9,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_9000', items: 9_000, uniqueIds: 8_100, repeats: 1 }),
+		);
+		await attempt('unlock_9000_v2', 'Unlock v2, 9,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_9000_v2', items: 9_000, uniqueIds: 8_100, repeats: 1, version: 2 }),
 		);
 		await attempt('search', 'Search, Return All', () =>
 			searchCase(sandbox, RATE_CASES_SCALE, { name: 'search', countries: [['US']], repeats: 3 }),

@@ -12,5 +12,5 @@ if [ -n "${BENCH_INSTALL_N8N:-}" ]; then
   bash scripts/n8n/install.sh >/dev/null
 fi
 npm run --silent build
-npm run --silent build:bench
+npm run --silent build:tools
 exec node build/bench/run.cjs

@@ -16,7 +16,7 @@ import {
 	searchFloorCalls,
 	unlockFloorCalls,
 } from '../lib/floors.cjs';
-import { searchAllParameters, unlockParameters } from '../lib/nodeParameters.cjs';
+import { searchAllParameters, unlockFieldParameters, unlockParameters } from '../lib/nodeParameters.cjs';
 import { apiHeaders, sendSequentially } from '../lib/plainClient.cjs';
 import type { RecordedRequest } from '../lib/requestCapture.cjs';
 import { ratio, round, type CaseResult, type Target } from '../lib/report.cjs';
@@ -33,6 +33,8 @@ interface RateLimitedRun {
 	/** The fewest calls, as a plain client sends them (for the latency floor). */
 	floorRequests: (baseUrl: string) => Promise<RecordedRequest[]>;
 	parameters: ReturnType<typeof unlockParameters>;
+	/** The node's version (1 unless given). */
+	typeVersion?: number;
 	inputFile: string;
 	/** A few of the items, run first in the same process so the measured run is warm. */
 	warmupFile: string;
@@ -59,6 +61,7 @@ async function measureOnce(sandbox: SandboxProcess, timeScale: number, run: Rate
 		baseUrl: url,
 		apiKey: BENCH_KEY,
 		parameters: run.parameters,
+		typeVersion: run.typeVersion,
 		inputFile: run.inputFile,
 		warmup: { inputFile: run.warmupFile, apiKey: WARMUP_KEY },
 		probeParameter: run.probeParameter,
@@ -144,6 +147,7 @@ function result(
 		http_429: m.http_429,
 		credits: m.credits,
 		wall_s: m.wall_s,
+		before_first_call_s: m.node.http.before_first_call_s,
 		floor_s: m.floor_s,
 		ratio: r,
 		floor_definition: floorDefinition(run, timeScale, m),
@@ -177,20 +181,22 @@ function result(
 export async function unlockCase(
 	sandbox: SandboxProcess,
 	timeScale: number,
-	options: { name: string; items: number; uniqueIds: number; repeats: number },
+	options: { name: string; items: number; uniqueIds: number; repeats: number; version?: 1 | 2 },
 ): Promise<CaseResult> {
 	await sandbox.admin.setSettings({ rate_limits: false });
+	const byField = options.version === 2;
 	const ids = await contactIds(sandbox.url, options.uniqueIds);
 	const items = itemsWithRepeats(ids, options.items);
 	const run: RateLimitedRun = {
 		name: options.name,
-		title: `Unlock: ${options.items.toLocaleString('en-US')} input items holding ${options.uniqueIds.toLocaleString('en-US')} distinct ids, basic level`,
+		title: `Unlock v${options.version ?? 1}: ${options.items.toLocaleString('en-US')} input items holding ${options.uniqueIds.toLocaleString('en-US')} distinct ids, basic level, ids ${byField ? 'read from the id field of each item' : 'by the expression {{ $json.id }}'}`,
 		route: `POST ${PATHS.unlock}`,
 		limit: RATE_LIMITS.charged,
 		floorCalls: unlockFloorCalls(options.uniqueIds),
 		floorRequests: async () => unlockFloorRequests(items, BENCH_KEY),
-		parameters: unlockParameters(options.items),
-		probeParameter: 'contactIds',
+		parameters: byField ? unlockFieldParameters(options.items) : unlockParameters(options.items),
+		typeVersion: options.version ?? 1,
+		probeParameter: byField ? 'contactIdField' : 'contactIds',
 		repeats: options.repeats,
 		inputFile: writeItems(options.name, items),
 		warmupFile: writeItems(`${options.name}-warmup`, items.slice(0, 500)),

@@ -19,6 +19,8 @@ export interface NodeRunJob {
 	baseUrl: string;
 	apiKey: string;
 	parameters: INodeParameters;
+	/** The node's version; 1 when absent (the version the bench's parameters were written for). */
+	typeVersion?: number;
 	/** A JSON file holding the input items' `json` objects; one empty item when absent. */
 	inputFile?: string;
 	/** Store binary data on disk here, as n8n's filesystem mode does; in memory when absent. */
@@ -59,6 +61,7 @@ export function readInputItems(file: string | undefined): INodeExecutionData[] {
 function run(job: NodeRunJob, inputItems: INodeExecutionData[], apiKey = job.apiKey) {
 	return runNode({
 		nodeType: new ContactData(),
+		typeVersion: job.typeVersion ?? 1,
 		parameters: job.parameters,
 		credentialTypes: [new ContactDataApi()],
 		credentials: { contactDataApi: { apiKey, baseUrl: job.baseUrl } },

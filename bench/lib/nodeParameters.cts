@@ -9,6 +9,14 @@ export function unlockParameters(maxCredits: number): INodeParameters {
 	return { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', level: 'basic', maxCredits };
 }
 
+/**
+ * Version 2's Unlock reading each item's `id` field directly (Contact IDs From: A Field of Each
+ * Item), instead of version 1's expression per item.
+ */
+export function unlockFieldParameters(maxCredits: number): INodeParameters {
+	return { resource: 'contact', operation: 'unlock', contactIdsFrom: 'field', contactIdField: 'id', level: 'basic', maxCredits };
+}
+
 /** Search with Return All, filtered by each item's `country` (one search per input item). */
 export function searchAllParameters(): INodeParameters {
 	return { resource: 'contact', operation: 'search', returnAll: true, filters: { country: '={{ $json.country }}' } };

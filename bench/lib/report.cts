@@ -88,6 +88,7 @@ const COLUMNS: Array<[string, (result: CaseResult) => unknown]> = [
 	['floor', (r) => r.floor_calls],
 	['429s', (r) => r.http_429],
 	['credits', (r) => r.credits],
+	['first call s', (r) => r.before_first_call_s],
 	['wall s', (r) => r.wall_s],
 	['floor s', (r) => r.floor_s],
 	['ratio', (r) => r.ratio],

@@ -13,6 +13,7 @@ import { creditsDescription } from './resources/credits';
 import { savedListDescription } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
+import { toolAnswer } from './shared/agent/toolAnswer';
 import { CREDENTIAL_NAME } from './shared/client/transport';
 import { asNodeError, errorItem } from './shared/items/items';
 
@@ -22,7 +23,9 @@ export class ContactData implements INodeType {
 		name: 'contactData',
 		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// Version 2 reads per-item values from a field of each item by default (no expression per item).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
@@ -56,7 +59,8 @@ export class ContactData implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		try {
-			return await router.call(this);
+			const [items] = await router.call(this);
+			return [toolAnswer(this, items)];
 		} catch (error) {
 			// A failure of the whole run (an item's own failure is already its error item): with Continue
 			// On Fail, every input item gets it as its error item, paired, so none is lost.

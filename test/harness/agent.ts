@@ -139,6 +139,8 @@ export async function runAgent(options: {
 	way?: 'engine' | 'langchain';
 	toolType: INodeType;
 	toolParameters: INodeParameters;
+	/** The tool node's version; 1 unless given. */
+	typeVersion?: number;
 	rounds: IDataObject[][];
 	credentialTypes: ICredentialType[];
 	credentials: Record<string, ICredentialDataDecryptedObject>;
@@ -152,7 +154,7 @@ export async function runAgent(options: {
 			id: 'tool',
 			name: TOOL,
 			type: toolTypeName,
-			typeVersion: 1,
+			typeVersion: options.typeVersion ?? 1,
 			position: [200, 200],
 			parameters: options.toolParameters,
 			credentials: Object.fromEntries(

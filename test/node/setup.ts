@@ -33,6 +33,8 @@ export interface RunOptions {
 	timeoutSeconds?: number;
 	/** Presses Stop when it settles. */
 	stopWhen?: Promise<unknown>;
+	/** The node's version: 1 unless given (the tests written for version 1 keep running it). */
+	typeVersion?: number;
 	/** Run the node as an AI agent's tool (its n8n type name ends in "Tool", as n8n names the tool variant). */
 	asTool?: boolean;
 }
@@ -50,6 +52,7 @@ export function toolVariant(): ContactData {
 export async function run(sandbox: TestSandbox, options: RunOptions): Promise<NodeRun> {
 	return await runNode({
 		nodeType: options.asTool ? toolVariant() : new ContactData(),
+		typeVersion: options.typeVersion ?? 1,
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,

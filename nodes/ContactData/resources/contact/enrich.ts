@@ -26,18 +26,23 @@ import {
 } from '../../shared/parameters/descriptions';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
-import { checkBody, plural, textOf } from '../../shared/parameters/values';
+import { checkBody, plural } from '../../shared/parameters/values';
+import { personExpressionShow, personFromParameters } from '../../shared/parameters/inputFields';
+import { personReader, type Person } from '../../shared/items/inputField';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
-export const description: INodeProperties[] = [
+const [version1, canvas, asTool] = personExpressionShow(showFor);
+
+/** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
+const personParameters = ({ displayOptions, email, linkedinUrl }: ReturnType<typeof personExpressionShow>[number]): INodeProperties[] => [
 	{
 		displayName: 'Email',
 		name: 'email',
 		type: 'string',
 		placeholder: 'name@email.com',
-		default: '',
-		displayOptions: showFor,
+		default: email,
+		displayOptions,
 		description:
 			'The work email of the person to find. Give this, the LinkedIn URL, or both (the email wins when they point at different people).',
 	},
@@ -46,10 +51,17 @@ export const description: INodeProperties[] = [
 		name: 'linkedinUrl',
 		type: 'string',
 		placeholder: 'https://www.linkedin.com/in/ada-lovelace',
-		default: '',
-		displayOptions: showFor,
+		default: linkedinUrl,
+		displayOptions,
 		description: 'The person’s LinkedIn profile URL (https://www.linkedin.com/in/…)',
 	},
+];
+
+export const description: INodeProperties[] = [
+	...personParameters(version1),
+	...personFromParameters(showFor),
+	...personParameters(canvas),
+	...personParameters(asTool),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
 	whenMaxCreditsReachedParameter(showFor, {
@@ -97,7 +109,10 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Enrich What Fits');
 	// 1. Check every item before anything is sent.
-	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) => readLookup(this, itemIndex, run.level));
+	const personOf = personReader(this, items);
+	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>
+		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
+	);
 	const outcomes = new Map<number, Outcome>(refused);
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const queue = forecast(this, run, lookups, outcomes);
@@ -118,17 +133,15 @@ export async function execute(
 }
 
 /** Step 1 for one item: its parameters, checked, as the body it sends. */
-function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel): Lookup {
-	const where = { node: context.getNode(), itemIndex };
-	const email = textOf(where, 'Email', context.getNodeParameter('email', itemIndex, ''));
-	const linkedinUrl = textOf(where, 'LinkedIn URL', context.getNodeParameter('linkedinUrl', itemIndex, ''));
+function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel, person: Person): Lookup {
+	const { email, linkedinUrl, names } = person;
 	const outputNoMatch = booleanParameter(context, 'options.outputNoMatch', 'Output No-Match Items', itemIndex);
 	const body = checkBody(
 		context,
 		enrichRequestSchema,
 		{ ...(email ? { email } : {}), ...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}), level },
 		itemIndex,
-		{ email: 'Email', linkedin_url: 'LinkedIn URL', level: 'Level' },
+		{ ...names, level: 'Level' },
 	) as IDataObject;
 	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
 }

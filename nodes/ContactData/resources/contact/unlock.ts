@@ -27,19 +27,20 @@ import {
 import { apiFailure, failureOf, isRefusal } from '../../shared/client/failures';
 import {
 	booleanParameter,
-	contactIdsParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
-import { checkBody, checkContactIds, plural, toContactIds, unique } from '../../shared/parameters/values';
+import { checkBody, plural, unique } from '../../shared/parameters/values';
+import { contactIdsParameters } from '../../shared/parameters/inputFields';
+import { contactIdsReader, type ContactIdsOf } from '../../shared/items/inputField';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
 export const description: INodeProperties[] = [
-	contactIdsParameter(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
+	...contactIdsParameters(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
 	whenMaxCreditsReachedParameter(showFor, {
@@ -124,7 +125,8 @@ export async function execute(
 	const run = chargingRunOf(this, 'Unlock What Fits');
 	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
 	// 1. Read and check every item's ids before anything is sent.
-	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) => wantedBy(this, itemIndex));
+	const contactIdsOf = contactIdsReader(this, items);
+	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) => wantedBy(contactIdsOf, itemIndex));
 	const plan = planOf(items, checked.flat(), run.level, skipHeld);
 	const results = new Results();
 	// 2. Stop Before Spending: a run that could go over sends nothing.
@@ -149,10 +151,8 @@ export async function execute(
 }
 
 /** Step 1 for one item: the contact ids it wants, checked; an id it repeats is one contact. */
-function wantedBy(context: IExecuteFunctions, itemIndex: number): Wanted[] {
-	const raw = context.getNodeParameter('contactIds', itemIndex);
-	const ids = checkContactIds(context.getNode(), toContactIds(raw), 'Contact IDs', itemIndex);
-	return unique(ids).map((id) => ({ itemIndex, id }));
+function wantedBy(contactIdsOf: ContactIdsOf, itemIndex: number): Wanted[] {
+	return unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id }));
 }
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */

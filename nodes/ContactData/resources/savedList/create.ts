@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
-import { contactIdsParameter, optionParameter } from '../../shared/parameters/descriptions';
+import { optionParameter } from '../../shared/parameters/descriptions';
+import { contactIdsParameters } from '../../shared/parameters/inputFields';
 import {
 	FILTER_PARAMETER_NAMES,
 	filterProperties,
@@ -53,7 +54,7 @@ export const description: INodeProperties[] = [
 		options: CREATE_FROM_CHOICES,
 	},
 	...filterProperties(showForFilters),
-	contactIdsParameter(showForIds, 'The contacts to put in the list.'),
+	...contactIdsParameters(showForIds, 'The contacts to put in the list.'),
 ];
 
 const BODY_PARAMETERS = {

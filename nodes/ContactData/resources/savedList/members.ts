@@ -12,11 +12,13 @@ import {
 	listContactsRemovedSchema,
 	listContactsRequestSchema,
 } from '../../shared/client/contract';
-import { contactIdsParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { contactIdsParameters } from '../../shared/parameters/inputFields';
+import { contactIdsReader } from '../../shared/items/inputField';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, checkContactIds, chunk, toContactIds, unique } from '../../shared/parameters/values';
+import { checkBody, chunk, unique } from '../../shared/parameters/values';
 
 /** The parameters of Add Contacts and Remove Contacts. */
 export function memberParameters(
@@ -27,7 +29,7 @@ export function memberParameters(
 	const verb = operation === 'addContacts' ? 'added' : 'removed';
 	return [
 		savedListLocator(showFor),
-		contactIdsParameter(showFor, contactsDescription),
+		...contactIdsParameters(showFor, contactsDescription),
 		{
 			displayName: `The contacts of all input items are ${verb} together: deduplicated and sent 1,000 per call. The output is one item per list.`,
 			name: `${operation}Notice`,
@@ -54,11 +56,11 @@ export function groupIdsByKey(
 	failed: INodeExecutionData[],
 ): Map<string, Group> {
 	const groups = new Map<string, Group>();
+	const contactIdsOf = contactIdsReader(context, items);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const key = keyOf(itemIndex);
-			const raw = context.getNodeParameter('contactIds', itemIndex);
-			const ids = checkContactIds(context.getNode(), toContactIds(raw), 'Contact IDs', itemIndex);
+			const ids = contactIdsOf(itemIndex);
 			const group = groups.get(key) ?? { itemIndexes: [], ids: [] };
 			group.itemIndexes.push(itemIndex);
 			group.ids.push(...ids);

@@ -177,7 +177,7 @@ export function creditCostOf(context: IExecuteFunctions): { level: UnlockLevel; 
  * Whether the node runs as an agent's tool. n8n names a node used as a tool "<name>Tool"; a tool
  * invoked through LangChain also says so itself (the engine's own tool calls do not).
  */
-function runsAsTool(context: IExecuteFunctions): boolean {
+export function runsAsTool(context: IExecuteFunctions): boolean {
 	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
 }
 

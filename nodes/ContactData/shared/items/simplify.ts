@@ -110,3 +110,24 @@ export function simplifyOutput(context: IExecuteFunctions, items: INodeExecution
 	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
 	return items.map((item) => ({ ...item, json: simplifyContact(item.json) }));
 }
+
+/** The fields of a contact an AI agent gets (at most 10): what a model needs to decide and to act. */
+export const AGENT_FIELDS = ['id', 'name', 'title', 'company', 'domain', 'email', 'phone', 'linkedin_url', 'seniority', 'unlocked'];
+
+/** One contact (full record, preview or simplified item) as the at most 10 fields of AGENT_FIELDS; absent ones are left out. */
+export function agentContact(json: IDataObject): IDataObject {
+	const company = object(json.company);
+	const name = typeof json.name === 'string' ? json.name : [json.first_name, json.last_name].filter((part) => typeof part === 'string' && part).join(' ');
+	return present({
+		id: json.id,
+		name: name || undefined,
+		title: json.title,
+		company: json.company_name ?? company.name,
+		domain: json.company_domain ?? company.domain,
+		email: json.email,
+		phone: json.phone ?? json.mobile_phone,
+		linkedin_url: json.linkedin_url,
+		seniority: json.seniority,
+		unlocked: json.unlocked,
+	});
+}

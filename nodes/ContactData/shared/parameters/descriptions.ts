@@ -61,22 +61,6 @@ export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): st
 	);
 }
 
-/** Contact ids per input item; several operations collect them across all items. */
-export function contactIdsParameter(
-	displayOptions: IDisplayOptions,
-	description: string,
-): INodeProperties {
-	return {
-		displayName: 'Contact IDs',
-		name: 'contactIds',
-		type: 'string',
-		default: '={{ $json.id }}',
-		required: true,
-		displayOptions,
-		description: `${description} One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item`,
-	};
-}
-
 const LEVEL_CHOICES = [
 	{
 		name: 'Basic',

@@ -1,0 +1,68 @@
+/**
+ * What an AI agent gets from a Contact tool call (version 2): one item, sized for a model's context.
+ * Contacts come as at most 10 fields each (with Simplify, on by default for a tool), what could not
+ * be done comes apart, a search gives the cursor of its next page, and one field says what was spent
+ * and what is left of Max Credits. Version 1 and the canvas keep their items as they are.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { creditBudgetOf, runsAsTool } from '../credits/budget';
+import { isContactRecord } from '../credits/charges';
+import { pairedWith } from '../items/items';
+import { agentContact } from '../items/simplify';
+
+/** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
+export const AGENT_PAGE_SIZE = 10;
+
+/** Whether this run answers an AI agent in the compact form (version 2, run as a tool). */
+export function answersForAgent(context: IExecuteFunctions): boolean {
+	return context.getNode().typeVersion >= 2 && runsAsTool(context);
+}
+
+/** The keys an item that is not a contact keeps: why it is not one. */
+const NOT_DONE_KEYS = ['id', 'email', 'linkedin_url', 'matched', 'unlock_skipped', 'error', 'description', 'httpCode'];
+
+const CHARGING = new Set(['unlock', 'enrich']);
+
+/** The Contact operations' output as one answer for the agent; other resources, and runs not for an agent, unchanged. */
+export function toolAnswer(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
+	if (context.getNodeParameter('resource', 0) !== 'contact' || !answersForAgent(context)) return items;
+	const operation = String(context.getNodeParameter('operation', 0));
+	const shape = context.getNodeParameter('simplify', 0, true) === true ? agentContact : (json: IDataObject) => json;
+	const contacts: IDataObject[] = [];
+	const notDone: IDataObject[] = [];
+	const page: IDataObject = {};
+	for (const { json } of items) {
+		if (Array.isArray(json.contacts)) {
+			// A search page: its contacts, and where the next page starts.
+			contacts.push(...(json.contacts as IDataObject[]).map(shape));
+			Object.assign(page, { next_cursor: json.next_cursor ?? null, total: json.total });
+		} else if (isContactRecord(json)) contacts.push(shape(json));
+		else notDone.push(Object.fromEntries(NOT_DONE_KEYS.filter((key) => json[key] !== undefined).map((key) => [key, json[key]])));
+	}
+	const json: IDataObject = {
+		contacts,
+		...(notDone.length ? { not_done: notDone } : {}),
+		...page,
+		credits: creditsOf(context, items, CHARGING.has(operation)),
+	};
+	return [{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) }];
+}
+
+/**
+ * What this call spent, what the tool calls of this execution spent together, and what is left of
+ * Max Credits (the cap they share). A search has no cap of its own: it is free.
+ */
+function creditsOf(context: IExecuteFunctions, items: INodeExecutionData[], charging: boolean): IDataObject {
+	const budget = creditBudgetOf(context);
+	const record = items.find(({ json }) => typeof json.credits_charged_in_run === 'number');
+	return {
+		spent_by_this_call: charging ? Number(record?.json.credits_charged_in_run ?? 0) : 0,
+		spent_in_run: budget.charged,
+		max_credits: charging ? budget.maxCredits : null,
+		left: charging ? budget.headroom : null,
+	};
+}
