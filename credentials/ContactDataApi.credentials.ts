@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/client/baseUrl';
-import { PATHS } from '../nodes/ContactData/shared/client/contract';
+import { API_PREFIX, PATHS } from '../nodes/ContactData/shared/client/contract';
 import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/credentialDefaults';
 
 export class ContactDataApi implements ICredentialType {
@@ -39,7 +39,7 @@ export class ContactDataApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'https://api.contactdata.example',
-			hint: 'Your account’s API address, as shown in the Contact Data dashboard, without /v1',
+			hint: `Your account’s API address, as shown in the Contact Data dashboard, without ${API_PREFIX}`,
 			description: 'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',
 		},
 		{

@@ -1,12 +1,12 @@
 /**
  * The layers of nodes/ContactData/shared, read from each file's import lines: client < parameters <
- * items < credits, and the resources above them all. A file imports only its own layer or lower
+ * items < credits < agent, and the resources above them all. A file imports only its own layer or lower
  * ones, so the wire client never depends on the editor's parameters or on the credit policy.
  */
 import { importsOf, sourceFiles } from './support/sources.cjs';
 
 const SHARED = 'nodes/ContactData/shared';
-const LAYERS = ['client', 'parameters', 'items', 'credits'];
+const LAYERS = ['client', 'parameters', 'items', 'credits', 'agent'];
 
 /** The layer of a file of the node, by its folder: shared's layers in order, then everything above. */
 function layerOf(file: string): number {

@@ -141,7 +141,7 @@ describe('Unlock, version 2', () => {
 			inputItems: [{ json: { id: ids[0] } }, { json: {} }],
 		});
 		expect(result.items[0].json).toMatchObject({ id: ids[0], unlocked: true });
-		expect(result.items[1]).toMatchObject({ json: { error: 'Contact ID Field: "id" is not a field of the input item' }, pairedItem: { item: 1 } });
+		expect(result.items[1]).toMatchObject({ json: { error: 'Contact ID Field: "id" is not a field of the input item [item 1]' }, pairedItem: { item: 1 } });
 	});
 
 	it('"An Expression" keeps the Contact IDs parameter', async () => {
