@@ -1,11 +1,30 @@
 /** Set-up of the sandbox conformance tests: one sandbox per file and a client bound to it. */
-import type { ApiErrorBody, SearchResponse } from '../../nodes/ContactData/shared/client/contract';
+import type {
+	ApiErrorBody,
+	EnrichResponse,
+	SearchResponse,
+	UnlockResponse,
+	UnlockedContact,
+} from '../../nodes/ContactData/shared/client/contract';
 import { call, type CallOptions, type Method, type Reply } from '../helpers/api';
 import { startTestSandbox, type SandboxOptions, type TestSandbox } from '../helpers/sandbox';
 
 export { call, type CallOptions, type Method, type Reply };
 
 export type { TestSandbox };
+
+/**
+ * The answer of POST /v1/unlock as the sandbox sends it: each contact in full. The contract's
+ * UnlockResponse reads only the ids of charged contacts (all the node needs); these tests check the rest.
+ */
+export interface UnlockAnswer<Contacts extends UnlockResponse['contacts'] = UnlockedContact[]> extends UnlockResponse {
+	contacts: Contacts;
+}
+
+/** The answer of POST /v1/enrich as the sandbox sends it: the contact in full. */
+export interface EnrichAnswer extends EnrichResponse {
+	contact: UnlockedContact;
+}
 
 /** Calls the API; `T` names the body the test expects (a contract type), `unknown` when it reads none. */
 export type Api = <T = unknown>(method: Method, path: string, body?: unknown, options?: CallOptions) => Promise<Reply<T>>;
