@@ -21,6 +21,9 @@ export interface UnlockAnswer<Contacts extends UnlockResponse['contacts'] = Unlo
 	contacts: Contacts;
 }
 
+/** A body that may be the contract's error body (a refusal) or something else: read `error?.code`. */
+export type MaybeErrorBody = Partial<ApiErrorBody> | undefined;
+
 /** The answer of POST /v1/enrich as the sandbox sends it: the contact in full. */
 export interface EnrichAnswer extends EnrichResponse {
 	contact: UnlockedContact;
@@ -74,7 +77,7 @@ export async function firstContactIds(api: Api, count: number): Promise<string[]
 /** Asserts the contract's error shape and returns the error object. */
 export function expectError(reply: Reply, status: number, code: string): ApiErrorBody['error'] {
 	// Read as the contract's error body; the assertions below are what check that it is one.
-	const body = reply.body as Partial<ApiErrorBody> | undefined;
+	const body = reply.body as MaybeErrorBody;
 	expect({ status: reply.status, code: body?.error?.code }).toEqual({ status, code });
 	expect(typeof body?.error?.message).toBe('string');
 	expect(body?.error?.message.length).toBeGreaterThan(0);
