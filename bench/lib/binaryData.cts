@@ -4,13 +4,20 @@
  * way, so a node that hands `prepareBinaryData` a stream writes it to disk as n8n would.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { BinaryDataService } from 'n8n-core';
 
-/** The dependency container n8n-core itself uses (its own copy of @n8n/di). */
-function n8nContainer(): { get<T>(type: new (...args: never[]) => T): T } {
-	const diPath = require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] });
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(diPath) as { Container: { get<T>(type: new (...args: never[]) => T): T } }).Container;
+interface Container {
+	get<T>(type: new (...args: never[]) => T): T;
+}
+
+/**
+ * The dependency container n8n-core itself uses: its own copy of @n8n/di, loaded as n8n-core loads it
+ * (a plain import would take whichever copy the package's node_modules happens to hoist).
+ */
+function n8nContainer(): Container {
+	const requireAsN8nCore = createRequire(require.resolve('n8n-core'));
+	return (requireAsN8nCore('@n8n/di') as { Container: Container }).Container;
 }
 
 export async function useFilesystemBinaryData(storagePath: string): Promise<void> {

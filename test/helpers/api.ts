@@ -3,12 +3,16 @@ import { request } from 'undici';
 
 import { KEYS, type TestSandbox } from './sandbox';
 
-export interface Reply {
+/**
+ * One answer of the API. `T` is what the caller expects the parsed body to be (a contract type, or
+ * `ApiErrorBody` for a refusal); it is not checked here: the tests assert on it.
+ */
+export interface Reply<T = unknown> {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	text: string;
 	/** The parsed JSON body (undefined when the body is empty or not JSON). */
-	body: any;
+	body: T;
 }
 
 export type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
@@ -21,7 +25,13 @@ export interface CallOptions {
 	raw?: string;
 }
 
-export async function call(baseUrl: string, method: Method, path: string, body?: unknown, options: CallOptions = {}): Promise<Reply> {
+export async function call<T = unknown>(
+	baseUrl: string,
+	method: Method,
+	path: string,
+	body?: unknown,
+	options: CallOptions = {},
+): Promise<Reply<T>> {
 	const key = options.key === undefined ? KEYS.growth : options.key;
 	const headers: Record<string, string> = { ...options.headers };
 	if (key !== null) headers.authorization = `Bearer ${key}`;
@@ -36,7 +46,7 @@ export async function call(baseUrl: string, method: Method, path: string, body?:
 	} catch {
 		parsed = undefined;
 	}
-	return { status: response.statusCode, headers: response.headers, text, body: parsed };
+	return { status: response.statusCode, headers: response.headers, text, body: parsed as T };
 }
 
 /** Calls one sandbox's API with a key (the growth key by default); the body is parsed JSON. */
@@ -47,6 +57,6 @@ export async function api<T>(
 	body?: unknown,
 	key: string = KEYS.growth,
 ): Promise<{ status: number; body: T }> {
-	const reply = await call(sandbox.url, method, path, body, { key });
-	return { status: reply.status, body: reply.body as T };
+	const reply = await call<T>(sandbox.url, method, path, body, { key });
+	return { status: reply.status, body: reply.body };
 }

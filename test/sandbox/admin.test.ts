@@ -1,18 +1,19 @@
 /** Admin routes under /_sandbox/: reset, balance, settings, stats, routing; loopback only. */
+import type { Balance, SavedList, SavedListsPage, SearchResponse, WebhooksPage } from '../../nodes/ContactData/shared/client/contract';
 import { isLoopback } from '../../sandbox/http.cjs';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS, type SandboxSettingsBody } from '../helpers/sandbox';
 import { expectError, useSandbox } from './client';
 
 const env = useSandbox({ contacts: 5_000, seed: 9 });
 const { api } = env;
 
-const admin = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
-	api(method, `/_sandbox/${path}`, body, { key: null });
+const admin = <T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) =>
+	api<T>(method, `/_sandbox/${path}`, body, { key: null });
 
 describe('/_sandbox/', () => {
 	it('reset brings every account back to its start, undoing events; the data set stays', async () => {
-		const first = (await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0];
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: [first.id] })).body;
+		const first = (await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0];
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: [first.id] })).body;
 		await api('POST', '/v1/webhooks', { url: 'https://example.com/h', events: ['job_change'] });
 		await api('POST', '/v1/unlock', { ids: [first.id] }, { headers: { 'Idempotency-Key': 'k' } });
 		await api('POST', '/v1/credits/refund', { contact_id: first.id, reason: 'wrong_title' });
@@ -20,14 +21,14 @@ describe('/_sandbox/', () => {
 		await env.sandbox.admin.setFaults([{ route: 'GET /v1/lists', kind: 'error' }]);
 		await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id });
 		await env.sandbox.admin.setSettings({ clock_offset_s: 100 });
-		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0].company).not.toEqual(first.company);
+		expect((await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0].company).not.toEqual(first.company);
 
 		expect((await admin('POST', 'reset')).body).toEqual({ ok: true });
-		expect((await api('GET', '/v1/lists')).body.lists).toEqual([]);
-		expect((await api('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
+		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toEqual([]);
+		expect((await api<WebhooksPage>('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
 		expect((await api('GET', '/v1/credits/balance')).body).toEqual({ balance: 1_000_000, tier: 'growth', usage: [], refunds: [] });
-		expect((await api('GET', '/v1/credits/balance', undefined, { key: KEYS.empty })).body.balance).toBe(0);
-		expect((await api('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0]).toEqual(first);
+		expect((await api<Balance>('GET', '/v1/credits/balance', undefined, { key: KEYS.empty })).body.balance).toBe(0);
+		expect((await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: 1 })).body.results[0]).toEqual(first);
 		// The idempotency record is gone: another body with the same key is new, not a conflict.
 		expect((await api('POST', '/v1/unlock', { ids: [first.id], level: 'premium' }, { headers: { 'Idempotency-Key': 'k' } })).status).toBe(200);
 		expect(await env.sandbox.admin.deliveries()).toEqual([]);
@@ -38,7 +39,7 @@ describe('/_sandbox/', () => {
 
 	it('sets a balance; unknown keys are 404 and bad bodies 400', async () => {
 		expect((await admin('POST', 'balance', { key: KEYS.growth, balance: 50 })).body).toEqual({ key: KEYS.growth, balance: 50 });
-		expect((await api('GET', '/v1/credits/balance')).body.balance).toBe(50);
+		expect((await api<Balance>('GET', '/v1/credits/balance')).body.balance).toBe(50);
 		expectError(await admin('POST', 'balance', { key: 'sk_other', balance: 5 }), 404, 'not_found');
 		expectError(await admin('POST', 'balance', { key: KEYS.growth, balance: -1 }), 400, 'invalid_request');
 		expectError(await admin('POST', 'balance', { key: KEYS.growth }), 400, 'invalid_request');
@@ -60,7 +61,7 @@ describe('/_sandbox/', () => {
 		expect(changed.body).toMatchObject({ time_scale: 2, rate_limits: true, webhook_retry_delays_ms: [10] });
 		expect((await api('GET', '/v1/lists')).headers['x-ratelimit-reset']).toBe('30');
 		// Rate limits off: nothing is counted, so the limit is never reached.
-		expect((await admin('POST', 'settings', { rate_limits: false })).body.rate_limits).toBe(false);
+		expect((await admin<Required<SandboxSettingsBody>>('POST', 'settings', { rate_limits: false })).body.rate_limits).toBe(false);
 		const unlimited = await api('GET', '/v1/lists');
 		expect([unlimited.headers['x-ratelimit-limit'], unlimited.headers['x-ratelimit-remaining']]).toEqual(['600', '600']);
 		for (const body of [{ time_scale: 0 }, { rate_limits: 'no' }, { unknown: 1 }, { webhook_retry_delays_ms: [-5] }]) {
@@ -76,7 +77,7 @@ describe('/_sandbox/', () => {
 		await api('GET', '/v1/lists/ls_b');
 		await api('GET', '/v1/lists', undefined, { key: KEYS.empty });
 		await api('GET', '/v1/lists', undefined, { key: null });
-		const ids = (await api('POST', '/v1/search', { limit: 2 })).body.results.map((r: any) => r.id);
+		const ids = (await api<SearchResponse>('POST', '/v1/search', { limit: 2 })).body.results.map((r) => r.id);
 		const beforeUnlock = Date.now();
 		await api('POST', '/v1/unlock', { ids, level: 'premium' });
 		const stats = await env.sandbox.admin.stats();

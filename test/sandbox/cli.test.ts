@@ -1,4 +1,5 @@
 /** `npm run sandbox`'s program: prints its URL and keys, serves, and stops cleanly on SIGTERM and SIGINT. */
+import type { SearchResponse } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { startSandboxCli as startCli } from '../support/sandboxCli.cjs';
 import { call } from './client';
@@ -11,7 +12,7 @@ describe('sandbox CLI', () => {
 			for (const key of Object.values(KEYS)) expect(cli.output()).toContain(key);
 			expect(cli.output()).toContain('2,000 contacts');
 			expect(cli.output()).toContain('time scale 30');
-			const reply = await call(url, 'POST', '/v1/search', { limit: 1 });
+			const reply = await call<SearchResponse>(url, 'POST', '/v1/search', { limit: 1 });
 			expect(reply.status).toBe(200);
 			expect(reply.body.total).toBe(2_000);
 			const code = await cli.stop(signal);

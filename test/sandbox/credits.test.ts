@@ -1,5 +1,5 @@
 /** GET /v1/credits/balance and POST /v1/credits/refund. */
-import { balanceSchema, refundSchema } from '../../nodes/ContactData/shared/client/contract';
+import { balanceSchema, refundSchema, type Balance, type Refund } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, firstContactIds, useSandbox } from './client';
 
@@ -15,7 +15,7 @@ describe('GET /v1/credits/balance', () => {
 	it('answers the balance, tier, and the latest 50 usage entries newest first', async () => {
 		const fresh = balanceSchema.parse((await api('GET', '/v1/credits/balance')).body);
 		expect(fresh).toEqual({ balance: 1_000_000, tier: 'growth', usage: [], refunds: [] });
-		expect((await api('GET', '/v1/credits/balance', undefined, { key: KEYS.empty })).body.balance).toBe(0);
+		expect((await api<Balance>('GET', '/v1/credits/balance', undefined, { key: KEYS.empty })).body.balance).toBe(0);
 
 		await api('POST', '/v1/unlock', { ids: ids.slice(0, 30) });
 		await api('POST', '/v1/unlock', { ids: ids.slice(30, 60), level: 'premium' });
@@ -35,15 +35,15 @@ describe('POST /v1/credits/refund', () => {
 	it('approves claims at once, returning what was paid (premium 2)', async () => {
 		await api('POST', '/v1/unlock', { ids: [ids[0]] });
 		await api('POST', '/v1/unlock', { ids: [ids[1]], level: 'premium' });
-		const basic = await api('POST', '/v1/credits/refund', { contact_id: ids[0], reason: 'bounced_email', note: 'hard bounce' });
+		const basic = await api<Refund>('POST', '/v1/credits/refund', { contact_id: ids[0], reason: 'bounced_email', note: 'hard bounce' });
 		expect(basic.status).toBe(201);
 		expect(refundSchema.parse(basic.body)).toMatchObject({ contact_id: ids[0], reason: 'bounced_email', status: 'approved', credits_refunded: 1 });
 		expect(basic.body.id).toMatch(/^rf_/);
-		const premium = await api('POST', '/v1/credits/refund', { contact_id: ids[1], reason: 'wrong_phone' });
+		const premium = await api<Refund>('POST', '/v1/credits/refund', { contact_id: ids[1], reason: 'wrong_phone' });
 		expect(premium.body).toMatchObject({ status: 'approved', credits_refunded: 2 });
-		const balance = (await api('GET', '/v1/credits/balance')).body;
+		const balance = (await api<Balance>('GET', '/v1/credits/balance')).body;
 		expect(balance.balance).toBe(1_000_000);
-		expect(balance.refunds.map((r: any) => r.id)).toEqual([premium.body.id, basic.body.id]);
+		expect(balance.refunds.map((r) => r.id)).toEqual([premium.body.id, basic.body.id]);
 		// Another reason for the same contact is a separate claim, but nothing more was paid.
 		const second = await api('POST', '/v1/credits/refund', { contact_id: ids[1], reason: 'wrong_title' });
 		expect(second.body).toMatchObject({ status: 'approved', credits_refunded: 0 });
@@ -65,15 +65,15 @@ describe('POST /v1/credits/refund', () => {
 		await api('POST', '/v1/unlock', { ids: ids.slice(0, 100) });
 		await api('POST', '/v1/unlock', { ids: ids.slice(100, 102) });
 		for (let n = 0; n < 100; n++) {
-			const reply = await api('POST', '/v1/credits/refund', { contact_id: ids[n], reason: 'bounced_email' });
+			const reply = await api<Refund>('POST', '/v1/credits/refund', { contact_id: ids[n], reason: 'bounced_email' });
 			expect(reply.body.status).toBe('approved');
 		}
 		// A refused duplicate does not use up a place.
 		expectError(await api('POST', '/v1/credits/refund', { contact_id: ids[0], reason: 'bounced_email' }), 409, 'conflict');
-		const pending = await api('POST', '/v1/credits/refund', { contact_id: ids[100], reason: 'bounced_email' });
+		const pending = await api<Refund>('POST', '/v1/credits/refund', { contact_id: ids[100], reason: 'bounced_email' });
 		expect(pending.status).toBe(201);
 		expect(pending.body).toMatchObject({ status: 'pending', credits_refunded: 0 });
-		const balance = (await api('GET', '/v1/credits/balance')).body;
+		const balance = (await api<Balance>('GET', '/v1/credits/balance')).body;
 		expect(balance.balance).toBe(1_000_000 - 2);
 		expect(balance.refunds).toHaveLength(50);
 		expect(balance.refunds[0].id).toBe(pending.body.id);

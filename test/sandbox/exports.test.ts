@@ -1,8 +1,21 @@
 /** POST /v1/lists/:id/export and signed downloads: CSV and JSON, fields, levels, URLs, streaming. */
 import { request } from 'undici';
 
-import { LIMITS, exportUrlResponseSchema } from '../../nodes/ContactData/shared/client/contract';
-import { expectError, firstContactIds, parseCsv, useSandbox } from './client';
+import {
+	LIMITS,
+	exportUrlResponseSchema,
+	type ApiErrorBody,
+	type ExportUrlResponse,
+	type SavedList,
+	type SearchResponse,
+	type UnlockedContact,
+} from '../../nodes/ContactData/shared/client/contract';
+import { expectError, firstContactIds, parseCsv, useSandbox, type Reply, type UnlockAnswer } from './client';
+
+/** The body of a JSON export: each member as the account holds it, cut to the fields asked for. */
+interface JsonExport {
+	contacts: Array<Partial<UnlockedContact>>;
+}
 
 
 const PREVIEW_FIELDS = [
@@ -24,13 +37,14 @@ beforeAll(async () => {
 
 /** A list of six contacts: one held at premium, one at basic, four not unlocked. */
 async function smallList(name = 'Picked') {
-	const list = (await api('POST', '/v1/lists', { name, contact_ids: ids })).body;
-	const premium = (await api('POST', '/v1/unlock', { ids: [ids[0]], level: 'premium' })).body.contacts[0];
-	const basic = (await api('POST', '/v1/unlock', { ids: [ids[1]] })).body.contacts[0];
+	const list = (await api<SavedList>('POST', '/v1/lists', { name, contact_ids: ids })).body;
+	const premium = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0]], level: 'premium' })).body.contacts[0];
+	const basic = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[1]] })).body.contacts[0];
 	return { list, premium, basic };
 }
 
-async function download(url: string): Promise<{ status: number; headers: Record<string, any>; text: string; body: any }> {
+/** Fetches a signed export URL without a key; `T` names the body the test expects. */
+async function download<T = unknown>(url: string): Promise<Reply<T>> {
 	const response = await request(url);
 	const text = await response.body.text();
 	let body: unknown;
@@ -39,7 +53,7 @@ async function download(url: string): Promise<{ status: number; headers: Record<
 	} catch {
 		body = undefined;
 	}
-	return { status: response.statusCode, headers: response.headers, text, body };
+	return { status: response.statusCode, headers: response.headers, text, body: body as T };
 }
 
 describe('inline exports', () => {
@@ -82,14 +96,14 @@ describe('inline exports', () => {
 	});
 
 	it('uses preview columns when no member is unlocked, and quotes cells that need it', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'He said "hi", twice', contact_ids: ids.slice(2) })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'He said "hi", twice', contact_ids: ids.slice(2) })).body;
 		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'csv' });
 		const [header, ...rows] = parseCsv(reply.text);
 		expect(header).toEqual(PREVIEW_FIELDS);
 		expect(rows).toHaveLength(4);
 		expect(reply.headers['content-disposition']).toMatch(/^attachment; filename="He said _hi_, twice\.csv"/);
 		// Work history as JSON text contains quotes and commas: it must round-trip through quoting.
-		const premium = (await api('POST', '/v1/unlock', { ids: [ids[2]], level: 'premium' })).body.contacts[0];
+		const premium = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[2]], level: 'premium' })).body.contacts[0];
 		const withHistory = await api('POST', `/v1/lists/${list.id}/export`, { fields: ['id', 'work_history'] });
 		const line = withHistory.text.split('\r\n')[1];
 		expect(line.startsWith(`${premium.id},"[{""title"":`)).toBe(true);
@@ -98,16 +112,16 @@ describe('inline exports', () => {
 
 	it('writes JSON {"contacts": [...]} with each member as the account holds it', async () => {
 		const { list, premium, basic } = await smallList('People');
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json' });
+		const reply = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json' });
 		expect(reply.status).toBe(200);
 		expect(reply.headers['content-type']).toMatch(/^application\/json/);
 		expect(reply.headers['content-disposition']).toBe('attachment; filename="People.json"');
 		const contacts = reply.body.contacts;
 		expect(contacts).toHaveLength(6);
-		expect(contacts.find((c: any) => c.id === premium.id)).toEqual(premium);
-		expect(contacts.find((c: any) => c.id === basic.id)).toEqual(basic);
-		const preview = contacts.find((c: any) => c.id === ids[4]);
-		expect(preview.unlocked).toBe(false);
+		expect(contacts.find((c) => c.id === premium.id)).toEqual(premium);
+		expect(contacts.find((c) => c.id === basic.id)).toEqual(basic);
+		const preview = contacts.find((c) => c.id === ids[4]);
+		expect(preview?.unlocked).toBe(false);
 		expect(preview).not.toHaveProperty('email');
 	});
 
@@ -121,10 +135,10 @@ describe('inline exports', () => {
 		expect(b).toEqual([basic.email ?? '', basic.company.name, basic.id, JSON.stringify(basic.location)]);
 		expect(rows.find((row) => row[2] === ids[5])![0]).toBe('');
 
-		const json = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id', 'email', 'company.domain'] });
-		const record = json.body.contacts.find((c: any) => c.id === basic.id);
+		const json = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id', 'email', 'company.domain'] });
+		const record = json.body.contacts.find((c) => c.id === basic.id);
 		expect(record).toEqual({ id: basic.id, email: basic.email, company: { domain: basic.company.domain } });
-		expect(json.body.contacts.find((c: any) => c.id === ids[5]).email).toBeNull();
+		expect(json.body.contacts.find((c) => c.id === ids[5])?.email).toBeNull();
 	});
 
 	it('exports a saved search with members added and removed by id, in data set order', async () => {
@@ -132,18 +146,18 @@ describe('inline exports', () => {
 		let matches: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const page: any = (await api('POST', '/v1/search', { filters, limit: 100, cursor })).body;
-			matches = matches.concat(page.results.map((r: any) => r.id));
+			const page: SearchResponse = (await api<SearchResponse>('POST', '/v1/search', { filters, limit: 100, cursor })).body;
+			matches = matches.concat(page.results.map((r) => r.id));
 			cursor = page.next_cursor;
 		} while (cursor);
-		const list = (await api('POST', '/v1/lists', { name: 'VPs', filters })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'VPs', filters })).body;
 		await api('DELETE', `/v1/lists/${list.id}/contacts`, { ids: [matches[1]] });
 		await api('POST', `/v1/lists/${list.id}/contacts`, { ids: [ids[0]] });
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'] });
-		const exported = reply.body.contacts.map((c: any) => c.id);
+		const reply = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'] });
+		const exported = reply.body.contacts.map((c) => c.id);
 		const expected = [ids[0], ...matches.filter((id) => id !== matches[1] && id !== ids[0])];
 		expect(exported).toEqual(expected);
-		expect((await api('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(expected.length);
+		expect((await api<SavedList>('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(expected.length);
 	});
 
 	it('exports only the members the account holds with unlocked_only, counting them', async () => {
@@ -156,19 +170,19 @@ describe('inline exports', () => {
 		const json = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true, fields: ['id', 'unlocked'] });
 		expect(json.body).toEqual({ contacts: [{ id: premium.id, unlocked: true }, { id: basic.id, unlocked: true }] });
 		// false is every member, as when absent; the signed URL keeps the choice and counts what it exports.
-		const all = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: false });
+		const all = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: false });
 		expect(all.body.contacts).toHaveLength(6);
-		const url = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', delivery: 'url', unlocked_only: true });
+		const url = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { format: 'json', delivery: 'url', unlocked_only: true });
 		expect(url.body.contact_count).toBe(2);
 		expect((await download(url.body.url)).body).toEqual((await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true })).body);
-		const none = (await api('POST', '/v1/lists', { name: 'None held', contact_ids: ids.slice(2) })).body;
+		const none = (await api<SavedList>('POST', '/v1/lists', { name: 'None held', contact_ids: ids.slice(2) })).body;
 		expect(parseCsv((await api('POST', `/v1/lists/${none.id}/export`, { unlocked_only: true })).text)).toEqual([PREVIEW_FIELDS]);
 		const refused = await api('POST', `/v1/lists/${list.id}/export`, { unlocked_only: 'yes' });
 		expect(expectError(refused, 400, 'invalid_request').details).toEqual({ field: 'unlocked_only' });
 	});
 
 	it('validates the export request (400 naming the field)', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
 		const cases: Array<[unknown, string]> = [
 			[{ format: 'xlsx' }, 'format'],
 			[{ delivery: 'email' }, 'delivery'],
@@ -204,7 +218,7 @@ describe('signed-URL exports', () => {
 	});
 
 	it('counts the members exported against the 100,000 threshold: unlocked_only of a large list is inline', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
 		await api('POST', '/v1/unlock', { ids: ids.slice(0, 3) });
 		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'], unlocked_only: true });
 		expect(reply.status).toBe(200);
@@ -212,9 +226,9 @@ describe('signed-URL exports', () => {
 	});
 
 	it('exports lists of 100,000 or more only through a URL, streaming every member', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
 		expect(list.contact_count).toBeGreaterThanOrEqual(LIMITS.bulkExportThreshold);
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'csv', delivery: 'inline' });
+		const reply = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { format: 'csv', delivery: 'inline' });
 		expect(reply.status).toBe(202);
 		expect(reply.body.contact_count).toBe(150_000);
 		const file = await download(reply.body.url);
@@ -231,7 +245,7 @@ describe('signed-URL exports', () => {
 
 	it('refuses a tampered URL (401 bad_signature) and an expired one (401 expired)', async () => {
 		const { list } = await smallList();
-		const { url } = (await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
+		const { url } = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
 		const parsed = new URL(url);
 		const signature = parsed.searchParams.get('signature')!;
 		const expires = Number(parsed.searchParams.get('expires'));
@@ -251,7 +265,7 @@ describe('signed-URL exports', () => {
 			});
 		}
 		await env.sandbox.admin.setSettings({ clock_offset_s: 3_601 });
-		const expired = await download(url);
+		const expired = await download<ApiErrorBody>(url);
 		expect(expired.status).toBe(401);
 		expect(expired.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'expired' } });
 		await env.sandbox.admin.setSettings({ clock_offset_s: 0 });
@@ -260,9 +274,9 @@ describe('signed-URL exports', () => {
 
 	it('answers 404 for the URL of a list deleted since', async () => {
 		const { list } = await smallList();
-		const { url } = (await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
+		const { url } = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
 		await api('DELETE', `/v1/lists/${list.id}`);
-		const reply = await download(url);
+		const reply = await download<ApiErrorBody>(url);
 		expect(reply.status).toBe(404);
 		expect(reply.body.error.code).toBe('not_found');
 	});

@@ -1,8 +1,9 @@
 /** Fault injection: error, drop, slow and malformed rules; count, rate and route matching; phases. */
 import { request } from 'undici';
 
+import type { Balance, SearchResponse, UnlockResponse } from '../../nodes/ContactData/shared/client/contract';
 import { optionsFromEnvironment } from '../../sandbox/cli.cjs';
-import { KEYS, startTestSandbox } from '../helpers/sandbox';
+import { KEYS, startTestSandbox, type FaultRule } from '../helpers/sandbox';
 import { withEnv } from '../support/env.cjs';
 import { clientFor, expectError, firstContactIds, useSandbox } from './client';
 
@@ -10,12 +11,17 @@ const env = useSandbox({ contacts: 5_000, rateLimits: false });
 const { api } = env;
 let ids: string[];
 
+/** The body of GET /_sandbox/faults. */
+interface FaultRules {
+	rules: FaultRule[];
+}
+
 beforeAll(async () => {
 	ids = await firstContactIds(api, 5);
 });
 
 async function balance(): Promise<number> {
-	return (await api('GET', '/v1/credits/balance')).body.balance;
+	return (await api<Balance>('GET', '/v1/credits/balance')).body.balance;
 }
 
 /** Whether a request is dropped (the socket closes with no answer). */
@@ -55,7 +61,7 @@ describe('fault rules', () => {
 		const headers = { 'Idempotency-Key': 'after-fault' };
 		expectError(await api('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers }), 503, 'unavailable');
 		expect(await balance()).toBe(1_000_000 - 2);
-		const retry = await api('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers });
+		const retry = await api<UnlockResponse>('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers });
 		expect(retry.status).toBe(200);
 		expect(retry.body.credits_charged).toBe(2);
 		expect(await balance()).toBe(1_000_000 - 2);
@@ -68,7 +74,7 @@ describe('fault rules', () => {
 		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', phase: 'after', count: 1 }]);
 		expect(await isDropped('/v1/unlock', { ids: [ids[0]] }, { 'Idempotency-Key': 'dropped' })).toBe(true);
 		expect(await balance()).toBe(1_000_000 - 1);
-		const retry = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers: { 'Idempotency-Key': 'dropped' } });
+		const retry = await api<UnlockResponse>('POST', '/v1/unlock', { ids: [ids[0]] }, { headers: { 'Idempotency-Key': 'dropped' } });
 		expect(retry.body.credits_charged).toBe(1);
 		expect(await balance()).toBe(1_000_000 - 1);
 	});
@@ -90,7 +96,7 @@ describe('fault rules', () => {
 		const half = await api('POST', '/v1/search', { limit: 1 });
 		expect(half.text.startsWith('{"results":[{"id":"')).toBe(true);
 		expect(() => JSON.parse(half.text)).toThrow();
-		expect((await api('POST', '/v1/search', { limit: 1 })).body.results).toHaveLength(1);
+		expect((await api<SearchResponse>('POST', '/v1/search', { limit: 1 })).body.results).toHaveLength(1);
 	});
 
 	it('matches path prefixes and "*", and applies a seeded share with rate', async () => {
@@ -121,10 +127,10 @@ describe('fault rules', () => {
 
 	it('lists and validates rules, counts faulted requests in stats, and reads rules at start', async () => {
 		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
-		const listed = await api('GET', '/_sandbox/faults', undefined, { key: null });
+		const listed = await api<FaultRules>('GET', '/_sandbox/faults', undefined, { key: null });
 		expect(listed.body.rules).toEqual([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
 		await api('POST', '/v1/unlock', { ids: [ids[0]] });
-		expect((await api('GET', '/_sandbox/faults', undefined, { key: null })).body.rules).toEqual([]);
+		expect((await api<FaultRules>('GET', '/_sandbox/faults', undefined, { key: null })).body.rules).toEqual([]);
 		const stats = await env.sandbox.admin.stats();
 		expect(stats.keys[KEYS.growth].requests['POST /v1/unlock']).toBe(1);
 		expect(stats.requests_total).toBeGreaterThanOrEqual(1);

@@ -4,6 +4,7 @@
  * requests (HTTP parser errors, deep bodies, a repeated Idempotency-Key) get JSON 4xx answers.
  */
 import { request } from 'undici';
+import type { Balance, ExportUrlResponse, SavedList, SearchResponse } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { rawExchange, withStall } from '../support/loopStall.cjs';
 import { expectError, firstContactIds, useSandbox } from './client';
@@ -18,7 +19,7 @@ const admin = (method: 'GET' | 'POST', path: string, body?: unknown, headers: Re
 	api(method, `/_sandbox/${path}`, body, { key: null, headers });
 
 /** Status, content type and parsed body of a raw HTTP answer. */
-function parseRawAnswer(answer: string): { status: number; contentType: string | undefined; body: any } {
+function parseRawAnswer(answer: string): { status: number; contentType: string | undefined; body: unknown } {
 	const [head, ...rest] = answer.split('\r\n\r\n');
 	const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
 	const contentType = /^content-type:\s*(.+)$/im.exec(head)?.[1];
@@ -32,7 +33,7 @@ function parseRawAnswer(answer: string): { status: number; contentType: string |
 }
 
 async function balance(): Promise<number> {
-	return (await api('GET', '/v1/credits/balance')).body.balance;
+	return (await api<Balance>('GET', '/v1/credits/balance')).body.balance;
 }
 
 describe('no request stalls the event loop', () => {
@@ -61,13 +62,13 @@ describe('no request stalls the event loop', () => {
 	});
 
 	it('answers the largest accepted filters quickly', async () => {
-		const sample = (await api('POST', '/v1/search', { filters: {}, limit: 100 })).body.results.map((r: any) => r.title);
+		const sample = (await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: 100 })).body.results.map((r) => r.title);
 		const title = Array.from({ length: 1_000 }, (_, n) => `${sample[n % sample.length]} ${n % 7 === 0 ? 'of' : ''}`.trim());
 		const keywords = Array.from({ length: 32 }, (_, n) => `k${n}`.padEnd(30, 'q')).join(' ');
 		const { reply, stallMs } = await withStall(() => api('POST', '/v1/search', { filters: { title, keywords: keywords.slice(0, 1_000) } }));
 		expect(reply.status).toBe(200);
 		expect(stallMs).toBeLessThan(STALL_BOUND_MS);
-		const titlesOnly = await withStall(() => api('POST', '/v1/search', { filters: { title } }));
+		const titlesOnly = await withStall(() => api<SearchResponse>('POST', '/v1/search', { filters: { title } }));
 		expect(titlesOnly.reply.body.total).toBeGreaterThan(0);
 		expect(titlesOnly.stallMs).toBeLessThan(STALL_BOUND_MS);
 	});
@@ -87,7 +88,7 @@ describe('admin values', () => {
 		}
 		expect((await env.sandbox.admin.settings()).clock_offset_s).toBe(0);
 		const [id] = await firstContactIds(api, 1);
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: [id] })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: [id] })).body;
 		expect((await api('POST', '/v1/unlock', { ids: [id] })).status).toBe(200);
 		expect((await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).status).toBe(202);
 		expect((await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id })).events).toHaveLength(1);
@@ -132,8 +133,8 @@ describe('admin values', () => {
 describe('addresses and malformed requests', () => {
 	it('builds export URLs from its own address, not the Host header', async () => {
 		const [id] = await firstContactIds(api, 1);
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: [id] })).body;
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' }, { headers: { host: 'evil.example:80' } });
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: [id] })).body;
+		const reply = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' }, { headers: { host: 'evil.example:80' } });
 		expect(reply.status).toBe(202);
 		expect(reply.body.url.startsWith(`${env.sandbox.url}/v1/exports/`)).toBe(true);
 	});

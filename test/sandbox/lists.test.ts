@@ -1,5 +1,13 @@
 /** Saved lists: create, read, page, add and remove members, delete; their errors. */
-import { savedListSchema, savedListsPageSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	savedListSchema,
+	savedListsPageSchema,
+	type ListContactsAdded,
+	type ListContactsRemoved,
+	type SavedList,
+	type SavedListsPage,
+	type SearchResponse,
+} from '../../nodes/ContactData/shared/client/contract';
 import { expectError, useSandbox } from './client';
 
 const CONTACTS = 20_000;
@@ -7,8 +15,8 @@ const env = useSandbox({ contacts: CONTACTS, rateLimits: false });
 const { api } = env;
 
 async function searchIds(filters: Record<string, unknown>, limit = 100): Promise<{ ids: string[]; total: number }> {
-	const body = (await api('POST', '/v1/search', { filters, limit })).body;
-	return { ids: body.results.map((r: any) => r.id), total: body.total };
+	const body = (await api<SearchResponse>('POST', '/v1/search', { filters, limit })).body;
+	return { ids: body.results.map((r) => r.id), total: body.total };
 }
 
 describe('saved lists', () => {
@@ -22,26 +30,26 @@ describe('saved lists', () => {
 		expect(Date.parse(list.created_at)).not.toBeNaN();
 		expect(list.updated_at).toBe(list.created_at);
 
-		const vps = await api('POST', '/v1/lists', { name: 'VPs in the US', filters: { seniority: ['vp'], country: ['US'] } });
+		const vps = await api<SavedList>('POST', '/v1/lists', { name: 'VPs in the US', filters: { seniority: ['vp'], country: ['US'] } });
 		const { total } = await searchIds({ seniority: ['vp'], country: ['US'] });
 		expect(vps.body.contact_count).toBe(total);
 		expect(vps.body.filters).toEqual({ seniority: ['vp'], country: ['US'] });
-		expect((await api('GET', `/v1/lists/${vps.body.id}`)).body).toEqual(vps.body);
+		expect((await api<SavedList>('GET', `/v1/lists/${vps.body.id}`)).body).toEqual(vps.body);
 	});
 
 	it('creates a list from ids, with filters null, and counts real changes when adding and removing', async () => {
 		const { ids } = await searchIds({}, 10);
-		const created = await api('POST', '/v1/lists', { name: 'Picked', contact_ids: ids.slice(0, 4) });
+		const created = await api<SavedList>('POST', '/v1/lists', { name: 'Picked', contact_ids: ids.slice(0, 4) });
 		expect(created.body).toMatchObject({ filters: null, contact_count: 4 });
 		const id = created.body.id;
-		const added = await api('POST', `/v1/lists/${id}/contacts`, { ids: ids.slice(2, 7) });
+		const added = await api<ListContactsAdded>('POST', `/v1/lists/${id}/contacts`, { ids: ids.slice(2, 7) });
 		expect(added.status).toBe(200);
 		expect(added.body).toEqual({ added: 3, contact_count: 7 });
-		const removed = await api('DELETE', `/v1/lists/${id}/contacts`, { ids: [ids[0], ids[9]] });
+		const removed = await api<ListContactsRemoved>('DELETE', `/v1/lists/${id}/contacts`, { ids: [ids[0], ids[9]] });
 		expect(removed.body).toEqual({ removed: 1, contact_count: 6 });
 		const again = await api('DELETE', `/v1/lists/${id}/contacts`, { ids: [ids[0]] });
 		expect(again.body).toEqual({ removed: 0, contact_count: 6 });
-		const got = (await api('GET', `/v1/lists/${id}`)).body;
+		const got = (await api<SavedList>('GET', `/v1/lists/${id}`)).body;
 		expect(got.contact_count).toBe(6);
 		expect(Date.parse(got.updated_at)).toBeGreaterThanOrEqual(Date.parse(got.created_at));
 	});
@@ -49,9 +57,9 @@ describe('saved lists', () => {
 	it('excludes a filter-matched member that is removed, and takes it back when added', async () => {
 		const filters = { seniority: ['c_suite'], country: ['GB'] };
 		const { ids, total } = await searchIds(filters);
-		const list = (await api('POST', '/v1/lists', { name: 'UK chiefs', filters })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'UK chiefs', filters })).body;
 		expect(list.contact_count).toBe(total);
-		const removed = await api('DELETE', `/v1/lists/${list.id}/contacts`, { ids: ids.slice(0, 2) });
+		const removed = await api<ListContactsRemoved>('DELETE', `/v1/lists/${list.id}/contacts`, { ids: ids.slice(0, 2) });
 		expect(removed.body).toEqual({ removed: 2, contact_count: total - 2 });
 		const readded = await api('POST', `/v1/lists/${list.id}/contacts`, { ids: [ids[0], ids[2]] });
 		expect(readded.body).toEqual({ added: 1, contact_count: total - 1 });
@@ -62,17 +70,17 @@ describe('saved lists', () => {
 
 	it('answers 404 with details.ids for unknown contacts and changes nothing', async () => {
 		const { ids } = await searchIds({}, 2);
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: [ids[0]] })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: [ids[0]] })).body;
 		const reply = await api('POST', `/v1/lists/${list.id}/contacts`, { ids: [ids[1], 'ct_zzzzzzz'] });
 		expect(expectError(reply, 404, 'not_found').details).toEqual({ ids: ['ct_zzzzzzz'] });
-		expect((await api('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(1);
+		expect((await api<SavedList>('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(1);
 		const atCreate = await api('POST', '/v1/lists', { name: 'L2', contact_ids: ['ct_nothere'] });
 		expect(expectError(atCreate, 404, 'not_found').details).toEqual({ ids: ['ct_nothere'] });
-		expect((await api('GET', '/v1/lists')).body.lists).toHaveLength(1);
+		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toHaveLength(1);
 	});
 
 	it('answers 413 past 1,000 ids and 400 for malformed bodies', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'L' })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L' })).body;
 		expect(list.contact_count).toBe(0);
 		const many = Array.from({ length: 1_001 }, (_, n) => `ct_${String(n).padStart(7, '0')}`);
 		expectError(await api('POST', `/v1/lists/${list.id}/contacts`, { ids: many }), 413, 'too_many_ids');
@@ -92,7 +100,7 @@ describe('saved lists', () => {
 			const reply = await api(method as 'POST', path, body);
 			expect({ path, body, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ path, body, details: { field } });
 		}
-		expect((await api('GET', '/v1/lists')).body.lists).toHaveLength(1);
+		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toHaveLength(1);
 		expect((await api('POST', '/v1/lists', { name: 'x'.repeat(200), filters: null })).status).toBe(201);
 	});
 
@@ -110,7 +118,7 @@ describe('saved lists', () => {
 		} while (cursor);
 		expect(pages).toBe(3);
 		expect(names).toEqual(Array.from({ length: 7 }, (_, n) => `List ${n}`));
-		expect((await api('GET', '/v1/lists')).body.lists).toHaveLength(7);
+		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toHaveLength(7);
 		for (const limit of ['0', '101', 'x', '2.5']) {
 			expect(expectError(await api('GET', `/v1/lists?limit=${limit}`), 400, 'invalid_request').details).toEqual({ field: 'limit' });
 		}
@@ -118,7 +126,7 @@ describe('saved lists', () => {
 	});
 
 	it('deletes a list with 204; the list is gone afterwards', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'Temp' })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Temp' })).body;
 		const deleted = await api('DELETE', `/v1/lists/${list.id}`);
 		expect(deleted.status).toBe(204);
 		expect(deleted.text).toBe('');

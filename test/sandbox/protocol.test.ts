@@ -1,6 +1,7 @@
 /** Conventions of every endpoint: keys and tiers, 404/405, malformed bodies, error shape, nothing crashes. */
+import type { SavedList, SavedListsPage } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
-import { expectError, useSandbox, type Method } from './client';
+import { expectError, useSandbox, type MaybeErrorBody, type Method } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });
 const { api } = env;
@@ -34,7 +35,7 @@ describe('keys and tiers', () => {
 				[{ key: null, headers: { authorization: `Basic ${KEYS.growth}` } }, 401, 'unauthorized'],
 				[{ key: KEYS.starter }, 403, 'tier_required'],
 			] as const) {
-				const reply = await api(method, path, body, options);
+				const reply = await api<MaybeErrorBody>(method, path, body, options);
 				expect({ method, path, options, status: reply.status, code: reply.body?.error?.code }).toEqual({ method, path, options, status, code });
 				expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
 			}
@@ -43,15 +44,15 @@ describe('keys and tiers', () => {
 
 	it('accepts each growth key, each with its own state', async () => {
 		await api('POST', '/v1/lists', { name: 'Mine' });
-		expect((await api('GET', '/v1/lists')).body.lists).toHaveLength(1);
-		expect((await api('GET', '/v1/lists', undefined, { key: KEYS.empty })).body.lists).toHaveLength(0);
+		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toHaveLength(1);
+		expect((await api<SavedListsPage>('GET', '/v1/lists', undefined, { key: KEYS.empty })).body.lists).toHaveLength(0);
 	});
 });
 
 describe('routing', () => {
 	it('answers 404 not_found for unknown paths', async () => {
 		for (const path of ['/', '/v1', '/v1/contacts', '/v2/search', '/v1/lists/ls_x/members', '/v1/search/extra', '/v1/exports']) {
-			const reply = await api('GET', path);
+			const reply = await api<MaybeErrorBody>('GET', path);
 			expect({ path, status: reply.status, code: reply.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });
 		}
 	});
@@ -72,7 +73,7 @@ describe('routing', () => {
 			['POST', '/v1/exports/ex_1', 'GET'],
 		];
 		for (const [method, path, allow] of cases) {
-			const reply = await api(method, path, method === 'GET' ? undefined : {});
+			const reply = await api<MaybeErrorBody>(method, path, method === 'GET' ? undefined : {});
 			expect({ method, path, status: reply.status, code: reply.body?.error?.code, allow: reply.headers.allow }).toEqual({
 				method,
 				path,
@@ -100,7 +101,7 @@ describe('bodies and errors', () => {
 	});
 
 	it('survives garbage on every endpoint, never changing a balance or a list', async () => {
-		const list = (await api('POST', '/v1/lists', { name: 'Keep', contact_ids: [] })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Keep', contact_ids: [] })).body;
 		const garbage: unknown[] = [
 			{},
 			[],
@@ -121,15 +122,15 @@ describe('bodies and errors', () => {
 		]);
 		for (const [method, path] of paths) {
 			for (const body of garbage) {
-				const reply = await api(method, path, body);
+				const reply = await api<MaybeErrorBody>(method, path, body);
 				expect({ method, path, body, ok: reply.status < 500 }).toEqual({ method, path, body, ok: true });
-				if (reply.status >= 400) expect(typeof reply.body.error.code).toBe('string');
+				if (reply.status >= 400) expect(typeof reply.body?.error?.code).toBe('string');
 			}
 		}
 		const balance = (await api('GET', '/v1/credits/balance')).body;
 		expect(balance).toMatchObject({ balance: 1_000_000, usage: [], refunds: [] });
-		const lists = (await api('GET', '/v1/lists')).body.lists;
-		expect(lists.map((l: any) => [l.id, l.contact_count])).toEqual([[list.id, 0]]);
+		const lists = (await api<SavedListsPage>('GET', '/v1/lists')).body.lists;
+		expect(lists.map((l) => [l.id, l.contact_count])).toEqual([[list.id, 0]]);
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
 });

@@ -1,6 +1,7 @@
 /** Rate limits per key over a rolling (scaled) minute: classes, headers, 429 + Retry-After, what counts. */
 import { sleep } from 'n8n-workflow';
 
+import type { ExportUrlResponse, SavedList } from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { expectError, firstContactIds, useSandbox, type Reply } from './client';
 
@@ -69,13 +70,13 @@ describe('rate limits', () => {
 		expect(answers.map((reply) => reply.status)).toEqual([401, 401, 401, 403]);
 		for (const reply of answers) expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
 
-		const list = (await api('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'L', contact_ids: ids })).body;
 		for (let n = 0; n < 3; n++) {
 			const inline = await api('POST', `/v1/lists/${list.id}/export`, {});
 			expect(inline.status).toBe(200);
 			expect(inline.headers['x-ratelimit-limit']).toBeUndefined();
 		}
-		const url = (await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body.url;
+		const url = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body.url;
 		const download = await api('GET', url.slice(env.sandbox.url.length), undefined, { key: null });
 		expect(download.status).toBe(200);
 		expect(download.headers['x-ratelimit-limit']).toBeUndefined();

@@ -1,7 +1,13 @@
 /** POST /v1/search: every filter, keywords, paging with cursors, the 10,000-result cap, validation. */
-import { LIMITS, contactPreviewSchema, searchResponseSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	LIMITS,
+	contactPreviewSchema,
+	searchResponseSchema,
+	type ContactPreview,
+	type SearchResponse,
+} from '../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../helpers/sandbox';
-import { clientFor, expectError, useSandbox } from './client';
+import { clientFor, expectError, useSandbox, type UnlockAnswer } from './client';
 
 const CONTACTS = 20_000;
 const env = useSandbox({ contacts: CONTACTS, rateLimits: false });
@@ -17,7 +23,7 @@ const words = (text: string | null | undefined) => (text ?? '').toLowerCase().sp
 
 describe('POST /v1/search', () => {
 	it('matches every contact with filters {} and answers previews only', async () => {
-		const reply = await api('POST', '/v1/search', { filters: {} });
+		const reply = await api<SearchResponse>('POST', '/v1/search', { filters: {} });
 		expect(reply.status).toBe(200);
 		expect(reply.body.total).toBe(CONTACTS);
 		expect(reply.body.results).toHaveLength(LIMITS.searchLimitDefault);
@@ -30,22 +36,22 @@ describe('POST /v1/search', () => {
 			expect(result).not.toHaveProperty('email');
 			expect(result.unlocked).toBe(false);
 		}
-		const noFilters = await api('POST', '/v1/search', {});
+		const noFilters = await api<SearchResponse>('POST', '/v1/search', {});
 		expect(noFilters.body.total).toBe(CONTACTS);
 	});
 
 	it('applies each filter as the contract says', async () => {
-		const checks: Array<[Record<string, unknown>, (r: any) => boolean]> = [
-			[{ title: ['ENGINEER'] }, (r) => r.title.toLowerCase().includes('engineer')],
-			[{ title: ['vp', 'head of'] }, (r) => /vp|head of/i.test(r.title)],
-			[{ seniority: ['vp', 'c_suite'] }, (r) => ['vp', 'c_suite'].includes(r.seniority)],
+		const checks: Array<[Record<string, unknown>, (r: ContactPreview) => boolean]> = [
+			[{ title: ['ENGINEER'] }, (r) => r.title?.toLowerCase().includes('engineer') === true],
+			[{ title: ['vp', 'head of'] }, (r) => /vp|head of/i.test(r.title ?? '')],
+			[{ seniority: ['vp', 'c_suite'] }, (r) => ['vp', 'c_suite'].includes(r.seniority ?? '')],
 			[{ industry: ['Software'] }, (r) => r.company.industry === 'software'],
-			[{ department: ['SALES', 'marketing'] }, (r) => ['sales', 'marketing'].includes(r.department)],
-			[{ tech_stack: ['Snowflake', 'react'] }, (r) => r.company.tech_stack.some((t: string) => ['snowflake', 'react'].includes(t))],
-			[{ company_size: '50-200' }, (r) => r.company.size >= 50 && r.company.size <= 200],
+			[{ department: ['SALES', 'marketing'] }, (r) => ['sales', 'marketing'].includes(r.department ?? '')],
+			[{ tech_stack: ['Snowflake', 'react'] }, (r) => r.company.tech_stack.some((t) => ['snowflake', 'react'].includes(t))],
+			[{ company_size: '50-200' }, (r) => r.company.size !== null && r.company.size >= 50 && r.company.size <= 200],
 			[{ company_size: '1-1' }, (r) => r.company.size === 1],
-			[{ funding_stage: ['series_a', 'series_b'] }, (r) => ['series_a', 'series_b'].includes(r.company.funding_stage)],
-			[{ country: ['us', 'GB'] }, (r) => ['US', 'GB'].includes(r.location.country)],
+			[{ funding_stage: ['series_a', 'series_b'] }, (r) => ['series_a', 'series_b'].includes(r.company.funding_stage ?? '')],
+			[{ country: ['us', 'GB'] }, (r) => ['US', 'GB'].includes(r.location.country ?? '')],
 		];
 		for (const [filters, predicate] of checks) {
 			const page = await search(filters);
@@ -105,7 +111,7 @@ describe('POST /v1/search', () => {
 			const page = await search({ keywords });
 			expect({ keywords, some: page.total > 0 }).toEqual({ keywords, some: true });
 			// Unlock the page to see full last names, then check every word against the fields.
-			const unlocked = await api('POST', '/v1/unlock', { ids: page.results.map((r) => r.id) });
+			const unlocked = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: page.results.map((r) => r.id) });
 			expect(unlocked.status).toBe(200);
 			for (const record of unlocked.body.contacts) {
 				const fieldWords = [
@@ -168,7 +174,7 @@ describe('POST /v1/search', () => {
 		expect(expectError(forged, 400, 'invalid_request').details).toEqual({ field: 'cursor' });
 		// The same filters, written in another key order, keep the cursor valid.
 		const a = await search({ country: ['US'], seniority: ['vp'] }, 10);
-		const b = await api('POST', '/v1/search', { filters: { seniority: ['vp'], country: ['US'] }, cursor: a.next_cursor, limit: 10 });
+		const b = await api<SearchResponse>('POST', '/v1/search', { filters: { seniority: ['vp'], country: ['US'] }, cursor: a.next_cursor, limit: 10 });
 		expect(b.status).toBe(200);
 		expect(b.body.results[0].id).not.toBe(a.results[0].id);
 	});
@@ -203,7 +209,7 @@ describe('POST /v1/search', () => {
 			field: 'filters.keywords',
 		});
 		const notObject = await api('POST', '/v1/search', { filters: ['cto'] });
-		expect(expectError(notObject, 400, 'invalid_request').details.field).toBe('filters');
+		expect(expectError(notObject, 400, 'invalid_request').details?.field).toBe('filters');
 	});
 
 	it('marks results the account holds as unlocked, still as previews', async () => {
@@ -221,10 +227,10 @@ describe('POST /v1/search', () => {
 		const same = await startTestSandbox({ contacts: CONTACTS, rateLimits: false });
 		const other = await startTestSandbox({ contacts: CONTACTS, rateLimits: false, seed: 7 });
 		try {
-			const samePage = (await clientFor(same.url)('POST', '/v1/search', { limit: 5 })).body;
-			const otherPage = (await clientFor(other.url)('POST', '/v1/search', { limit: 5 })).body;
+			const samePage = (await clientFor(same.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })).body;
+			const otherPage = (await clientFor(other.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })).body;
 			expect(samePage.results).toEqual(first.results);
-			expect(otherPage.results.map((r: any) => r.id)).not.toEqual(first.results.map((r) => r.id));
+			expect(otherPage.results.map((r) => r.id)).not.toEqual(first.results.map((r) => r.id));
 		} finally {
 			await same.close();
 			await other.close();

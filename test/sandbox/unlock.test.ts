@@ -1,7 +1,15 @@
 /** POST /v1/unlock and POST /v1/enrich: levels, charges, 402/413/400, idempotency. */
-import { enrichResponseSchema, unlockResponseSchema, unlockedContactSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	enrichResponseSchema,
+	unlockResponseSchema,
+	unlockedContactSchema,
+	type Balance,
+	type SearchResponse,
+	type UnlockEntryError,
+	type UnlockedContact,
+} from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
-import { expectError, firstContactIds, useSandbox } from './client';
+import { expectError, firstContactIds, useSandbox, type EnrichAnswer, type UnlockAnswer } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });
 const { api } = env;
@@ -12,12 +20,12 @@ beforeAll(async () => {
 });
 
 async function balance(key: string = KEYS.growth): Promise<number> {
-	return (await api('GET', '/v1/credits/balance', undefined, { key })).body.balance;
+	return (await api<Balance>('GET', '/v1/credits/balance', undefined, { key })).body.balance;
 }
 
 describe('POST /v1/unlock', () => {
 	it('unlocks at basic by default: full record, 1 credit each, in request order', async () => {
-		const reply = await api('POST', '/v1/unlock', { ids: [ids[2], ids[0], ids[1]] });
+		const reply = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[2], ids[0], ids[1]] });
 		expect(reply.status).toBe(200);
 		const body = unlockResponseSchema.parse(reply.body);
 		expect(body.contacts.map((c) => c.id)).toEqual([ids[2], ids[0], ids[1]]);
@@ -26,7 +34,7 @@ describe('POST /v1/unlock', () => {
 		for (const contact of reply.body.contacts) {
 			unlockedContactSchema.parse(contact);
 			expect(contact).toMatchObject({ unlocked: true, level: 'basic' });
-			expect(contact.last_name.length).toBeGreaterThan(2);
+			expect(contact.last_name?.length).toBeGreaterThan(2);
 			for (const field of ['email', 'email_status', 'linkedin_url']) expect(contact).toHaveProperty(field);
 			for (const field of ['phone', 'mobile_phone', 'work_history']) expect(contact).not.toHaveProperty(field);
 			expect(Date.parse(contact.unlocked_at)).not.toBeNaN();
@@ -35,46 +43,49 @@ describe('POST /v1/unlock', () => {
 	});
 
 	it('premium adds phones and work history and costs 2; nulls are present, never absent', async () => {
-		const reply = await api('POST', '/v1/unlock', { ids, level: 'premium' });
+		const reply = await api<UnlockAnswer>('POST', '/v1/unlock', { ids, level: 'premium' });
 		expect(reply.body.credits_charged).toBe(200);
 		for (const contact of reply.body.contacts) {
 			expect(contact.level).toBe('premium');
 			for (const field of ['email', 'email_status', 'phone', 'mobile_phone', 'linkedin_url']) expect(contact).toHaveProperty(field);
 			expect(Array.isArray(contact.work_history)).toBe(true);
-			expect(contact.work_history[0]).toMatchObject({ company: contact.company.name, end: null });
+			expect(contact.work_history?.[0]).toMatchObject({ company: contact.company.name, end: null });
 		}
 		const contacts = reply.body.contacts;
 		// A few titles on file are out of date: the current job in the work history says otherwise.
-		const outdated = contacts.filter((c: any) => c.work_history[0].title !== c.title).length;
+		const outdated = contacts.filter((c) => c.work_history?.[0].title !== c.title).length;
 		expect(outdated).toBeGreaterThan(0);
 		expect(outdated).toBeLessThan(15);
 		// The data set has gaps and doubtful emails, so refunds can be exercised.
-		expect(contacts.some((c: any) => c.phone === null)).toBe(true);
-		expect(contacts.some((c: any) => c.mobile_phone === null)).toBe(true);
-		expect(contacts.some((c: any) => c.email_status === 'guessed')).toBe(true);
-		for (const c of contacts.filter((c: any) => c.email !== null)) {
-			expect(c.email.endsWith(`@${c.company.domain}`)).toBe(true);
+		expect(contacts.some((c) => c.phone === null)).toBe(true);
+		expect(contacts.some((c) => c.mobile_phone === null)).toBe(true);
+		expect(contacts.some((c) => c.email_status === 'guessed')).toBe(true);
+		for (const c of contacts.filter((c) => c.email !== null)) {
+			expect(c.email?.endsWith(`@${c.company.domain}`)).toBe(true);
 		}
-		expect(contacts.some((c: any) => c.email_status === 'verified')).toBe(true);
-		expect(contacts.every((c: any) => (c.email === null) === (c.email_status === null))).toBe(true);
-		expect(contacts.every((c: any) => c.has_phone === (c.phone !== null || c.mobile_phone !== null))).toBe(true);
+		expect(contacts.some((c) => c.email_status === 'verified')).toBe(true);
+		expect(contacts.every((c) => (c.email === null) === (c.email_status === null))).toBe(true);
+		expect(contacts.every((c) => c.has_phone === (c.phone !== null || c.mobile_phone !== null))).toBe(true);
 	});
 
 	it('re-unlocks free at the same or a lower level; basic to premium charges the difference', async () => {
 		await api('POST', '/v1/unlock', { ids: [ids[0]], level: 'premium' });
 		await api('POST', '/v1/unlock', { ids: [ids[1]] });
-		const again = await api('POST', '/v1/unlock', { ids: [ids[0], ids[1]], level: 'basic' });
+		const again = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0], ids[1]], level: 'basic' });
 		expect(again.body.credits_charged).toBe(0);
 		// A contact held at a higher level than asked comes back at that level.
-		expect(again.body.contacts.map((c: any) => c.level)).toEqual(['premium', 'basic']);
-		const upgrade = await api('POST', '/v1/unlock', { ids: [ids[0], ids[1]], level: 'premium' });
+		expect(again.body.contacts.map((c) => c.level)).toEqual(['premium', 'basic']);
+		const upgrade = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0], ids[1]], level: 'premium' });
 		expect(upgrade.body.credits_charged).toBe(1);
-		expect(upgrade.body.contacts.map((c: any) => c.level)).toEqual(['premium', 'premium']);
+		expect(upgrade.body.contacts.map((c) => c.level)).toEqual(['premium', 'premium']);
 		expect(await balance()).toBe(1_000_000 - 2 - 1 - 1);
 	});
 
 	it('answers not_found entries for unknown ids, charging only for the others', async () => {
-		const reply = await api('POST', '/v1/unlock', { ids: [ids[0], 'ct_zzzzzzz', 'ct_unknown'] });
+		// The first id unlocks; the two unknown ones come back as error entries.
+		const reply = await api<UnlockAnswer<[UnlockedContact, UnlockEntryError, UnlockEntryError]>>('POST', '/v1/unlock', {
+			ids: [ids[0], 'ct_zzzzzzz', 'ct_unknown'],
+		});
 		expect(reply.status).toBe(200);
 		expect(reply.body.credits_charged).toBe(1);
 		expect(reply.body.contacts[1]).toEqual({ id: 'ct_zzzzzzz', error: { code: 'not_found', message: expect.any(String) } });
@@ -86,14 +97,14 @@ describe('POST /v1/unlock', () => {
 		const reply = await api('POST', '/v1/unlock', { ids: ids.slice(0, 2), level: 'premium' });
 		expect(expectError(reply, 402, 'insufficient_credits').details).toEqual({ required: 4, balance: 3 });
 		expect(await balance()).toBe(3);
-		const search = await api('POST', '/v1/search', { filters: {}, limit: 2 });
-		expect(search.body.results.every((r: any) => r.unlocked === false)).toBe(true);
+		const search = await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: 2 });
+		expect(search.body.results.every((r) => r.unlocked === false)).toBe(true);
 		const empty = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty });
 		expect(expectError(empty, 402, 'insufficient_credits').details).toEqual({ required: 1, balance: 0 });
 		// Contacts already held cost nothing, so the empty account may fetch them again.
 		await env.sandbox.admin.setBalance(KEYS.empty, 1);
 		expect((await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty })).status).toBe(200);
-		expect((await api('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty })).body.credits_charged).toBe(0);
+		expect((await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0]] }, { key: KEYS.empty })).body.credits_charged).toBe(0);
 	});
 
 	it('validates ids: 413 past 100, 400 on repeats, empties, non-ids and bad levels', async () => {
@@ -118,7 +129,7 @@ describe('POST /v1/unlock', () => {
 	describe('Idempotency-Key', () => {
 		it('replays the first answer for the same key and body, charging nothing more', async () => {
 			const headers = { 'Idempotency-Key': 'run-1-item-1' };
-			const first = await api('POST', '/v1/unlock', { ids: ids.slice(0, 3), level: 'premium' }, { headers });
+			const first = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: ids.slice(0, 3), level: 'premium' }, { headers });
 			expect(first.body.credits_charged).toBe(6);
 			// The same body with keys in another order is the same parsed JSON.
 			const replay = await api('POST', '/v1/unlock', { level: 'premium', ids: ids.slice(0, 3) }, { headers });
@@ -145,7 +156,7 @@ describe('POST /v1/unlock', () => {
 			const headers = { 'Idempotency-Key': 'k-after-402' };
 			expectError(await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers }), 402, 'insufficient_credits');
 			await env.sandbox.admin.setBalance(KEYS.growth, 5);
-			const retried = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
+			const retried = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
 			expect(retried.status).toBe(200);
 			expect(retried.body.credits_charged).toBe(1);
 		});
@@ -156,7 +167,7 @@ describe('POST /v1/unlock', () => {
 			const otherAccount = await api('POST', '/v1/unlock', { ids: [ids[1]] }, { headers, key: KEYS.empty });
 			expectError(otherAccount, 402, 'insufficient_credits');
 			await env.sandbox.admin.setSettings({ clock_offset_s: 24 * 3600 + 1 });
-			const later = await api('POST', '/v1/unlock', { ids: [ids[1]] }, { headers });
+			const later = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[1]] }, { headers });
 			expect(later.status).toBe(200);
 			expect(later.body.credits_charged).toBe(1);
 		});
@@ -172,12 +183,12 @@ describe('POST /v1/unlock', () => {
 
 describe('POST /v1/enrich', () => {
 	it('finds a contact by email or LinkedIn URL and charges as an unlock', async () => {
-		const unlocked = (await api('POST', '/v1/unlock', { ids: ids.slice(0, 20) }, { key: KEYS.growth })).body.contacts;
-		const withEmail = unlocked.find((c: any) => c.email !== null);
-		const withLinkedin = unlocked.find((c: any) => c.linkedin_url !== null && c.id !== withEmail.id);
+		const unlocked = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: ids.slice(0, 20) }, { key: KEYS.growth })).body.contacts;
+		const withEmail = unlocked.find((c) => c.email !== null)!;
+		const withLinkedin = unlocked.find((c) => c.linkedin_url !== null && c.id !== withEmail.id)!;
 		await env.sandbox.admin.reset();
 
-		const byEmail = await api('POST', '/v1/enrich', { email: withEmail.email.toUpperCase(), first_name: 'ignored' });
+		const byEmail = await api('POST', '/v1/enrich', { email: withEmail.email?.toUpperCase(), first_name: 'ignored' });
 		expect(byEmail.status).toBe(200);
 		const body = enrichResponseSchema.parse(byEmail.body);
 		expect(body.contact.id).toBe(withEmail.id);
@@ -185,17 +196,17 @@ describe('POST /v1/enrich', () => {
 		expect(body.credits_charged).toBe(1);
 		expect(body.credits_remaining).toBe(1_000_000 - 1);
 
-		const byLinkedin = await api('POST', '/v1/enrich', { linkedin_url: withLinkedin.linkedin_url, level: 'premium' });
+		const byLinkedin = await api<EnrichAnswer>('POST', '/v1/enrich', { linkedin_url: withLinkedin.linkedin_url, level: 'premium' });
 		expect(byLinkedin.body.contact).toMatchObject({ id: withLinkedin.id, level: 'premium' });
 		expect(byLinkedin.body.credits_charged).toBe(2);
 
 		// Already held: free. When both match different contacts, the email wins.
-		const both = await api('POST', '/v1/enrich', { email: withEmail.email, linkedin_url: withLinkedin.linkedin_url });
+		const both = await api<EnrichAnswer>('POST', '/v1/enrich', { email: withEmail.email, linkedin_url: withLinkedin.linkedin_url });
 		expect(both.body.contact.id).toBe(withEmail.id);
 		expect(both.body.credits_charged).toBe(0);
 
-		const balanceBody = (await api('GET', '/v1/credits/balance')).body;
-		expect(balanceBody.usage.map((u: any) => [u.operation, u.contact_id, u.credits])).toEqual([
+		const balanceBody = (await api<Balance>('GET', '/v1/credits/balance')).body;
+		expect(balanceBody.usage.map((u) => [u.operation, u.contact_id, u.credits])).toEqual([
 			['enrich', withLinkedin.id, 2],
 			['enrich', withEmail.id, 1],
 		]);
@@ -215,10 +226,10 @@ describe('POST /v1/enrich', () => {
 	});
 
 	it('Idempotency-Key: a replay returns the first answer, credits_charged included; another body is 409', async () => {
-		const contact = (await api('POST', '/v1/unlock', { ids: ids.slice(10, 20) })).body.contacts.find((c: any) => c.email !== null);
+		const contact = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: ids.slice(10, 20) })).body.contacts.find((c) => c.email !== null)!;
 		await env.sandbox.admin.reset();
 		const headers = { 'Idempotency-Key': ['enrich', 'run-1', 'item-0'].join('-') };
-		const first = await api('POST', '/v1/enrich', { email: contact.email, level: 'basic' }, { headers });
+		const first = await api<EnrichAnswer>('POST', '/v1/enrich', { email: contact.email, level: 'basic' }, { headers });
 		expect(first.body.credits_charged).toBe(1);
 		// Without the key, a second enrich of a held contact is free and says so; with it, the first answer comes back.
 		const replay = await api('POST', '/v1/enrich', { level: 'basic', email: contact.email }, { headers });
@@ -239,8 +250,8 @@ describe('POST /v1/enrich', () => {
 	});
 
 	it('answers 402 when the balance does not cover the record', async () => {
-		const contact = (await api('POST', '/v1/unlock', { ids: [ids[5]] })).body.contacts[0];
-		const email = contact.email ?? (await api('POST', '/v1/unlock', { ids: [ids[6]] })).body.contacts[0].email;
+		const contact = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[5]] })).body.contacts[0];
+		const email = contact.email ?? (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[6]] })).body.contacts[0].email;
 		await env.sandbox.admin.reset();
 		const reply = await api('POST', '/v1/enrich', { email }, { key: KEYS.empty });
 		expect(expectError(reply, 402, 'insufficient_credits').details).toEqual({ required: 1, balance: 0 });

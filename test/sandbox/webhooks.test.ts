@@ -3,10 +3,17 @@ import { createHmac } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import { webhookEventSchema, webhookSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	webhookEventSchema,
+	webhookSchema,
+	type SavedList,
+	type SearchResponse,
+	type Webhook,
+	type WebhooksPage,
+} from '../../nodes/ContactData/shared/client/contract';
 import { KEYS } from '../helpers/sandbox';
 import { Receiver, type Received } from '../support/webhookReceiver.cjs';
-import { expectError, useSandbox } from './client';
+import { expectError, useSandbox, type UnlockAnswer } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false, webhookRetryDelaysMs: [50, 100, 150, 200] });
 const { api } = env;
@@ -27,8 +34,13 @@ async function waitFor<T>(read: () => Promise<T> | T, done: (value: T) => boolea
 	}
 }
 
+/** The answer of POST /v1/webhooks: the only one that shows the secret. */
+interface CreatedWebhook extends Webhook {
+	secret: string;
+}
+
 async function listOf(filters: Record<string, unknown> = { seniority: ['manager'] }, name = 'Watched') {
-	return (await api('POST', '/v1/lists', { name, filters })).body;
+	return (await api<SavedList>('POST', '/v1/lists', { name, filters })).body;
 }
 
 /** Verifies a delivery's Standard Webhooks signature with an HMAC computed here. */
@@ -50,20 +62,20 @@ describe('webhook subscriptions', () => {
 		expect(hook.id).toMatch(/^wh_/);
 		expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
 		expect(Buffer.from(hook.secret!.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
-		const all = await api('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['role_change'] });
+		const all = await api<Webhook>('POST', '/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['role_change'] });
 		expect(all.body.list_ids).toBeNull();
-		const nullLists = await api('POST', '/v1/webhooks', { url: 'http://localhost:9/x', events: ['intent'], list_ids: null });
+		const nullLists = await api<Webhook>('POST', '/v1/webhooks', { url: 'http://localhost:9/x', events: ['intent'], list_ids: null });
 		expect(nullLists.body.list_ids).toBeNull();
 
-		const listed = await api('GET', '/v1/webhooks');
+		const listed = await api<WebhooksPage>('GET', '/v1/webhooks');
 		expect(listed.status).toBe(200);
-		expect(listed.body.webhooks.map((w: any) => w.id)).toEqual([hook.id, all.body.id, nullLists.body.id]);
+		expect(listed.body.webhooks.map((w) => w.id)).toEqual([hook.id, all.body.id, nullLists.body.id]);
 		for (const w of listed.body.webhooks) expect(w).not.toHaveProperty('secret');
 
 		const deleted = await api('DELETE', `/v1/webhooks/${hook.id}`);
 		expect(deleted.status).toBe(204);
 		expectError(await api('DELETE', `/v1/webhooks/${hook.id}`), 404, 'not_found');
-		expect((await api('GET', '/v1/webhooks')).body.webhooks).toHaveLength(2);
+		expect((await api<WebhooksPage>('GET', '/v1/webhooks')).body.webhooks).toHaveLength(2);
 	});
 
 	it('validates url, events and list_ids', async () => {
@@ -86,7 +98,7 @@ describe('webhook subscriptions', () => {
 		}
 		const unknownList = await api('POST', '/v1/webhooks', { url: receiver.url, events: ['intent'], list_ids: [list.id, 'ls_nope'] });
 		expect(expectError(unknownList, 404, 'not_found').details).toMatchObject({ ids: ['ls_nope'] });
-		expect((await api('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
+		expect((await api<WebhooksPage>('GET', '/v1/webhooks')).body.webhooks).toEqual([]);
 		for (const url of ['http://127.0.0.1:1/x', 'http://[::1]:1/x', 'https://example.com/hook']) {
 			expect((await api('POST', '/v1/webhooks', { url, events: ['intent'] })).status).toBe(201);
 		}
@@ -96,7 +108,7 @@ describe('webhook subscriptions', () => {
 describe('deliveries', () => {
 	it('delivers job changes signed per Standard Webhooks; later reads see the new job', async () => {
 		const list = await listOf();
-		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'], list_ids: [list.id] })).body;
+		const hook = (await api<CreatedWebhook>('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'], list_ids: [list.id] })).body;
 		const { events } = await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id, count: 2 });
 		expect(events).toHaveLength(2);
 		await waitFor(() => receiver.received, (r) => r.length >= 2);
@@ -116,17 +128,17 @@ describe('deliveries', () => {
 		expect(receiver.received.map((d) => d.body)).toEqual(events);
 
 		// The change is in the data: an unlock now shows the new company and title.
-		const contact = (await api('POST', '/v1/unlock', { ids: [events[0].contact.id], level: 'premium' })).body.contacts[0];
+		const contact = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [events[0].contact.id], level: 'premium' })).body.contacts[0];
 		expect(contact.company).toMatchObject(events[0].changes!.current.company);
 		expect(contact.title).toBe(events[0].changes!.current.title);
-		expect(contact.work_history[0]).toMatchObject({ company: events[0].changes!.current.company.name, end: null });
-		expect(contact.work_history[1]).toMatchObject({ company: events[0].changes!.previous.company.name, title: events[0].changes!.previous.title });
+		expect(contact.work_history?.[0]).toMatchObject({ company: events[0].changes!.current.company.name, end: null });
+		expect(contact.work_history?.[1]).toMatchObject({ company: events[0].changes!.previous.company.name, title: events[0].changes!.previous.title });
 	});
 
 	it('delivers role changes (same company, new title) and intent signals; the contact is as the account holds it', async () => {
 		const list = await listOf();
-		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['role_change', 'intent'] })).body;
-		const first = (await api('POST', '/v1/search', { filters: { seniority: ['manager'] }, limit: 1 })).body.results[0];
+		const hook = (await api<CreatedWebhook>('POST', '/v1/webhooks', { url: receiver.url, events: ['role_change', 'intent'] })).body;
+		const first = (await api<SearchResponse>('POST', '/v1/search', { filters: { seniority: ['manager'] }, limit: 1 })).body.results[0];
 		await api('POST', '/v1/unlock', { ids: [first.id] });
 		const role = (await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: list.id })).events[0];
 		expect(role.contact.id).toBe(first.id);
@@ -150,7 +162,7 @@ describe('deliveries', () => {
 		await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=intent-only`, events: ['intent'] });
 		await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=other-list`, events: ['job_change'], list_ids: [other.id] });
 		await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=all-lists`, events: ['job_change'] });
-		const deleted = (await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=deleted`, events: ['job_change'] })).body;
+		const deleted = (await api<Webhook>('POST', '/v1/webhooks', { url: `${receiver.url}?to=deleted`, events: ['job_change'] })).body;
 		await api('DELETE', `/v1/webhooks/${deleted.id}`);
 		// Another account's subscription never sees this account's events.
 		await api('POST', '/v1/webhooks', { url: `${receiver.url}?to=empty-account`, events: ['job_change'] }, { key: KEYS.empty });
@@ -164,7 +176,7 @@ describe('deliveries', () => {
 
 	it('retries a failed delivery with the same event id until a 2xx, logging every attempt', async () => {
 		const list = await listOf();
-		const hook = (await api('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'] })).body;
+		const hook = (await api<CreatedWebhook>('POST', '/v1/webhooks', { url: receiver.url, events: ['job_change'] })).body;
 		receiver.script = [500, 503];
 		const event = (await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: list.id })).events[0];
 		await waitFor(() => receiver.received, (r) => r.length >= 3);
@@ -208,8 +220,8 @@ describe('deliveries', () => {
 	});
 
 	it('walks through the list members event after event, wrapping around', async () => {
-		const ids = (await api('POST', '/v1/search', { filters: { country: ['DE'] }, limit: 3 })).body.results.map((r: any) => r.id);
-		const list = (await api('POST', '/v1/lists', { name: 'Three', contact_ids: ids })).body;
+		const ids = (await api<SearchResponse>('POST', '/v1/search', { filters: { country: ['DE'] }, limit: 3 })).body.results.map((r) => r.id);
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Three', contact_ids: ids })).body;
 		const first = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
 		const second = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 2 });
 		const many = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: list.id, count: 10 });
@@ -222,7 +234,7 @@ describe('deliveries', () => {
 	it('answers 404 for events on an unknown list, and uses the given key\'s account', async () => {
 		const reply = await api('POST', '/_sandbox/events', { type: 'intent', list_id: 'ls_missing' }, { key: null });
 		expectError(reply, 404, 'not_found');
-		const emptyList = (await api('POST', '/v1/lists', { name: 'E', filters: {} }, { key: KEYS.empty })).body;
+		const emptyList = (await api<SavedList>('POST', '/v1/lists', { name: 'E', filters: {} }, { key: KEYS.empty })).body;
 		await api('POST', '/v1/webhooks', { url: receiver.url, events: ['intent'] }, { key: KEYS.empty });
 		const { events } = await env.sandbox.admin.emitEvents({ type: 'intent', list_id: emptyList.id, count: 3, key: KEYS.empty });
 		expect(new Set(events.map((e) => e.contact.id)).size).toBe(3);
