@@ -1,6 +1,6 @@
 /** The sandbox's "rewrite" fault: an answer the contract rules out, the real one kept for replays. */
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
-import { firstContactIds, useSandbox } from './client';
+import { firstContactIds, useSandbox, type UnlockAnswer } from './client';
 
 const env = useSandbox({ contacts: 2_000 });
 
@@ -10,12 +10,12 @@ it('sets fields and leaves out an entry; a replay with the same key gets the rea
 		{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', count: 1, omit_entry: 1, set: { credits_charged: -800 } },
 	]);
 	const headers = { 'idempotency-key': 'rewrite-test' };
-	const first = await env.api('POST', PATHS.unlock, { ids }, { headers });
+	const first = await env.api<UnlockAnswer>('POST', PATHS.unlock, { ids }, { headers });
 	expect(first.body.credits_charged).toBe(-800);
-	expect(first.body.contacts.map((entry: { id: string }) => entry.id)).toEqual([ids[0], ids[2]]);
-	const replay = await env.api('POST', PATHS.unlock, { ids }, { headers });
+	expect(first.body.contacts.map((entry) => entry.id)).toEqual([ids[0], ids[2]]);
+	const replay = await env.api<UnlockAnswer>('POST', PATHS.unlock, { ids }, { headers });
 	expect(replay.body.credits_charged).toBe(3);
-	expect(replay.body.contacts.map((entry: { id: string }) => entry.id)).toEqual(ids);
+	expect(replay.body.contacts.map((entry) => entry.id)).toEqual(ids);
 });
 
 it('a rewrite rule needs phase "after"', async () => {
