@@ -114,6 +114,11 @@ export class ContactDataTrigger implements INodeType {
 		}
 
 		const delivery = parseDelivery(rawBody, eventId);
+		if ('unknownType' in delivery) {
+			// Answered 2xx, or the service would retry a delivery this node will never run.
+			const ignored = `the event type ${delivery.unknownType} is not one this node knows`;
+			return { webhookResponse: { received: true, ignored, event_id: eventId } };
+		}
 		if ('problem' in delivery) {
 			this.getResponseObject().status(400).json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };
