@@ -6,7 +6,7 @@
  * Workflow kept in memory between ticks; the durable scheduler builds it afresh from the database
  * at every tick (so a silent poll's changes are thrown away).
  */
-import { PollContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, PollContext } from 'n8n-core';
 import {
 	Workflow,
 	type ICredentialDataDecryptedObject,
@@ -20,7 +20,6 @@ import {
 } from 'n8n-workflow';
 
 import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData } from './engine';
-import { ExecutionLifecycleHooks } from 'n8n-core';
 
 const NODE_NAME = 'Poll Trigger';
 
