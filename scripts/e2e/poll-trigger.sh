@@ -1,23 +1,24 @@
-# The Contact Data Poll Trigger in the real n8n (sourced by scripts/e2e.sh, which provides check, poll,
-# sandbox, sandbox_admin, n8n_api and n8n_import_workflow): an active polling workflow is started by a
+# The Contact Data Poll Trigger in the real n8n (sourced by scripts/e2e.sh and scripts/queue/test.sh, which
+# provide check, poll, n8n_api and n8n_import_workflow): an active polling workflow is started by a
 # sandbox job change within one poll interval (Poll Times: every minute) with the event's own changes;
 # a change made while it was deactivated is emitted once at reactivation; a poll with no change starts
 # nothing.
 POLL_WORKFLOW_ID=""
 POLL_LIST_ID=""
+poll_sandbox() { curl -sS --fail-with-body -H "Authorization: Bearer $SANDBOX_KEY" -H 'content-type: application/json' "$@"; }
 
 # A saved list of 20 VPs added by id (its members stay members whatever changes).
 poll_list_by_id() {
   local ids
-  ids="$(sandbox -X POST "$SANDBOX_URL/v1/search" -H 'content-type: application/json' \
+  ids="$(poll_sandbox -X POST "$SANDBOX_URL/v1/search" \
     --data '{"filters": {"seniority": ["vp"]}, "limit": 20}' | jq -c '[.results[].id]')" &&
-    sandbox -X POST "$SANDBOX_URL/v1/lists" -H 'content-type: application/json' \
+    poll_sandbox -X POST "$SANDBOX_URL/v1/lists" \
       --data "$(jq -nc --argjson ids "$ids" '{name: "Champions (poll e2e)", contact_ids: $ids}')" | jq -er .id
 }
 
 # poll_event <type>: one sandbox change on the list, written into its data set; prints the event as JSON.
 poll_event() {
-  sandbox_admin -X POST "$SANDBOX_URL/_sandbox/events" \
+  poll_sandbox -X POST "$SANDBOX_URL/_sandbox/events" \
     --data "$(jq -nc --arg l "$POLL_LIST_ID" --arg t "$1" --arg k "$SANDBOX_KEY" '{type: $t, list_id: $l, count: 1, key: $k}')" |
     jq -c '.events[0]'
 }
@@ -68,4 +69,28 @@ poll_trigger_checks() {
   check "poll trigger: a change made while the workflow was deactivated is emitted once at reactivation" \
     poll_change_while_inactive
   check "poll trigger: a poll with no change starts nothing" poll_without_change_starts_nothing
+}
+
+# ---------------------------------------------------------------- queue mode (scripts/queue/test.sh)
+# exports_of_list: the export calls the sandbox counted for the watched list's key (one per poll).
+poll_exports() {
+  poll_sandbox "$SANDBOX_URL/_sandbox/stats" | jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/lists/:id/export"] // 0'
+}
+
+# Only the leader main polls: over about two minutes of "every minute", the activation's poll and one per
+# tick (2 or 3 ticks), never one per process (main, 2 workers and the webhook processor would make 4 a tick).
+poll_once_per_tick() {
+  local before after
+  before="$(poll_exports)" && sleep 125 && after="$(poll_exports)" || return 1
+  [ $((after - before)) -ge 2 ] && [ $((after - before)) -le 3 ] ||
+    { echo "$((after - before)) exports in 125 s, expected 2 or 3 (one a tick)" >&2; return 1; }
+}
+
+poll_trigger_queue_checks() {
+  check "poll trigger (queue mode): the workflow publishes; its first poll records the list silently" poll_workflow_publishes
+  check "poll trigger (queue mode): a sandbox job change starts exactly one execution within a poll interval" \
+    poll_job_change_within_interval
+  check "poll trigger (queue mode): one poll per tick across main, workers and webhook processor" poll_once_per_tick
+  check "poll trigger (queue mode): a change made while deactivated is emitted once at reactivation" poll_change_while_inactive
+  n8n_api POST "/workflows/$POLL_WORKFLOW_ID/deactivate" >/dev/null
 }

@@ -372,6 +372,9 @@ restart_keeps_subscription() {
 [ -n "$ONLY" ] || check "after a main restart: the same single subscription, and new events (first answers lost) passed on exactly once" \
   restart_keeps_subscription
 
+# The poll trigger's checks (scripts/e2e/poll-trigger.sh).
+[ -n "$ONLY" ] || { source scripts/e2e/poll-trigger.sh && poll_trigger_queue_checks; }
+
 package_loads_cleanly() {
   local complaints
   complaints="$(cat "$WORK"/main*.log $(ls "$WORK"/w*.log 2>/dev/null) | grep -iE 'contact-?data' |
