@@ -10,7 +10,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { changeBetween, type JobChangeType, type JobSide } from '../ContactData/shared/items/changes';
+import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../ContactData/shared/items/changes';
 import type { WebhookEvent } from '../ContactData/shared/client/contract';
 import { eventItem } from '../ContactDataTrigger/delivery';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
@@ -73,8 +73,11 @@ async function readList(context: IPollFunctions, listId: string, countBefore: nu
 	return read;
 }
 
+/** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
 function changeEvent(listId: string, type: JobChangeType, contact: IDataObject, previous: JobSide, current: JobSide, at: string): WebhookEvent {
-	return { type, list_id: listId, contact, changes: { previous, current }, created_at: at, id: '' } as unknown as WebhookEvent;
+	const changes = { previous, current };
+	const id = `chg_${jobChangeKey(listId, String(contact.id), type, changes)}`;
+	return { id, type, created_at: at, list_id: listId, contact, changes } as unknown as WebhookEvent;
 }
 
 /** The changes of one list against its baseline now (no baseline: the first poll, nothing). */
@@ -92,11 +95,9 @@ function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeTyp
 	return found;
 }
 
-/** An event as the workflow's item, shaped as the webhook trigger's, its id naming the change. */
+/** An event as the workflow's item, shaped (and simplified) as the webhook trigger's. */
 function itemOf(event: WebhookEvent, simplify: boolean): INodeExecutionData {
-	const raw = eventItem(event, event as unknown as IDataObject, false);
-	const withId = { ...event, id: `chg_${String(raw.change_key)}` } as WebhookEvent;
-	return { json: eventItem(withId, withId as unknown as IDataObject, simplify) };
+	return { json: eventItem(event, event as unknown as IDataObject, simplify) };
 }
 
 /** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */

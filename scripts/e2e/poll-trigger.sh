@@ -43,7 +43,7 @@ poll_workflow_publishes() {
 poll_job_change_within_interval() {
   local event
   event="$(poll_event job_change)" && poll 70 poll_execution_with "$event" ||
-    { echo "executions: $(poll_executions | jq -c '[.data[] | {id, status}]')" >&2; return 1; }
+    { echo "executions: $(poll_executions | jq -c '[.data[] | {id, status}]'); exports: $(poll_exports)" >&2; return 1; }
   [ "$(poll_execution_count)" -eq 1 ] || { echo "$(poll_execution_count) executions, expected 1" >&2; return 1; }
 }
 
