@@ -23,6 +23,11 @@ poll_event() {
     jq -c '.events[0]'
 }
 
+# poll_exports: the export calls the sandbox counted for the watched list's key (one per poll).
+poll_exports() {
+  poll_sandbox "$SANDBOX_URL/_sandbox/stats" | jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/lists/:id/export"] // 0'
+}
+
 poll_executions() { n8n_api GET "/executions?workflowId=$POLL_WORKFLOW_ID&includeData=true"; }
 poll_execution_count() { poll_executions | jq '.data | length'; }
 # poll_execution_with <event JSON>: an execution whose trigger emitted exactly that change.
@@ -32,12 +37,20 @@ poll_execution_with() {
       and .json.contact.id == $e.contact.id and .json.changes == $e.changes)))' >/dev/null
 }
 
+# exports_above <count>: the sandbox has counted more list exports than that (a poll has read the list).
+exports_above() { [ "$(poll_exports)" -gt "$1" ]; }
+
+# n8n may finish an activation (and its first poll, the baseline) after the API call returns: a change
+# made before that poll would be part of the baseline. So the check waits for the poll's export.
 poll_workflow_publishes() {
-  POLL_LIST_ID="$(poll_list_by_id)" &&
+  local before
+  before="$(poll_exports)" &&
+    POLL_LIST_ID="$(poll_list_by_id)" &&
     POLL_WORKFLOW_ID="$(n8n_import_workflow test/e2e/workflows/poll-job-change.json \
       "(.nodes[0].parameters.lists.list[0].savedList.value) = \"$POLL_LIST_ID\"")" &&
     n8n_api POST "/workflows/$POLL_WORKFLOW_ID/activate" | jq -e '.active == true' >/dev/null &&
-    [ "$(poll_execution_count)" -eq 0 ]
+    poll 60 exports_above "$before" && sleep 2 &&
+    [ "$(poll_execution_count)" -eq 0 ] || { echo "exports: $before before, $(poll_exports) now" >&2; return 1; }
 }
 
 poll_job_change_within_interval() {
@@ -72,10 +85,6 @@ poll_trigger_checks() {
 }
 
 # ---------------------------------------------------------------- queue mode (scripts/queue/test.sh)
-# exports_of_list: the export calls the sandbox counted for the watched list's key (one per poll).
-poll_exports() {
-  poll_sandbox "$SANDBOX_URL/_sandbox/stats" | jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/lists/:id/export"] // 0'
-}
 
 # Only the leader main polls: over about two minutes of "every minute", the activation's poll and one per
 # tick (2 or 3 ticks), never one per process (main, 2 workers and the webhook processor would make 4 a tick).
