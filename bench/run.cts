@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { alternativeCase } from './cases/alternative.cjs';
 import { exportCase } from './cases/export.cjs';
 import { overheadCase } from './cases/overhead.cjs';
+import { pollCase } from './cases/poll.cjs';
 import { searchCase, unlockCase } from './cases/rateLimited.cjs';
 import { removeBenchTemp, secondsSince } from './lib/bench.cjs';
 import { failedCase, formatTable, machine, round, writeResults, type BenchResults, type CaseResult } from './lib/report.cjs';
@@ -26,8 +27,9 @@ const ALTERNATIVE_SCALE = 50;
 /** Data set of the rate-limited, overhead and alternative cases (a list of 100,000 for the export too). */
 const CONTACTS = 100_000;
 const EXPORT_SIZES = [100_000, 1_000_000];
+const POLL_SIZES = [10_000, 100_000];
 
-const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative'];
+const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative', 'poll'];
 
 async function main() {
 	const started = process.hrtime.bigint();
@@ -90,6 +92,7 @@ async function main() {
 		await sandbox.close();
 	}
 	await attempt('export', 'Bulk export', () => exportCase(EXPORT_SIZES));
+	await attempt('poll', 'Poll Trigger', () => pollCase(POLL_SIZES));
 
 	const order = (name: string) => ALL_CASES.indexOf(name);
 	results.sort((a, b) => order(a.case) - order(b.case));

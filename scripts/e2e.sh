@@ -331,6 +331,10 @@ deactivate_removes_subscription() {
 }
 check "deactivating the workflow deletes the subscription" deactivate_removes_subscription
 
+# The poll trigger's checks (scripts/e2e/poll-trigger.sh).
+source scripts/e2e/poll-trigger.sh
+poll_trigger_checks
+
 # ---------------------------------------------------------------- 5. a journey in a real browser
 # Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
 # workflow list, execute it, read the Unlock node's output table, read an error as displayed

@@ -4,12 +4,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Job, NodeRunJob, NodeRunResult, OverheadJob, OverheadResult } from '../jobs/index.cjs';
+import type { Job, NodeRunJob, NodeRunResult, OverheadJob, OverheadResult, PollRunJob, PollRunResult } from '../jobs/index.cjs';
 
 const WORKER = join(__dirname, '..', 'worker.cjs');
 
 export function inWorker(job: NodeRunJob): Promise<NodeRunResult>;
 export function inWorker(job: OverheadJob): Promise<OverheadResult>;
+export function inWorker(job: PollRunJob): Promise<PollRunResult>;
 export async function inWorker(job: Job): Promise<unknown> {
 	const dir = mkdtempSync(join(tmpdir(), 'contact-data-bench-job-'));
 	const jobPath = join(dir, 'job.json');

@@ -55,9 +55,9 @@ export class ContactDataTrigger implements INodeType {
 			header: 'Waiting for an event from Contact Data',
 			executionsHelp: {
 				inactive:
-					'While this node listens, the next event on a watched saved list (a contact changes job or role, or shows intent) runs the workflow once. Events come from the service as contacts change; with the Contact Data sandbox you make one happen: run "npm run sandbox:event" in the playground (or "npm run sandbox:event -- role_change"). Publish the workflow to run it on every event.',
+					'While this node listens, the next event on a watched saved list runs the workflow once. Contact Data sends one when it sees a watched contact change job (another company) or title, or when a contact’s company shows buying intent for a topic. Such changes are found as the service refreshes its data, so the next one may be hours or days away: to build the workflow now, pin sample data, or use the Contact Data Poll Trigger’s "Fetch Test Event", which shows a real member of the list at once.',
 				active:
-					'The workflow is published: every event on a watched saved list runs it, and its executions are listed under Executions. With the Contact Data sandbox, "npm run sandbox:event" makes one happen.',
+					'The workflow is published: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},
 			activationHint:
 				'Publish the workflow to run it on every event; while it is unpublished, "Listen for test event" waits for one.',
@@ -115,6 +115,11 @@ export class ContactDataTrigger implements INodeType {
 		}
 
 		const delivery = parseDelivery(rawBody, eventId);
+		if ('unknownType' in delivery) {
+			// Answered 2xx, or the service would retry a delivery this node will never run.
+			const ignored = `the event type ${delivery.unknownType} is not one this node knows`;
+			return { webhookResponse: { received: true, ignored, event_id: eventId } };
+		}
 		if ('problem' in delivery) {
 			this.getResponseObject().status(400).json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };

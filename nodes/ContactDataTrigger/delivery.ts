@@ -3,14 +3,21 @@
  * user selected, and shaped into the item the workflow starts with.
  */
 import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
 
-import { webhookEventSchema, type WebhookEvent } from '../ContactData/shared/client/contract';
+import { EVENT_TYPES, webhookEventSchema, type WebhookEvent } from '../ContactData/shared/client/contract';
+import { eventChangeKey, jobChangeKey } from '../ContactData/shared/items/changes';
 import { simplifyContact } from '../ContactData/shared/items/simplify';
 import type { DeliveryOptions, SubscriptionSpec } from './parameters';
 
 export type ParsedDelivery =
 	| { event: WebhookEvent; json: IDataObject }
-	| { problem: string };
+	| { problem: string }
+	/** An event of a type this node does not know (the service adds types): acknowledged, not run. */
+	| { unknownType: string };
+
+/** What every event has, whatever its type: read first, so a type added since is not refused. */
+const envelopeSchema = z.object({ id: z.string(), type: z.string() }).passthrough();
 
 /** Parses the raw body (the signed bytes) as one event whose id is the signed `webhook-id`. */
 export function parseDelivery(rawBody: Buffer | string, webhookId: string): ParsedDelivery {
@@ -19,6 +26,10 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 		json = JSON.parse(rawBody.toString());
 	} catch {
 		return { problem: 'The body is not JSON' };
+	}
+	const envelope = envelopeSchema.safeParse(json);
+	if (envelope.success && envelope.data.id === webhookId && !(EVENT_TYPES as readonly string[]).includes(envelope.data.type)) {
+		return { unknownType: envelope.data.type };
 	}
 	const parsed = webhookEventSchema.safeParse(json);
 	if (!parsed.success) {
@@ -58,7 +69,8 @@ export function ignoreReason(
  * flattened as the Contact Data node's Simplify does, with the contact's id as `contact_id`.
  */
 export function eventItem(event: WebhookEvent, json: IDataObject, simplify: boolean): IDataObject {
-	if (!simplify) return json;
+	const change_key = changeKeyOf(event);
+	if (!simplify) return { ...json, change_key };
 	// A preview has no email or LinkedIn URL: the item shows them as null all the same, as it always has.
 	const { id, ...contact } = simplifyContact({ email: null, linkedin_url: null, ...event.contact });
 	return {
@@ -75,7 +87,15 @@ export function eventItem(event: WebhookEvent, json: IDataObject, simplify: bool
 			current_company: event.changes.current.company.name,
 		}),
 		...(event.intent && { intent_topic: event.intent.topic, intent_score: event.intent.score }),
+		change_key,
 	};
+}
+
+/** The change key (see changes.ts): from the change for a job or role change, else from the event. */
+export function changeKeyOf(event: Pick<WebhookEvent, 'id' | 'type' | 'list_id' | 'contact' | 'changes'>): string {
+	return event.changes && (event.type === 'job_change' || event.type === 'role_change')
+		? jobChangeKey(event.list_id, event.contact.id, event.type, event.changes)
+		: eventChangeKey(event.list_id, event.contact.id, event.type, event.id);
 }
 
 /** The event id carried by an item `eventItem` made. */

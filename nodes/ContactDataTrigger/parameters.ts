@@ -11,10 +11,9 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, ID_PREFIXES, LIMITS, LIST_ID_PATTERN, type EventType } from '../ContactData/shared/client/contract';
+import { EVENT_TYPES, LIMITS, type EventType } from '../ContactData/shared/client/contract';
+import { savedListsToWatch, toListIds } from '../ContactData/shared/parameters/savedListsToWatch';
 
-/** The action node's saved-list search, registered under this name in the trigger's `methods`. */
-const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -42,53 +41,9 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		] satisfies Array<INodePropertyOptions & { value: EventType }>,
 	},
-	{
-		displayName: 'Saved Lists to Watch',
-		name: 'lists',
-		type: 'fixedCollection',
-		placeholder: 'Add Saved List',
-		default: {},
-		typeOptions: { multipleValues: true },
-		description: 'Only events for members of these saved lists start the workflow. Leave empty to watch every saved list of the account.',
-		options: [
-			{
-				displayName: 'Saved List',
-				name: 'list',
-				values: [
-					{
-						displayName: 'Saved List',
-						name: 'savedList',
-						type: 'resourceLocator',
-						default: { mode: 'list', value: '' },
-						required: true,
-						modes: [
-							{
-								displayName: 'From List',
-								name: 'list',
-								type: 'list',
-								typeOptions: { searchListMethod: SAVED_LIST_SEARCH_METHOD, searchable: true },
-							},
-							{
-								displayName: 'By ID',
-								name: 'id',
-								type: 'string',
-								placeholder: `${ID_PREFIXES.list}…`,
-								validation: [
-									{
-										type: 'regex',
-										properties: {
-											regex: LIST_ID_PATTERN.source,
-											errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
-										},
-									},
-								],
-							},
-						],
-					},
-				],
-			},
-		],
-	},
+	savedListsToWatch(
+		'Only events for members of these saved lists start the workflow. Leave empty to watch every saved list of the account.',
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -149,24 +104,6 @@ export function toEventTypes(node: INode, value: unknown): EventType[] {
 		});
 	}
 	return EVENT_TYPES.filter((type) => given.includes(type));
-}
-
-/** Saved-list ids from the "Saved Lists to Watch" entries; `null` when none is chosen. */
-export function toListIds(node: INode, entries: unknown): string[] | null {
-	const ids = (Array.isArray(entries) ? entries : []).map((entry, index) => {
-		const locator = (entry as { savedList?: unknown } | null)?.savedList;
-		const raw = typeof locator === 'object' && locator !== null ? (locator as { value?: unknown }).value : locator;
-		const id = String(raw ?? '').trim();
-		if (!LIST_ID_PATTERN.test(id)) {
-			throw new NodeOperationError(
-				node,
-				`Saved list ${index + 1} in "Saved Lists to Watch" is ${id ? `"${id}", not a saved list ID` : 'empty'}`,
-				{ description: `Pick a saved list, or enter its ID (it starts with ${ID_PREFIXES.list}). Remove the entry to watch every list.` },
-			);
-		}
-		return id;
-	});
-	return ids.length > 0 ? [...new Set(ids)].sort() : null;
 }
 
 export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {

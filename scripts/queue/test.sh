@@ -325,5 +325,8 @@ restart_keeps_subscription() {
 [ -n "$ONLY" ] || check "after a main restart: the same single subscription, and new events (first answers lost) passed on exactly once" \
   restart_keeps_subscription
 
+# The poll trigger's checks (scripts/e2e/poll-trigger.sh).
+[ -n "$ONLY" ] || { source scripts/e2e/poll-trigger.sh && poll_trigger_queue_checks; }
+
 package_loads_cleanly() { cat "$WORK"/main*.log $(ls "$WORK"/w*.log 2>/dev/null) | no_package_complaints; }
 check "no n8n process logged a warning or error about the package" package_loads_cleanly

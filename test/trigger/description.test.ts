@@ -6,7 +6,7 @@ import { ContactDataTrigger } from '../../nodes/ContactDataTrigger/ContactDataTr
 import { MapNodeTypes } from '../harness/engine';
 import { api } from '../helpers/api';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox';
-import { readRepoJson } from '../support/files.cjs';
+import { readRepoFile, readRepoJson } from '../support/files.cjs';
 import { runRepoScript } from '../support/scripts.cjs';
 
 /** The canvas subtitle as the editor computes it: n8n's expression over the node's parameters. */
@@ -35,11 +35,14 @@ it('the canvas subtitle reads as words, not event type identifiers', () => {
 	expect(subtitle({ events: ['job_change', 'role_change', 'intent'] })).toBe('On job change, role change, intent');
 });
 
-it('the test-listen panel says how to make an event happen, with a command the repository has', () => {
+it('the test-listen panel says what makes an event happen in production, without repository commands', () => {
 	const panel = new ContactDataTrigger().description.triggerPanel as TriggerPanelDefinition;
 	const help = panel.executionsHelp as { inactive: string; active: string };
 	expect(panel.header).not.toMatch(/create an event/i);
-	expect(help.inactive).toMatch(/npm run sandbox:event/);
+	for (const text of [help.inactive, help.active, String(panel.activationHint)]) expect(text).not.toMatch(/npm |sandbox/i);
+	expect(help.inactive).toMatch(/change job/i);
+	// The sandbox command stays in the docs and the playground.
+	expect(readRepoFile('docs/trigger.md')).toMatch(/npm run sandbox:event/);
 	const scripts = readRepoJson<{ scripts: Record<string, string> }>('package.json').scripts;
 	expect(scripts['sandbox:event']).toBe('node scripts/sandbox-event.mjs');
 });

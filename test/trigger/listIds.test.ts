@@ -2,7 +2,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIST_ID_PATTERN } from '../../nodes/ContactData/shared/client/contract';
-import { triggerProperties, toListIds } from '../../nodes/ContactDataTrigger/parameters';
+import { toListIds } from '../../nodes/ContactData/shared/parameters/savedListsToWatch';
+import { triggerProperties } from '../../nodes/ContactDataTrigger/parameters';
 
 const node: INode = {
 	id: 'trigger',

@@ -1,0 +1,97 @@
+/**
+ * What counts as a job or role change, and the change key: one definition for both triggers, so
+ * a change seen by the webhook and by a poll compares, and keys, the same way.
+ */
+import { createHash } from 'node:crypto';
+
+/** One side of a change, as events carry it. */
+export interface JobSide {
+	title: string | null;
+	company: { name: string | null; domain: string | null };
+}
+
+export type JobChangeType = 'job_change' | 'role_change';
+
+/** Lower case, punctuation as space, runs of space as one: "V.P., Sales " and "vp sales" agree. */
+export function normalizeText(value: string | null | undefined): string | null {
+	if (typeof value !== 'string') return null;
+	const normal = value
+		.normalize('NFKD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N}]+/gu, ' ')
+		.trim();
+	return normal === '' ? null : normal;
+}
+
+/** A domain as written in any case, with or without scheme, "www." or trailing dot or path. */
+export function normalizeDomain(value: string | null | undefined): string | null {
+	if (typeof value !== 'string') return null;
+	const domain = value
+		.trim()
+		.toLowerCase()
+		.replace(/^[a-z]+:\/\//, '')
+		.replace(/^www\./, '')
+		.replace(/[/?#].*$/, '')
+		.replace(/\.$/, '');
+	return domain === '' ? null : domain;
+}
+
+/**
+ * Whether two sides name the same company: by domain where both have one, else by name where both
+ * have one; `undefined` when one side has neither (a company appearing or disappearing).
+ */
+export function sameCompany(a: JobSide['company'], b: JobSide['company']): boolean | undefined {
+	const domainA = normalizeDomain(a.domain);
+	const domainB = normalizeDomain(b.domain);
+	if (domainA !== null && domainB !== null) return domainA === domainB;
+	const nameA = normalizeText(a.name);
+	const nameB = normalizeText(b.name);
+	if (nameA !== null && nameB !== null) return nameA === nameB;
+	return undefined;
+}
+
+/**
+ * The change from `previous` to `current`, if any: another company is a job change; another title
+ * (after normalising) at the same company is a role change. A title or company that appears or
+ * disappears is neither.
+ */
+export function changeBetween(previous: JobSide, current: JobSide): JobChangeType | undefined {
+	const same = sameCompany(previous.company, current.company);
+	if (same === false) return 'job_change';
+	if (same === undefined) return undefined;
+	const titleBefore = normalizeText(previous.title);
+	const titleNow = normalizeText(current.title);
+	if (titleBefore === null || titleNow === null) return undefined;
+	return titleBefore === titleNow ? undefined : 'role_change';
+}
+
+function sideKey(side: JobSide): string[] {
+	const company = normalizeDomain(side.company.domain) ?? normalizeText(side.company.name) ?? '';
+	return [company, normalizeText(side.title) ?? ''];
+}
+
+const KEY_LENGTH = 32;
+
+function hashOf(parts: unknown[]): string {
+	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, KEY_LENGTH);
+}
+
+/**
+ * The change key of a job or role change: a hash of the list, the contact, the type and both
+ * sides as compared (company by domain, else name; title normalised). The webhook and a poll that
+ * see the same change give the same key.
+ */
+export function jobChangeKey(
+	listId: string,
+	contactId: string,
+	type: string,
+	changes: { previous: JobSide; current: JobSide },
+): string {
+	return hashOf([listId, contactId, type, ...sideKey(changes.previous), ...sideKey(changes.current)]);
+}
+
+/** The change key of any other event (an intent signal, a type added since): the event itself. */
+export function eventChangeKey(listId: string, contactId: string, type: string, eventId: string): string {
+	return hashOf([listId, contactId, type, eventId]);
+}

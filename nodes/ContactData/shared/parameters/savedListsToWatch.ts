@@ -1,0 +1,80 @@
+/**
+ * The "Saved Lists to Watch" picker of both triggers (one implementation): saved lists chosen from
+ * the account's lists (the action node's `searchSavedLists`) or given by id, and how they are read.
+ */
+import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
+
+import { ID_PREFIXES, LIST_ID_PATTERN } from '../client/contract';
+
+/** The action node's saved-list search, registered under this name in each trigger's `methods`. */
+const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
+
+/** The parameter, with the trigger's own description of what watching a list means. */
+export function savedListsToWatch(description: string, hint?: string): INodeProperties {
+	return {
+		displayName: 'Saved Lists to Watch',
+		name: 'lists',
+		type: 'fixedCollection',
+		placeholder: 'Add Saved List',
+		default: {},
+		typeOptions: { multipleValues: true },
+		description,
+		...(hint !== undefined && { hint }),
+		options: [
+			{
+				displayName: 'Saved List',
+				name: 'list',
+				values: [
+					{
+						displayName: 'Saved List',
+						name: 'savedList',
+						type: 'resourceLocator',
+						default: { mode: 'list', value: '' },
+						required: true,
+						modes: [
+							{
+								displayName: 'From List',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: SAVED_LIST_SEARCH_METHOD, searchable: true },
+							},
+							{
+								displayName: 'By ID',
+								name: 'id',
+								type: 'string',
+								placeholder: `${ID_PREFIXES.list}…`,
+								validation: [
+									{
+										type: 'regex',
+										properties: {
+											regex: LIST_ID_PATTERN.source,
+											errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
+										},
+									},
+								],
+							},
+						],
+					},
+				],
+			},
+		],
+	};
+}
+
+/** Saved-list ids from the "Saved Lists to Watch" entries, sorted; `null` when none is chosen. */
+export function toListIds(node: INode, entries: unknown): string[] | null {
+	const ids = (Array.isArray(entries) ? entries : []).map((entry, index) => {
+		const locator = (entry as { savedList?: unknown } | null)?.savedList;
+		const raw = typeof locator === 'object' && locator !== null ? (locator as { value?: unknown }).value : locator;
+		const id = String(raw ?? '').trim();
+		if (!LIST_ID_PATTERN.test(id)) {
+			throw new NodeOperationError(
+				node,
+				`Saved list ${index + 1} in "Saved Lists to Watch" is ${id ? `"${id}", not a saved list ID` : 'empty'}`,
+				{ description: `Pick a saved list, or enter its ID (it starts with ${ID_PREFIXES.list}).` },
+			);
+		}
+		return id;
+	});
+	return ids.length > 0 ? [...new Set(ids)].sort() : null;
+}

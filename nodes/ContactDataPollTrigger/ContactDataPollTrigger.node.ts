@@ -1,0 +1,38 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
+import { pollTriggerProperties } from './parameters';
+import { pollWatchedLists } from './poll';
+
+export class ContactDataPollTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Contact Data Poll Trigger',
+		name: 'contactDataPollTrigger',
+		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ "Job and role changes on " + ($parameter["lists"]["list"] || []).length + " saved list(s)" }}',
+		description:
+			'Starts the workflow when a contact on a watched saved list changes job or role, by checking the lists on a schedule (no public URL needed)',
+		defaults: { name: 'Contact Data Poll Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'contactDataApi', required: true }],
+		properties: pollTriggerProperties,
+	};
+
+	methods = {
+		listSearch: { searchSavedLists },
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollWatchedLists.call(this);
+	}
+}

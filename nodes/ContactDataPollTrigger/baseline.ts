@@ -1,0 +1,140 @@
+/**
+ * What a poll saw of each watched list, kept in the node's static data: every member's title and
+ * company exactly as exported, so a change can name its `previous` side as it was. Titles and
+ * companies are kept once each in a table, members as indexes into it, so a member costs its id
+ * and two small numbers (about 20 bytes of JSON), whatever its title and company.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { JobSide } from '../ContactData/shared/items/changes';
+
+/** A list's baseline as stored: parallel arrays, the member at position i is ids[i]. */
+interface StoredBaseline {
+	titles: Array<string | null>;
+	/** [name, domain] */
+	companies: Array<[string | null, string | null]>;
+	ids: string[];
+	title: number[];
+	company: number[];
+}
+
+/** The static-data key of the baselines, by saved-list id. */
+const BASELINES_KEY = 'baselines';
+
+/** The members of one list as a poll saw them, built a member at a time. */
+export class ListSnapshot {
+	private readonly titles: Array<string | null> = [];
+	private readonly companies: Array<[string | null, string | null]> = [];
+	private readonly titleIndex = new Map<string | null, number>();
+	private readonly companyIndex = new Map<string, number>();
+	private readonly ids: string[] = [];
+	private readonly title: number[] = [];
+	private readonly company: number[] = [];
+	private readonly positions = new Map<string, number>();
+
+	get size(): number {
+		return this.ids.length;
+	}
+
+	/** Adds a member (a repeated id keeps its first sighting). */
+	add(id: string, side: JobSide): void {
+		if (this.positions.has(id)) return;
+		this.positions.set(id, this.ids.length);
+		this.ids.push(id);
+		this.title.push(this.internTitle(side.title));
+		this.company.push(this.internCompany(side.company.name, side.company.domain));
+	}
+
+	/** A member's title and company, or `undefined` when the list did not hold it. */
+	sideOf(id: string): JobSide | undefined {
+		const position = this.positions.get(id);
+		if (position === undefined) return undefined;
+		const [name, domain] = this.companies[this.company[position]];
+		return { title: this.titles[this.title[position]], company: { name, domain } };
+	}
+
+	/** Member ids in the order they were seen. */
+	memberIds(): readonly string[] {
+		return this.ids;
+	}
+
+	toStored(): StoredBaseline {
+		return { titles: this.titles, companies: this.companies, ids: this.ids, title: this.title, company: this.company };
+	}
+
+	static fromStored(stored: unknown): ListSnapshot | undefined {
+		if (!isStored(stored)) return undefined;
+		const snapshot = new ListSnapshot();
+		for (let i = 0; i < stored.ids.length; i++) {
+			const [name, domain] = stored.companies[stored.company[i]] ?? [null, null];
+			snapshot.add(stored.ids[i], { title: stored.titles[stored.title[i]] ?? null, company: { name, domain } });
+		}
+		return snapshot;
+	}
+
+	private internTitle(title: string | null): number {
+		let index = this.titleIndex.get(title);
+		if (index === undefined) {
+			index = this.titles.length;
+			this.titles.push(title);
+			this.titleIndex.set(title, index);
+		}
+		return index;
+	}
+
+	private internCompany(name: string | null, domain: string | null): number {
+		const key = JSON.stringify([name, domain]);
+		let index = this.companyIndex.get(key);
+		if (index === undefined) {
+			index = this.companies.length;
+			this.companies.push([name, domain]);
+			this.companyIndex.set(key, index);
+		}
+		return index;
+	}
+}
+
+function isStored(value: unknown): value is StoredBaseline {
+	const stored = value as StoredBaseline | null;
+	return (
+		typeof stored === 'object' &&
+		stored !== null &&
+		[stored.titles, stored.companies, stored.ids, stored.title, stored.company].every(Array.isArray) &&
+		stored.ids.length === stored.title.length &&
+		stored.ids.length === stored.company.length
+	);
+}
+
+function baselinesOf(staticData: IDataObject): IDataObject {
+	const baselines = staticData[BASELINES_KEY];
+	return typeof baselines === 'object' && baselines !== null ? (baselines as IDataObject) : {};
+}
+
+/** Baselines already read, by the stored object: read again at the end of a poll, for free. */
+const decoded = new WeakMap<object, ListSnapshot>();
+
+/** The baseline of a list, or `undefined` before the first poll of it. */
+export function readBaseline(staticData: IDataObject, listId: string): ListSnapshot | undefined {
+	const stored = baselinesOf(staticData)[listId];
+	if (typeof stored !== 'object' || stored === null) return undefined;
+	let snapshot = decoded.get(stored);
+	if (snapshot === undefined) {
+		snapshot = ListSnapshot.fromStored(stored);
+		if (snapshot !== undefined) decoded.set(stored, snapshot);
+	}
+	return snapshot;
+}
+
+/**
+ * Replaces the baselines with what this poll saw; lists no longer watched are dropped, so the
+ * state stays bounded by the lists watched now.
+ */
+export function writeBaselines(staticData: IDataObject, snapshots: Map<string, ListSnapshot>): void {
+	const baselines: IDataObject = {};
+	for (const [listId, snapshot] of snapshots) {
+		const stored = snapshot.toStored();
+		decoded.set(stored, snapshot);
+		baselines[listId] = stored as unknown as IDataObject;
+	}
+	staticData[BASELINES_KEY] = baselines;
+}

@@ -1,0 +1,93 @@
+/**
+ * The poll trigger's parameters and how they are read, checked before anything is exported.
+ */
+import { NodeOperationError, type INodeProperties, type IPollFunctions } from 'n8n-workflow';
+
+import { savedListsToWatch, toListIds } from '../ContactData/shared/parameters/savedListsToWatch';
+import type { JobChangeType } from '../ContactData/shared/items/changes';
+
+export const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change'];
+
+export const pollTriggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Checks the watched saved lists on the Poll Times below and starts the workflow once per job or role change found since the last check, also changes made while the workflow was off. Intent signals are sent only as webhook events: use the Contact Data Trigger for those.',
+		name: 'pollNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['job_change', 'role_change'],
+		description: 'The changes that start the workflow',
+		options: [
+			{
+				name: 'Job Change',
+				value: 'job_change',
+				description: 'A contact moved to another company (compared by domain, else by name)',
+			},
+			{
+				name: 'Role Change',
+				value: 'role_change',
+				description: 'A contact’s title changed at the same company (case, spaces and punctuation ignored)',
+			},
+		],
+	},
+	savedListsToWatch(
+		'The saved lists whose members are checked at every poll. A contact added to or removed from a list is not a change; the first check of a list only records its members.',
+		'A list built from search filters loses a member whose change takes them out of its filters (a promotion out of a seniority filter), and a poll cannot see that change. For champion tracking, watch a list of contacts added by ID: they stay members whatever changes.',
+	),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return a simplified version of the response instead of the raw data',
+			},
+		],
+	},
+];
+
+export interface PollSettings {
+	events: JobChangeType[];
+	listIds: string[];
+	simplify: boolean;
+}
+
+function eventTypesOf(context: IPollFunctions): JobChangeType[] {
+	const value: unknown = context.getNodeParameter('events', []);
+	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((entry) => String(entry).trim())
+		.filter((entry) => entry !== '');
+	const unknown = given.find((entry) => !(POLLED_EVENT_TYPES as string[]).includes(entry));
+	if (unknown !== undefined || given.length === 0) {
+		throw new NodeOperationError(
+			context.getNode(),
+			unknown !== undefined ? `Unknown event "${unknown}" in "Events"` : 'Choose at least one event in "Events"',
+			{ description: `Events must be among: ${POLLED_EVENT_TYPES.join(', ')} (intent signals come only through the Contact Data Trigger).` },
+		);
+	}
+	return POLLED_EVENT_TYPES.filter((type) => given.includes(type));
+}
+
+export function readPollSettings(this: IPollFunctions): PollSettings {
+	const node = this.getNode();
+	const listIds = toListIds(node, this.getNodeParameter('lists.list', []));
+	if (listIds === null) {
+		throw new NodeOperationError(node, 'Add at least one saved list to "Saved Lists to Watch"', {
+			description: 'A poll checks the members of the lists chosen there.',
+		});
+	}
+	const options = this.getNodeParameter('options', {}) as { simplify?: unknown };
+	return { events: eventTypesOf(this), listIds, simplify: options.simplify === true };
+}

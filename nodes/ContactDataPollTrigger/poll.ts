@@ -1,0 +1,149 @@
+/**
+ * One poll: export every watched list, compare each member with the baseline, emit the changes
+ * and advance the baseline in the same step. See docs/trigger.md ("Polling") for why this is
+ * right whichever way n8n persists static data.
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../ContactData/shared/items/changes';
+import type { WebhookEvent } from '../ContactData/shared/client/contract';
+import { eventItem } from '../ContactDataTrigger/delivery';
+import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
+import { exportedMembers } from './exportReader';
+import { readPollSettings, type PollSettings } from './parameters';
+
+/**
+ * Members a poll accepts across its watched lists. The baseline costs about 20 bytes of static
+ * data a member (measured by `npm run bench`), so this keeps it under about 5 MB, which n8n saves
+ * with the workflow whenever a poll emits.
+ */
+export const MAX_WATCHED_MEMBERS = 250_000;
+
+/** A poll running longer than this no longer holds back the next one (it is taken as lost). */
+const IN_FLIGHT_LIMIT_MS = 30 * 60 * 1000;
+
+/** Polls under way in this process, by workflow and node: an overlapping poll does nothing. */
+const pollsInFlight = new Map<string, number>();
+
+interface ListRead {
+	listId: string;
+	seen: ListSnapshot;
+	/** The exported record of each member whose title or company differs from the baseline. */
+	differing: Map<string, IDataObject>;
+	first: IDataObject | undefined;
+}
+
+function text(value: unknown): string | null {
+	return typeof value === 'string' ? value : null;
+}
+
+/** The title and company of an exported member, as an event's `changes` side. */
+export function sideOfMember(record: IDataObject): JobSide {
+	const company = (typeof record.company === 'object' && record.company !== null ? record.company : {}) as IDataObject;
+	return { title: text(record.title), company: { name: text(company.name), domain: text(company.domain) } };
+}
+
+function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`The saved lists to watch hold more than ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} contacts (passed while reading ${listId})`,
+		{
+			description: `A poll compares at most ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} members in all, because it keeps each one in the workflow's saved data. Watch smaller lists, or use the Contact Data Trigger (webhook), which has no such limit. Nothing was emitted and the baseline did not move.`,
+		},
+	);
+}
+
+async function readList(context: IPollFunctions, listId: string, countBefore: number, baseline: ListSnapshot | undefined): Promise<ListRead> {
+	const read: ListRead = { listId, seen: new ListSnapshot(), differing: new Map(), first: undefined };
+	for await (const record of exportedMembers(context, listId)) {
+		const id = text(record.id);
+		if (id === null) continue;
+		const side = sideOfMember(record);
+		read.seen.add(id, side);
+		if (countBefore + read.seen.size > MAX_WATCHED_MEMBERS) throw tooLarge(context, listId);
+		read.first ??= record;
+		const before = baseline?.sideOf(id);
+		if (before !== undefined && changeBetween(before, side) !== undefined) read.differing.set(id, record);
+	}
+	return read;
+}
+
+/** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
+function changeEvent(listId: string, type: JobChangeType, contact: IDataObject, previous: JobSide, current: JobSide, at: string): WebhookEvent {
+	const changes = { previous, current };
+	const id = `chg_${jobChangeKey(listId, String(contact.id), type, changes)}`;
+	return { id, type, created_at: at, list_id: listId, contact, changes } as unknown as WebhookEvent;
+}
+
+/** The changes of one list against its baseline now (no baseline: the first poll, nothing). */
+function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeType[], at: string): WebhookEvent[] {
+	const baseline = readBaseline(staticData, read.listId);
+	if (baseline === undefined) return [];
+	const found: WebhookEvent[] = [];
+	for (const [id, record] of read.differing) {
+		const previous = baseline.sideOf(id);
+		const current = read.seen.sideOf(id);
+		if (previous === undefined || current === undefined) continue;
+		const type = changeBetween(previous, current);
+		if (type !== undefined && events.includes(type)) found.push(changeEvent(read.listId, type, record, previous, current, at));
+	}
+	return found;
+}
+
+/** An event as the workflow's item, shaped (and simplified) as the webhook trigger's. */
+function itemOf(event: WebhookEvent, simplify: boolean): INodeExecutionData {
+	return { json: eventItem(event, event as unknown as IDataObject, simplify) };
+}
+
+/** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
+function manualSample(reads: ListRead[], found: WebhookEvent[], settings: PollSettings, at: string, staticData: IDataObject): WebhookEvent[] {
+	if (found.length > 0) return found;
+	const read = reads.find((candidate) => candidate.first !== undefined);
+	if (read === undefined || read.first === undefined) return [];
+	const id = String(read.first.id);
+	const current = read.seen.sideOf(id)!;
+	const previous = readBaseline(staticData, read.listId)?.sideOf(id) ?? current;
+	return [changeEvent(read.listId, settings.events[0], read.first, previous, current, at)];
+}
+
+async function readAll(context: IPollFunctions, staticData: IDataObject, listIds: string[]): Promise<ListRead[]> {
+	const reads: ListRead[] = [];
+	let count = 0;
+	for (const listId of listIds) {
+		const read = await readList(context, listId, count, readBaseline(staticData, listId));
+		count += read.seen.size;
+		reads.push(read);
+	}
+	return reads;
+}
+
+export async function pollWatchedLists(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readPollSettings.call(this);
+	const manual = this.getMode() === 'manual';
+	const staticData = this.getWorkflowStaticData('node');
+	const key = `${this.getWorkflow().id ?? ''} ${this.getNode().id}`;
+	const now = Date.now();
+	const startedAt = pollsInFlight.get(key);
+	if (!manual && startedAt !== undefined && now - startedAt < IN_FLIGHT_LIMIT_MS) return null;
+	if (!manual) pollsInFlight.set(key, now);
+	try {
+		const reads = await readAll(this, staticData, settings.listIds);
+		// Nothing awaits from here on: the comparison and the baseline's advance are one step, so a
+		// poll overlapping this one in the same static data compares against the advanced baseline.
+		const at = new Date().toISOString();
+		const found = reads.flatMap((read) => changesOf(staticData, read, settings.events, at));
+		if (manual) {
+			const sample = manualSample(reads, found, settings, at, staticData);
+			return sample.length > 0 ? [sample.map((event) => itemOf(event, settings.simplify))] : null;
+		}
+		writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));
+		return found.length > 0 ? [found.map((event) => itemOf(event, settings.simplify))] : null;
+	} finally {
+		if (!manual && pollsInFlight.get(key) === now) pollsInFlight.delete(key);
+	}
+}
