@@ -13,7 +13,7 @@ import { creditsDescription } from './resources/credits';
 import { savedListDescription } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
-import { CREDENTIAL_NAME } from './shared/client/transport';
+import { CREDENTIAL_NAME } from './shared/client/apiCredential';
 
 export class ContactData implements INodeType {
 	description: INodeTypeDescription = {

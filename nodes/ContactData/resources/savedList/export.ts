@@ -19,7 +19,9 @@ import {
 import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/client/transport';
+import { openSignedUrl } from '../../shared/client/exportDownload';
+import { readJsonStream } from '../../shared/client/jsonStream';
+import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import {
 	countExportedItems,
