@@ -9,7 +9,9 @@ import {
 	type SearchRequest,
 } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
-import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/parameters/filters';
+import { noMatchNotice, textFilterAdvice } from '../../shared/parameters/filterAdvice';
+import { filterProperties } from '../../shared/parameters/filterParameters';
+import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
 import { simplifyOutput, simplifyParameters } from '../../shared/items/simplify';

@@ -2,13 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
 import { contactIdsParameter, optionParameter } from '../../shared/parameters/descriptions';
-import {
-	FILTER_PARAMETER_NAMES,
-	filterProperties,
-	noMatchNotice,
-	readFilters,
-	textFilterAdvice,
-} from '../../shared/parameters/filters';
+import { noMatchNotice, textFilterAdvice } from '../../shared/parameters/filterAdvice';
+import { filterProperties } from '../../shared/parameters/filterParameters';
+import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
+import { readFilters } from '../../shared/parameters/readFilters';
 import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
