@@ -1,4 +1,6 @@
 /** The advice when a search (or a list from filters) finds nothing: how its text filters are matched. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import type { SearchFilters } from '../client/contract';
 import { LIST_FILTERS } from './filters';
 import { showValue } from './values';
@@ -10,7 +12,7 @@ const TEXT_FILTERS = ['title', 'department', 'industry', 'tech_stack', 'keywords
  * When a search finds nothing: which text filters may be at fault and how their values are written,
  * or undefined when the filters hold no text filter.
  */
-export function textFilterAdvice(filters: SearchFilters): string | undefined {
+function textFilterAdvice(filters: SearchFilters): string | undefined {
 	const advice: string[] = [];
 	for (const filter of TEXT_FILTERS) {
 		const value = filters[filter];
@@ -33,7 +35,28 @@ export function textFilterAdvice(filters: SearchFilters): string | undefined {
 	return advice.length ? advice.join('; ') : undefined;
 }
 
-/** The notice for searches (or lists from filters) that found nothing, from each item's advice. */
-export function noMatchNotice(lead: string, advice: string[]): string {
-	return `${lead} Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${advice.join(' | ')}.`;
+/**
+ * The advice for the items whose search (or list from filters) found nothing, collected item by item
+ * and shown once, as a hint in the output pane.
+ */
+export class NoMatchAdvice {
+	private readonly advice: string[] = [];
+
+	/** `itemCount`: how many input items the run has (with more than one, advice names its item). */
+	constructor(private readonly itemCount: number) {}
+
+	/** Notes an item's filters when they found nothing. */
+	note(itemIndex: number, filters: SearchFilters, found: number): void {
+		const advice = found === 0 ? textFilterAdvice(filters) : undefined;
+		if (advice) this.advice.push(this.itemCount > 1 ? `item ${itemIndex}: ${advice}` : advice);
+	}
+
+	/** Shows the advice noted, after `lead` ("No contacts matched."), if any was. */
+	hint(context: IExecuteFunctions, lead: string): void {
+		if (this.advice.length === 0) return;
+		context.addExecutionHints({
+			message: `${lead} Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${this.advice.join(' | ')}.`,
+			location: 'outputPane',
+		});
+	}
 }
