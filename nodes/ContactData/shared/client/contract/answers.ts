@@ -83,6 +83,7 @@ export type SearchPage = z.infer<typeof searchPageSchema>;
 export const unlockEntryErrorSchema = z
 	.object({ id: z.string(), error: z.object({ code: z.string(), message: z.string() }).passthrough() })
 	.passthrough();
+export type UnlockEntryError = z.infer<typeof unlockEntryErrorSchema>;
 
 /**
  * A contact in the answer of a charged call as the node reads it: its id, the rest passed through
@@ -130,6 +131,7 @@ export type SavedList = z.infer<typeof savedListSchema>;
 export const savedListsPageSchema = z
 	.object({ lists: z.array(savedListSchema), next_cursor: z.string().nullable() })
 	.passthrough();
+export type SavedListsPage = z.infer<typeof savedListsPageSchema>;
 
 export const listContactsAddedSchema = z
 	.object({ added: z.number(), contact_count: z.number() })
@@ -137,6 +139,8 @@ export const listContactsAddedSchema = z
 export const listContactsRemovedSchema = z
 	.object({ removed: z.number(), contact_count: z.number() })
 	.passthrough();
+export type ListContactsAdded = z.infer<typeof listContactsAddedSchema>;
+export type ListContactsRemoved = z.infer<typeof listContactsRemovedSchema>;
 
 export const exportUrlResponseSchema = z
 	.object({

@@ -31,6 +31,7 @@ export const webhookSchema = z
 export type Webhook = z.infer<typeof webhookSchema>;
 
 export const webhooksPageSchema = z.object({ webhooks: z.array(webhookSchema) }).passthrough();
+export type WebhooksPage = z.infer<typeof webhooksPageSchema>;
 
 const changeSideSchema = z
 	.object({
