@@ -14,7 +14,7 @@ import { savedListDescription } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { toolAnswer } from './shared/agent/toolAnswer';
-import { CREDENTIAL_NAME } from './shared/client/transport';
+import { CREDENTIAL_NAME } from './shared/client/apiCredential';
 import { asNodeError, errorItem } from './shared/items/items';
 
 export class ContactData implements INodeType {

@@ -5,11 +5,14 @@ import {
 	PATHS,
 	searchPageSchema,
 	searchRequestSchema,
+	type SearchFilters,
 	type SearchPage,
 	type SearchRequest,
 } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
-import { filterProperties, noMatchNotice, readFilters, textFilterAdvice } from '../../shared/parameters/filters';
+import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
+import { filterProperties } from '../../shared/parameters/filterParameters';
+import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
 import { simplifyOutput, simplifyParameters } from '../../shared/items/simplify';
@@ -65,51 +68,22 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	let capped: { total: number } | undefined;
-	const noMatch: string[] = [];
+	const paging: SearchPaging = {};
+	const noMatch = new NoMatchAdvice(items.length);
 	const pages = answersForAgent(this);
 	const output = await forEachItem(this, items, async (itemIndex) => {
 		const filters = readFilters(this, itemIndex);
 		const limit = pages ? pageSizeOf(this, itemIndex) : resultLimitOf(this, itemIndex);
-
-		const contacts: IDataObject[] = [];
-		let cursor: string | null = pages ? textOf({ node: this.getNode(), itemIndex }, 'Cursor', this.getNodeParameter('cursor', itemIndex, '')) || null : null;
-		let total: number | undefined;
-		const trail = new CursorTrail(this, `POST ${PATHS.search}`, itemIndex);
-		do {
-			const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
-			const body: SearchRequest = checkBody(this, searchRequestSchema, { filters, limit: pageSize, cursor }, itemIndex, {
-				limit: 'Limit',
-			});
-			const { body: page } = await (apiRequest<SearchPage>).call(this, {
-				method: 'POST',
-				path: PATHS.search,
-				fieldNames: editorFieldNames,
-				body: body as IDataObject,
-				safeToRetry: true,
-				itemIndex,
-				schema: searchPageSchema,
-			});
-			contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
-			trail.follow(page.results.map((contact) => contact.id), page.next_cursor);
-			cursor = page.next_cursor;
-			total = page.total;
-			if (page.truncated && cursor === null) capped = { total: page.total };
-		} while (cursor !== null && contacts.length < limit);
-		const advice = contacts.length === 0 ? textFilterAdvice(filters) : undefined;
-		if (advice) noMatch.push(items.length > 1 ? `item ${itemIndex}: ${advice}` : advice);
+		const cursor = pages ? cursorOf(this, itemIndex) : null;
+		const found = await searchContacts(this, { filters, limit, cursor }, itemIndex, paging);
+		noMatch.note(itemIndex, filters, found.contacts.length);
 		// An agent gets its page as one answer, with where the next page starts.
-		return pages ? { contacts, next_cursor: cursor, total } : contacts;
+		return pages ? { ...found } : found.contacts;
 	});
-	if (noMatch.length) {
+	noMatch.hint(this, 'No contacts matched.');
+	if (paging.capped) {
 		this.addExecutionHints({
-			message: noMatchNotice('No contacts matched.', noMatch),
-			location: 'outputPane',
-		});
-	}
-	if (capped) {
-		this.addExecutionHints({
-			message: `The search matched about ${capped.total.toLocaleString('en-US')} contacts, but the API pages through only the first ${LIMITS.searchPagingCap.toLocaleString('en-US')}. To get every match, save these filters as a list (Saved List → Create, from search filters) and export it (Saved List → Export).`,
+			message: `The search matched about ${paging.capped.total.toLocaleString('en-US')} contacts, but the API pages through only the first ${LIMITS.searchPagingCap.toLocaleString('en-US')}. To get every match, save these filters as a list (Saved List → Create, from search filters) and export it (Saved List → Export).`,
 			location: 'outputPane',
 		});
 	}
@@ -120,4 +94,55 @@ export async function execute(
 function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const value = context.getNodeParameter('pageSize', itemIndex, AGENT_PAGE_SIZE);
 	return wholeNumber({ node: context.getNode(), itemIndex }, 'Page Size', value, { min: 1, max: LIMITS.searchLimitMax });
+}
+
+/** Where an agent's page starts: the Cursor it was given, or the first page. */
+function cursorOf(context: IExecuteFunctions, itemIndex: number): string | null {
+	return textOf({ node: context.getNode(), itemIndex }, 'Cursor', context.getNodeParameter('cursor', itemIndex, '')) || null;
+}
+
+/** What paging met over the run: a search the API pages through only so far. */
+interface SearchPaging {
+	capped?: { total: number };
+}
+
+/** A search's contacts, where its next page starts, and how many match in all. */
+interface SearchResult {
+	contacts: IDataObject[];
+	next_cursor: string | null;
+	total?: number;
+}
+
+/** Up to `limit` contacts matching `filters` from `cursor` on (null: the first page), page by page. */
+async function searchContacts(
+	context: IExecuteFunctions,
+	{ filters, limit, cursor: from }: { filters: SearchFilters; limit: number; cursor: string | null },
+	itemIndex: number,
+	paging: SearchPaging,
+): Promise<SearchResult> {
+	const contacts: IDataObject[] = [];
+	let cursor = from;
+	let total: number | undefined;
+	const trail = new CursorTrail(context, `POST ${PATHS.search}`, itemIndex);
+	do {
+		const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
+		const body: SearchRequest = checkBody(context, searchRequestSchema, { filters, limit: pageSize, cursor }, itemIndex, {
+			limit: 'Limit',
+		});
+		const { body: page } = await (apiRequest<SearchPage>).call(context, {
+			method: 'POST',
+			path: PATHS.search,
+			fieldNames: editorFieldNames,
+			body: body as IDataObject,
+			safeToRetry: true,
+			itemIndex,
+			schema: searchPageSchema,
+		});
+		contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
+		trail.follow(page.results.map((contact) => contact.id), page.next_cursor);
+		cursor = page.next_cursor;
+		total = page.total;
+		if (page.truncated && cursor === null) paging.capped = { total: page.total };
+	} while (cursor !== null && contacts.length < limit);
+	return { contacts, next_cursor: cursor, total };
 }

@@ -3,18 +3,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { contactIdsParameters } from '../../shared/parameters/inputFields';
-import {
-	FILTER_PARAMETER_NAMES,
-	filterProperties,
-	noMatchNotice,
-	readFilters,
-	textFilterAdvice,
-} from '../../shared/parameters/filters';
-import { asNodeError, errorItem, forEachItem, pairedWith } from '../../shared/items/items';
+import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
+import { filterProperties } from '../../shared/parameters/filterParameters';
+import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
+import { readFilters } from '../../shared/parameters/readFilters';
+import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, refused, textOf, unique } from '../../shared/parameters/values';
-import { groupIdsByKey, sendMembers } from './members';
+import { forEachGroup, groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
 const showForFilters = { show: { ...showFor.show, createFrom: ['filters'] } };
@@ -98,45 +95,40 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const createFrom = optionParameter(this, 'createFrom', 'Create From', 0, CREATE_FROM_CHOICES, 'filters');
-	if (createFrom === 'filters') {
-		const noMatch: string[] = [];
-		const output = await forEachItem(this, items, async (itemIndex) => {
-			const name = nameOf(this, itemIndex);
-			const filters = readFilters(this, itemIndex);
-			const list = await createList(this, { name, filters }, itemIndex);
-			const advice = list.contact_count === 0 ? textFilterAdvice(filters) : undefined;
-			if (advice) noMatch.push(items.length > 1 ? `item ${itemIndex}: ${advice}` : advice);
-			return list;
-		});
-		if (noMatch.length) {
-			this.addExecutionHints({ message: noMatchNotice('The new list has no contacts.', noMatch), location: 'outputPane' });
-		}
-		return output;
-	}
+	if (createFrom === 'filters') return await createFromFilters(this, items);
+	return await createFromIds(this, items);
+}
 
-	const output: INodeExecutionData[] = [];
-	const groups = groupIdsByKey(
-		this,
-		items,
-		(itemIndex) => nameOf(this, itemIndex),
-		output,
-	);
-	for (const [name, group] of groups) {
-		const firstItem = group.itemIndexes[0];
-		const ids = unique(group.ids);
-		try {
-			const first = ids.slice(0, LIMITS.listCreateIdsMax);
-			let list = await createList(this, { name, filters: null, contact_ids: first }, firstItem);
-			if (ids.length > first.length) {
-				const rest = await sendMembers(this, String(list.id), ids.slice(first.length), 'add', firstItem);
-				list = { ...list, contact_count: rest.contact_count };
-			}
-			output.push({ json: list, pairedItem: pairedWith(group.itemIndexes) });
-		} catch (error) {
-			const failure = asNodeError(this, error, firstItem);
-			if (!this.continueOnFail()) throw failure;
-			output.push(errorItem(failure, pairedWith(group.itemIndexes), { name }));
-		}
-	}
+/** One list an item, of the contacts its filters match. */
+async function createFromFilters(context: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const noMatch = new NoMatchAdvice(items.length);
+	const output = await forEachItem(context, items, async (itemIndex) => {
+		const filters = readFilters(context, itemIndex);
+		const list = await createList(context, { name: nameOf(context, itemIndex), filters }, itemIndex);
+		noMatch.note(itemIndex, filters, Number(list.contact_count));
+		return list;
+	});
+	noMatch.hint(context, 'The new list has no contacts.');
 	return output;
+}
+
+/** One list a name, of the contacts of every item that names it (ids past the first call's cap added after). */
+async function createFromIds(context: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const output: INodeExecutionData[] = [];
+	const groups = groupIdsByKey(context, items, (itemIndex) => nameOf(context, itemIndex), output);
+	return await forEachGroup(
+		context,
+		groups,
+		output,
+		async (name, group) => {
+			const firstItem = group.itemIndexes[0];
+			const ids = unique(group.ids);
+			const first = ids.slice(0, LIMITS.listCreateIdsMax);
+			const list = await createList(context, { name, filters: null, contact_ids: first }, firstItem);
+			if (ids.length === first.length) return list;
+			const rest = await sendMembers(context, String(list.id), ids.slice(first.length), 'add', firstItem);
+			return { ...list, contact_count: rest.contact_count };
+		},
+		(name) => ({ name }),
+	);
 }

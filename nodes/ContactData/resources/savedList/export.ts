@@ -19,7 +19,9 @@ import {
 import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import { apiRequest, openSignedUrl, readJsonStream, type ApiResponse } from '../../shared/client/transport';
+import { openSignedUrl } from '../../shared/client/exportDownload';
+import { readJsonStream } from '../../shared/client/jsonStream';
+import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import {
 	countExportedItems,
@@ -134,83 +136,114 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const where = { node: this.getNode(), itemIndex };
-		const listId = savedListIdOf(this, itemIndex);
-		const outputAs = optionParameter<'binary' | 'items'>(this, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
-		const format =
-			outputAs === 'items'
-				? 'json'
-				: optionParameter<ExportFormat>(this, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv');
-		const fields = stringListOf(where, 'Fields', this.getNodeParameter('fields', itemIndex, ''));
-		const unlockedOnly = booleanParameter(this, 'unlockedOnly', 'Unlocked Contacts Only', itemIndex);
-		const binaryPropertyName =
-			outputAs === 'binary' ? binaryPropertyNameOf(this, itemIndex) : undefined;
-		const body = checkBody(
-			this,
-			exportRequestSchema,
-			{ format, ...(fields.length ? { fields } : {}), ...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }) },
-			itemIndex,
-			{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
-		);
-
-		const started = await apiRequest.call(this, {
-			method: 'POST',
-			path: PATHS.listExport(listId),
-			fieldNames: editorFieldNames,
-			pathParameter: 'Saved List',
-			body,
-			stream: true,
-			safeToRetry: true,
-			itemIndex,
-		});
-		let file = started as ApiResponse<AsyncIterable<Buffer>>;
-		let contactCount: number | undefined;
-		if (started.statusCode === 202) {
-			// A large list: the answer is a signed URL to stream the file from.
-			const bulk = signedUrlAnswerOf(this, await readJsonStream(file.body), itemIndex);
-			contactCount = bulk.contact_count;
-			if (outputAs === 'items') {
-				// As items the whole export would be held in memory at once: refuse before downloading.
-				throw new NodeOperationError(
-					this.getNode(),
-					`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
-					{
-						itemIndex,
-						description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
-					},
-				);
-			}
-			file = await openSignedUrl.call(this, bulk.url, itemIndex);
-		}
-
-		if (outputAs === 'items') {
-			const parsed = (await readJsonStream(file.body)) as { contacts?: IDataObject[] } | undefined;
-			const contacts = parsed?.contacts ?? [];
-			noticeNotUnlocked(this, countExportedItems(contacts));
-			return contacts.map((contact) => ({ ...contact }));
-		}
-
-		const fileName =
-			fileNameOf(file.headers) ??
-			fileNameOf(started.headers) ??
-			(await listFileName(this, listId, format, itemIndex));
-		const binary = await this.helpers.prepareBinaryData(
-			file.body as unknown as Buffer,
-			fileName,
-			MIME_TYPES[format],
-		);
-		// Read back from n8n's store, so the download stays one stream and costs no second call.
-		const counts = await countStoredExport(this, binary, format);
-		noticeNotUnlocked(this, counts);
-		const json: IDataObject = {
-			list_id: listId,
-			format,
-			file_name: fileName,
-			contact_count: contactCount ?? counts.contacts,
-		};
-		if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
-		return [{ json, binary: { [binaryPropertyName ?? 'data']: binary } }];
+		const request = exportRequestOf(this, itemIndex);
+		const download = await startExport(this, request, itemIndex);
+		if (request.outputAs === 'items') return await exportedItems(this, download.file);
+		return [await exportedFile(this, request, download, itemIndex)];
 	});
+}
+
+/** An item's export as its parameters ask for it, checked before anything is sent. */
+interface ExportAsked {
+	listId: string;
+	outputAs: 'binary' | 'items';
+	format: ExportFormat;
+	/** The binary field of the output item (a file only). */
+	binaryPropertyName?: string;
+	body: IDataObject;
+}
+
+function exportRequestOf(context: IExecuteFunctions, itemIndex: number): ExportAsked {
+	const where = { node: context.getNode(), itemIndex };
+	const listId = savedListIdOf(context, itemIndex);
+	const outputAs = optionParameter<'binary' | 'items'>(context, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
+	const format =
+		outputAs === 'items'
+			? 'json'
+			: optionParameter<ExportFormat>(context, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv');
+	const fields = stringListOf(where, 'Fields', context.getNodeParameter('fields', itemIndex, ''));
+	const unlockedOnly = booleanParameter(context, 'unlockedOnly', 'Unlocked Contacts Only', itemIndex);
+	const binaryPropertyName = outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
+	const body = checkBody(
+		context,
+		exportRequestSchema,
+		{ format, ...(fields.length ? { fields } : {}), ...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }) },
+		itemIndex,
+		{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
+	);
+	return { listId, outputAs, format, binaryPropertyName, body };
+}
+
+/** The export's answer, and the file: inline, or (a large list) from the signed URL it answers with. */
+interface ExportDownload {
+	started: ApiResponse<unknown>;
+	file: ApiResponse<AsyncIterable<Buffer>>;
+	/** The list's size, as the answer of a large list gives it. */
+	contactCount?: number;
+}
+
+async function startExport(context: IExecuteFunctions, request: ExportAsked, itemIndex: number): Promise<ExportDownload> {
+	const started = await apiRequest.call(context, {
+		method: 'POST',
+		path: PATHS.listExport(request.listId),
+		fieldNames: editorFieldNames,
+		pathParameter: 'Saved List',
+		body: request.body,
+		stream: true,
+		safeToRetry: true,
+		itemIndex,
+	});
+	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
+	if (started.statusCode !== 202) return { started, file: inline };
+	// A large list: the answer is a signed URL to stream the file from.
+	const bulk = signedUrlAnswerOf(context, await readJsonStream(inline.body), itemIndex);
+	if (request.outputAs === 'items') {
+		// As items the whole export would be held in memory at once: refuse before downloading.
+		throw new NodeOperationError(
+			context.getNode(),
+			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
+			{
+				itemIndex,
+				description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
+			},
+		);
+	}
+	const file = await openSignedUrl.call(context, bulk.url, itemIndex);
+	return { started, file, contactCount: bulk.contact_count };
+}
+
+/** The export as items, one a contact. */
+async function exportedItems(
+	context: IExecuteFunctions,
+	file: ApiResponse<AsyncIterable<Buffer>>,
+): Promise<IDataObject[]> {
+	const parsed = (await readJsonStream(file.body)) as { contacts?: IDataObject[] } | undefined;
+	const contacts = parsed?.contacts ?? [];
+	noticeNotUnlocked(context, countExportedItems(contacts));
+	return contacts.map((contact) => ({ ...contact }));
+}
+
+/** The export as one item with the file in its binary field. */
+async function exportedFile(
+	context: IExecuteFunctions,
+	{ listId, format, binaryPropertyName }: ExportAsked,
+	{ started, file, contactCount }: ExportDownload,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	const fileName =
+		fileNameOf(file.headers) ?? fileNameOf(started.headers) ?? (await listFileName(context, listId, format, itemIndex));
+	const binary = await context.helpers.prepareBinaryData(file.body as unknown as Buffer, fileName, MIME_TYPES[format]);
+	// Read back from n8n's store, so the download stays one stream and costs no second call.
+	const counts = await countStoredExport(context, binary, format);
+	noticeNotUnlocked(context, counts);
+	const json: IDataObject = {
+		list_id: listId,
+		format,
+		file_name: fileName,
+		contact_count: contactCount ?? counts.contacts,
+	};
+	if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
+	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
 }
 
 /** Tells the user when contacts were exported without email because they are not unlocked. */

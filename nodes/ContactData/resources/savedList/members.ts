@@ -74,6 +74,29 @@ export function groupIdsByKey(
 	return groups;
 }
 
+/**
+ * Runs `perGroup` for each group: its answer as one item paired with all the group's items, or
+ * (under continueOnFail) an error item with `errorJson` of its key.
+ */
+export async function forEachGroup(
+	context: IExecuteFunctions,
+	groups: Map<string, Group>,
+	output: INodeExecutionData[],
+	perGroup: (key: string, group: Group) => Promise<IDataObject>,
+	errorJson: (key: string) => IDataObject,
+): Promise<INodeExecutionData[]> {
+	for (const [key, group] of groups) {
+		try {
+			output.push({ json: await perGroup(key, group), pairedItem: pairedWith(group.itemIndexes) });
+		} catch (error) {
+			const failure = asNodeError(context, error, group.itemIndexes[0]);
+			if (!context.continueOnFail()) throw failure;
+			output.push(errorItem(failure, pairedWith(group.itemIndexes), errorJson(key)));
+		}
+	}
+	return output;
+}
+
 /** Sends `ids` to a list in calls of up to 1,000; returns what the API counted. */
 export async function sendMembers(
 	context: IExecuteFunctions,
@@ -90,35 +113,44 @@ export async function sendMembers(
 			ids: 'Contact IDs',
 		});
 		calls++;
-		if (change === 'add') {
-			const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(context, {
-				method: 'POST',
-				path: PATHS.listContacts(listId),
-				fieldNames: editorFieldNames,
-				pathParameter: 'Saved List',
-				body,
-				// Adding a member twice changes nothing: safe to send again.
-				safeToRetry: true,
-				itemIndex,
-				schema: listContactsAddedSchema,
-			});
-			changed += answer.added;
-			contactCount = answer.contact_count;
-		} else {
-			const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(context, {
-				method: 'DELETE',
-				path: PATHS.listContacts(listId),
-				fieldNames: editorFieldNames,
-				pathParameter: 'Saved List',
-				body,
-				itemIndex,
-				schema: listContactsRemovedSchema,
-			});
-			changed += answer.removed;
-			contactCount = answer.contact_count;
-		}
+		const answer = await sendBatch(context, listId, body, change, itemIndex);
+		changed += answer.changed;
+		contactCount = answer.contactCount;
 	}
 	return { changed, contact_count: contactCount, calls };
+}
+
+/** One call adding or removing a batch of members: how many changed, and the list's size after. */
+async function sendBatch(
+	context: IExecuteFunctions,
+	listId: string,
+	body: IDataObject,
+	change: 'add' | 'remove',
+	itemIndex: number,
+): Promise<{ changed: number; contactCount: number }> {
+	const call = {
+		path: PATHS.listContacts(listId),
+		fieldNames: editorFieldNames,
+		pathParameter: 'Saved List',
+		body,
+		itemIndex,
+	};
+	if (change === 'add') {
+		const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(context, {
+			...call,
+			method: 'POST',
+			// Adding a member twice changes nothing: safe to send again.
+			safeToRetry: true,
+			schema: listContactsAddedSchema,
+		});
+		return { changed: answer.added, contactCount: answer.contact_count };
+	}
+	const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(context, {
+		...call,
+		method: 'DELETE',
+		schema: listContactsRemovedSchema,
+	});
+	return { changed: answer.removed, contactCount: answer.contact_count };
 }
 
 export async function changeMembers(
@@ -127,29 +159,22 @@ export async function changeMembers(
 	change: 'add' | 'remove',
 ): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
-	const groups = groupIdsByKey(
+	const groups = groupIdsByKey(this, items, (itemIndex) => savedListIdOf(this, itemIndex), output);
+	return await forEachGroup(
 		this,
-		items,
-		(itemIndex) => savedListIdOf(this, itemIndex),
+		groups,
 		output,
-	);
-	for (const [listId, group] of groups) {
-		const uniqueIds = unique(group.ids);
-		try {
+		async (listId, group) => {
+			const uniqueIds = unique(group.ids);
 			const result = await sendMembers(this, listId, uniqueIds, change, group.itemIndexes[0]);
-			const json: IDataObject = {
+			return {
 				list_id: listId,
 				[change === 'add' ? 'added' : 'removed']: result.changed,
 				contact_count: result.contact_count,
 				contacts_sent: uniqueIds.length,
 				calls: result.calls,
 			};
-			output.push({ json, pairedItem: pairedWith(group.itemIndexes) });
-		} catch (error) {
-			const failure = asNodeError(this, error, group.itemIndexes[0]);
-			if (!this.continueOnFail()) throw failure;
-			output.push(errorItem(failure, pairedWith(group.itemIndexes), { list_id: listId }));
-		}
-	}
-	return output;
+		},
+		(listId) => ({ list_id: listId }),
+	);
 }

@@ -217,6 +217,18 @@ const TYPE_WORDS: Record<string, string> = {
 	object: 'an object',
 };
 
+/** How a value past a bound reads, by what it is: a text, a list, or a number. */
+const BOUND_WORDS = {
+	below: { string: 'is shorter than', array: 'has fewer than', number: 'is less than' },
+	above: { string: 'is longer than', array: 'has more than', number: 'is more than' },
+};
+
+function outOfBound(words: (typeof BOUND_WORDS)['below'], type: string, bound: number | bigint): string {
+	if (type === 'string') return `${words.string} ${plural(Number(bound), 'character')}`;
+	if (type === 'array') return `${words.array} ${plural(Number(bound), 'entry', 'entries')}`;
+	return `${words.number} ${String(bound)}`;
+}
+
 /** A zod issue in plain words (never zod's own JSON or type jargon). */
 function problemOf(issue: ZodIssue): string {
 	switch (issue.code) {
@@ -225,17 +237,9 @@ function problemOf(issue: ZodIssue): string {
 		case 'invalid_enum_value':
 			return `is not one of: ${issue.options.join(', ')}`;
 		case 'too_small':
-			return issue.type === 'string'
-				? `is shorter than ${plural(Number(issue.minimum), 'character')}`
-				: issue.type === 'array'
-					? `has fewer than ${plural(Number(issue.minimum), 'entry', 'entries')}`
-					: `is less than ${String(issue.minimum)}`;
+			return outOfBound(BOUND_WORDS.below, issue.type, issue.minimum);
 		case 'too_big':
-			return issue.type === 'string'
-				? `is longer than ${plural(Number(issue.maximum), 'character')}`
-				: issue.type === 'array'
-					? `has more than ${plural(Number(issue.maximum), 'entry', 'entries')}`
-					: `is more than ${String(issue.maximum)}`;
+			return outOfBound(BOUND_WORDS.above, issue.type, issue.maximum);
 		default:
 			// The contract's own messages ("must be an ISO 3166 alpha-2 code").
 			return issue.message;

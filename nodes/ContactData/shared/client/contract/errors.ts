@@ -1,0 +1,31 @@
+/** How the API refuses a call: its error codes with their statuses, and the error body. */
+import { z } from 'zod';
+
+export const ERROR_CODES = {
+	invalid_request: 400,
+	unauthorized: 401,
+	insufficient_credits: 402,
+	tier_required: 403,
+	not_found: 404,
+	method_not_allowed: 405,
+	conflict: 409,
+	too_many_ids: 413,
+	rate_limited: 429,
+	internal: 500,
+	unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Statuses after which an idempotent call may be sent again. */
+export const TRANSIENT_STATUSES = [429, 500, 502, 503, 504] as const;
+
+export const apiErrorBodySchema = z.object({
+	error: z
+		.object({
+			code: z.string(),
+			message: z.string(),
+			details: z.record(z.unknown()).optional(),
+		})
+		.passthrough(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -1,0 +1,14 @@
+/** The HTTP headers the API reads and writes (lower case, as Node gives them). */
+
+export const HEADERS = {
+	authorization: 'authorization',
+	idempotencyKey: 'idempotency-key',
+	rateLimitLimit: 'x-ratelimit-limit',
+	rateLimitRemaining: 'x-ratelimit-remaining',
+	/** Seconds (a number; the sandbox's scaled clock gives decimals) until a slot frees. */
+	rateLimitReset: 'x-ratelimit-reset',
+	retryAfter: 'retry-after',
+	webhookId: 'webhook-id',
+	webhookTimestamp: 'webhook-timestamp',
+	webhookSignature: 'webhook-signature',
+} as const;

@@ -1,0 +1,81 @@
+/** Webhooks: their timings, the subscription and event shapes, and the signatures (Standard Webhooks). */
+import { createHmac } from 'node:crypto';
+import { z } from 'zod';
+
+import { contactPreviewSchema } from './answers';
+import { EVENT_TYPES } from './enums';
+import { ID_PREFIXES } from './ids';
+import { LIMITS } from './limits';
+import { openEnum } from './openEnum';
+
+export const WEBHOOKS = {
+	secretPrefix: 'whsec_',
+	/** Signatures older or newer than this are refused. */
+	toleranceSeconds: 5 * 60,
+	/** A delivery without a 2xx within this time counts as failed. */
+	deliveryTimeoutMs: 10_000,
+	/** Delivery attempts in all (the first and its retries), over about a minute. */
+	deliveryAttempts: 5,
+} as const;
+
+export const webhookSchema = z
+	.object({
+		id: z.string(),
+		url: z.string(),
+		events: z.array(openEnum(EVENT_TYPES)),
+		list_ids: z.array(z.string()).nullable(),
+		created_at: z.string(),
+		secret: z.string().optional(),
+	})
+	.passthrough();
+export type Webhook = z.infer<typeof webhookSchema>;
+
+export const webhooksPageSchema = z.object({ webhooks: z.array(webhookSchema) }).passthrough();
+export type WebhooksPage = z.infer<typeof webhooksPageSchema>;
+
+const changeSideSchema = z
+	.object({
+		title: z.string().nullable(),
+		company: z.object({ name: z.string().nullable(), domain: z.string().nullable() }).passthrough(),
+	})
+	.passthrough();
+
+export const webhookEventSchema = z
+	.object({
+		id: z.string().startsWith(ID_PREFIXES.event),
+		type: z.enum(EVENT_TYPES),
+		created_at: z.string(),
+		list_id: z.string(),
+		contact: contactPreviewSchema,
+		changes: z.object({ previous: changeSideSchema, current: changeSideSchema }).passthrough().optional(),
+		intent: z
+			.object({
+				topic: z.string(),
+				score: z.number().min(LIMITS.intentScoreMin).max(LIMITS.intentScoreMax),
+			})
+			.passthrough()
+			.optional(),
+	})
+	.passthrough();
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+
+/** The HMAC key of a `whsec_<base64>` secret. */
+export function webhookSigningKey(secret: string): Buffer {
+	const encoded = secret.startsWith(WEBHOOKS.secretPrefix)
+		? secret.slice(WEBHOOKS.secretPrefix.length)
+		: secret;
+	return Buffer.from(encoded, 'base64');
+}
+
+/** `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<raw body>">`. */
+export function webhookSignature(
+	secret: string,
+	webhookId: string,
+	timestampSeconds: number | string,
+	rawBody: string | Buffer,
+): string {
+	const hmac = createHmac('sha256', webhookSigningKey(secret));
+	hmac.update(`${webhookId}.${timestampSeconds}.`);
+	hmac.update(rawBody);
+	return `v1,${hmac.digest('base64')}`;
+}

@@ -1,0 +1,72 @@
+/**
+ * The download of a bulk export through its signed URL. The URL carries its own signature, so it is
+ * fetched with n8n's plain `httpRequest`, without the Authorization header: the key is not sent
+ * along. Like the Base URL it must be https (plain http only on loopback, the sandbox): it is a
+ * bearer of the data.
+ */
+import { apiCredentialOf, type ApiContext } from './apiCredential';
+import { apiError } from './apiErrors';
+import { isAllowedSignedUrl } from './baseUrl';
+import { downloadFailed } from './failedCalls';
+import { apiFailure } from './failures';
+import { readJsonStream } from './jsonStream';
+import { backoffMs, errorCodeOf, isConnectionLost, isTimeout, isTransientStatus, MAX_TRANSIENT_ATTEMPTS } from './retries';
+import type { ApiResponse } from './transport';
+import { cancelSignalOf, pause, stopped } from './waits';
+
+type Download = ApiResponse<AsyncIterable<Buffer>>;
+
+/** Opens a signed export URL as a stream, sending it again after a lost connection or a 5xx. */
+export async function openSignedUrl(this: ApiContext, url: string, itemIndex?: number): Promise<Download> {
+	const { timeoutMs } = await apiCredentialOf(this);
+	if (!isAllowedSignedUrl(url)) {
+		throw apiFailure(this.getNode(), 'notSent', {
+			code: 'insecure_export_url',
+			message: 'The export URL the API gave is not https, so it was not opened',
+			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
+			itemIndex,
+		});
+	}
+	for (let attempt = 1; ; attempt++) {
+		const lastAttempt = attempt >= MAX_TRANSIENT_ATTEMPTS;
+		const response = await fetchSignedUrl(this, url, timeoutMs, lastAttempt, itemIndex);
+		if (response === undefined) {
+			await pause(this, backoffMs(attempt), itemIndex);
+			continue;
+		}
+		const { statusCode } = response;
+		if (statusCode >= 200 && statusCode < 300) return response;
+		const body = await readJsonStream(response.body);
+		if (isTransientStatus(statusCode) && !lastAttempt) {
+			await pause(this, backoffMs(attempt), itemIndex);
+			continue;
+		}
+		throw apiError(this, statusCode, body, itemIndex);
+	}
+}
+
+/** One GET of the URL: its answer, or `undefined` when the connection was lost and may be tried again. */
+async function fetchSignedUrl(
+	context: ApiContext,
+	url: string,
+	timeoutMs: number,
+	lastAttempt: boolean,
+	itemIndex: number | undefined,
+): Promise<Download | undefined> {
+	try {
+		return (await context.helpers.httpRequest({
+			method: 'GET',
+			url,
+			encoding: 'stream',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: timeoutMs,
+			...(cancelSignalOf(context) ? { abortSignal: cancelSignalOf(context) } : {}),
+		})) as Download;
+	} catch (error) {
+		const code = errorCodeOf(error);
+		if (code === 'ERR_CANCELED') throw stopped(context, itemIndex);
+		if (isConnectionLost(code) && !isTimeout(error) && !lastAttempt) return undefined;
+		throw downloadFailed(context, error, timeoutMs, itemIndex);
+	}
+}

@@ -1,0 +1,181 @@
+/**
+ * A call that failed, as the error the user reads: no answer (stopped, timed out, unreachable), a
+ * redirect, a 2xx the node cannot read, a 429 or a 5xx that did not pass, a download that got no
+ * file. Each is a failure kind (./failures) with its message in words; the API key is wiped from
+ * anything that might echo it.
+ */
+import type { NodeApiError } from 'n8n-workflow';
+import type { ZodError } from 'zod';
+
+import type { ApiContext, ApiCredential } from './apiCredential';
+import { asWritten } from './asWritten';
+import { apiFailure } from './failures';
+import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
+import { stopped } from './waits';
+
+/** What a failed call's message names: the call, and the input item it was made for. */
+export interface CallNamed {
+	method: string;
+	path: string;
+	itemIndex?: number;
+}
+
+/**
+ * A call that got no answer: thrown when stopped, timed out or unreachable; the reason in words
+ * when the connection was lost on the way (the caller may send it again).
+ */
+export function noAnswer(
+	context: ApiContext,
+	{ baseUrl, timeoutMs }: ApiCredential,
+	call: CallNamed,
+	error: unknown,
+): string {
+	const code = errorCodeOf(error);
+	if (code === 'ERR_CANCELED') throw stopped(context, call.itemIndex);
+	if (isTimeout(error)) {
+		// Not sent again: an API that does not answer in this time would only be waited on again.
+		throw apiFailure(context.getNode(), 'lostAnswer', {
+			code: 'timeout',
+			message: `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
+			description: `${call.method} ${call.path} got no answer, so it was not sent again. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
+			itemIndex: call.itemIndex,
+		});
+	}
+	if (isConnectionLost(code)) return `the connection was lost (${code})`;
+	// Only the code is kept: the original error holds the request, Authorization header included.
+	if (code !== undefined && code in NOTHING_ANSWERS) throw nothingAnswers(context, baseUrl, code, call.itemIndex);
+	throw apiFailure(context.getNode(), 'lostAnswer', {
+		code: code ?? 'request_failed',
+		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
+		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+		itemIndex: call.itemIndex,
+	});
+}
+
+/** The codes of a request that found no server at the address, and what each means. */
+const NOTHING_ANSWERS: Record<string, string> = {
+	ECONNREFUSED: 'the host refused the connection',
+	ENOTFOUND: 'no host has that name',
+	EHOSTUNREACH: 'the host cannot be reached from this network',
+	ENETUNREACH: 'the host cannot be reached from this network',
+};
+
+function nothingAnswers(context: ApiContext, baseUrl: string, code: string, itemIndex: number | undefined): NodeApiError {
+	// Not the system's code as the error's code: n8n would replace the message with its own for it.
+	const message = `Nothing answers at the Base URL "${baseUrl}"`;
+	const error = apiFailure(context.getNode(), 'notSent', {
+		code: 'unreachable',
+		message,
+		description: `Check the Base URL in the Contact Data API credential, and that the service is running at that address (${code}: ${NOTHING_ANSWERS[code]}).`,
+		itemIndex,
+	});
+	return asWritten(error, message);
+}
+
+/** Why a connection found nothing, in words, by its system code. */
+const CONNECTION_FAILURES: Record<string, string> = {
+	...NOTHING_ANSWERS,
+	ECONNRESET: 'the connection was closed before the answer came',
+	EPIPE: 'the connection was closed while sending',
+	ECONNABORTED: 'the connection was broken off',
+	EAI_AGAIN: 'the host name could not be looked up',
+};
+
+/**
+ * An export download that got no file, in words: n8n would replace a message carrying the system
+ * code with its own, so the code goes in the description.
+ */
+export function downloadFailed(context: ApiContext, error: unknown, timeoutMs: number, itemIndex?: number): NodeApiError {
+	const code = errorCodeOf(error);
+	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
+	return apiFailure(context.getNode(), 'lostAnswer', {
+		code: 'download_failed',
+		message: isTimeout(error)
+			? `The export download did not answer within ${timeoutMs / 1000} seconds`
+			: `The export download failed${reason ? `: ${reason}` : ''}`,
+		description: `The signed export URL was not read${code ? ` (${code})` : ''}. Run the export again: it gives a new URL.`,
+		itemIndex,
+	});
+}
+
+/** A 3xx: the API never redirects, so the call is not followed (the key stays at the Base URL). */
+export function redirected(
+	context: ApiContext,
+	{ baseUrl, apiKey }: ApiCredential,
+	call: CallNamed,
+	statusCode: number,
+	location: string | undefined,
+): NodeApiError {
+	return apiFailure(context.getNode(), 'lostAnswer', {
+		message: `The Contact Data API answered ${statusCode}, a redirect`,
+		description: scrub(
+			`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+			apiKey,
+		),
+		status: statusCode,
+		apiCode: 'redirected',
+		itemIndex: call.itemIndex,
+	});
+}
+
+/**
+ * A 2xx JSON answer without a field the node needs (or with it in another form): an error that
+ * names the field. Not sent again: the API has carried the call out, and may have charged for it.
+ */
+export function unexpectedAnswer(
+	context: ApiContext,
+	call: CallNamed,
+	statusCode: number,
+	error: ZodError,
+): NodeApiError {
+	const issue = error.issues[0];
+	const field = issue.path.map(String).join('.') || 'its body';
+	const received = 'received' in issue ? String(issue.received) : undefined;
+	const headline =
+		received === 'undefined' ? `without \`${field}\`` : `with \`${field}\` in a form the node does not read`;
+	return apiFailure(context.getNode(), 'unreadableAnswer', {
+		code: 'unexpected_answer',
+		message: `The Contact Data API answered ${headline}`,
+		description: `${call.method} ${call.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
+		itemIndex: call.itemIndex,
+	});
+}
+
+/** A call that met 429 for as long as the rate windows allow. */
+export function keptRateLimited(context: ApiContext, call: CallNamed, waitedMs: number): NodeApiError {
+	return apiFailure(context.getNode(), 'rateLimited', {
+		message: 'The Contact Data API kept answering 429 (rate limited)',
+		description: `Gave up after ${Math.round(waitedMs / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
+		status: 429,
+		apiCode: 'rate_limited',
+		itemIndex: call.itemIndex,
+	});
+}
+
+/** A call that failed on the way (5xx, lost connection, garbled body) and is not sent again. */
+export function keptFailing(
+	context: ApiContext,
+	call: CallNamed,
+	reason: string,
+	attempts: number,
+	safeToRetry: boolean,
+): NodeApiError {
+	return apiFailure(context.getNode(), 'lostAnswer', {
+		message: `The Contact Data API call failed: ${reason}`,
+		description: safeToRetry
+			? `${call.method} ${call.path} failed ${attempts} times in a row. Try again later.`
+			: `${call.method} ${call.path} was not sent again automatically, because repeating it could act twice. Check the result in the service before running it again.`,
+		status: 503,
+		apiCode: 'unavailable',
+		itemIndex: call.itemIndex,
+	});
+}
+
+/** `value` (a text, or a parsed body) with every copy of the API key wiped out. */
+export function scrub<V>(value: V, apiKey: string): V {
+	if (apiKey.length < 4 || value === undefined) return value;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (!text.includes(apiKey)) return value;
+	const wiped = text.split(apiKey).join('[API key]');
+	return (typeof value === 'string' ? wiped : JSON.parse(wiped)) as V;
+}

@@ -1,0 +1,62 @@
+/** The advice when a search (or a list from filters) finds nothing: how its text filters are matched. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { SearchFilters } from '../client/contract';
+import { LIST_FILTERS } from './filters';
+import { showValue } from './values';
+
+/** Filters whose values are text the service matches exactly or word by word. */
+const TEXT_FILTERS = ['title', 'department', 'industry', 'tech_stack', 'keywords'] as const;
+
+/**
+ * When a search finds nothing: which text filters may be at fault and how their values are written,
+ * or undefined when the filters hold no text filter.
+ */
+function textFilterAdvice(filters: SearchFilters): string | undefined {
+	const advice: string[] = [];
+	for (const filter of TEXT_FILTERS) {
+		const value = filters[filter];
+		if (value === undefined) continue;
+		const source = LIST_FILTERS.find((entry) => entry.filter === filter);
+		if (filter === 'keywords') {
+			advice.push(`Keywords ${showValue(value)}: every word must begin a word of the name, title, company name or city`);
+		} else if (filter === 'title') {
+			advice.push(`Job Titles ${showValue(value)} match whole words ("CTO" finds "CTO & Co-Founder", not "Director")`);
+		} else if (source?.known) {
+			const known = source.known;
+			const unknown = (value as string[]).filter((entry) => !known.includes(entry));
+			advice.push(
+				unknown.length
+					? `${source.displayName} ${showValue(unknown)} ${unknown.length === 1 ? 'is not a value' : 'are not values'} the service lists; it writes them in snake_case, e.g. ${known.slice(0, 6).join(', ')} (pick them from the list in the editor)`
+					: `${source.displayName} ${showValue(value)} are matched exactly`,
+			);
+		}
+	}
+	return advice.length ? advice.join('; ') : undefined;
+}
+
+/**
+ * The advice for the items whose search (or list from filters) found nothing, collected item by item
+ * and shown once, as a hint in the output pane.
+ */
+export class NoMatchAdvice {
+	private readonly advice: string[] = [];
+
+	/** `itemCount`: how many input items the run has (with more than one, advice names its item). */
+	constructor(private readonly itemCount: number) {}
+
+	/** Notes an item's filters when they found nothing. */
+	note(itemIndex: number, filters: SearchFilters, found: number): void {
+		const advice = found === 0 ? textFilterAdvice(filters) : undefined;
+		if (advice) this.advice.push(this.itemCount > 1 ? `item ${itemIndex}: ${advice}` : advice);
+	}
+
+	/** Shows the advice noted, after `lead` ("No contacts matched."), if any was. */
+	hint(context: IExecuteFunctions, lead: string): void {
+		if (this.advice.length === 0) return;
+		context.addExecutionHints({
+			message: `${lead} Text filters match the service’s values exactly or word by word, so one of these may be at fault: ${this.advice.join(' | ')}.`,
+			location: 'outputPane',
+		});
+	}
+}

@@ -1,0 +1,126 @@
+/**
+ * The contract's `filters` object from an item's filter parameters: values as people write them
+ * ("Customer Success") become the service's identifiers (customer_success), and every value is
+ * checked before sending.
+ */
+import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { searchFiltersSchema, type SearchFilters } from '../client/contract';
+import { COMPANY_SIZE, LIST_FILTERS } from './filters';
+import { checkBody, refused, stringListOf, textOf, wholeNumber, type Where } from './values';
+
+/** The upper bound when only a minimum is given; larger sizes are refused. */
+const LARGEST_COMPANY = 1_000_000_000;
+
+/** A value compared the way people write it: case, spaces, hyphens and underscores alike. */
+const looseKey = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+
+/**
+ * A value in the service's words: the known identifier it is written like ("Real Estate" ->
+ * real_estate, "Ruby-on-Rails" -> ruby on rails), otherwise its snake_case form, which the service uses.
+ */
+function inServiceWords(value: string, known: readonly string[]): string {
+	const key = looseKey(value);
+	return known.find((entry) => looseKey(entry) === key) ?? key;
+}
+
+/** The contract's `filters` object from the filter parameters of one item, checked. */
+export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
+	const where: Where = { node: context.getNode(), itemIndex };
+	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const filters: IDataObject = {};
+	/** The parameter each filter came from, as errors name it. */
+	const sources: Record<string, string> = {};
+	const put = (filter: string, value: unknown, source: string) => {
+		filters[filter] = value as IDataObject[string];
+		sources[filter] = source;
+	};
+
+	for (const { parameter, filter, displayName } of LIST_FILTERS) {
+		if (named[parameter] !== undefined) put(filter, named[parameter], displayName);
+	}
+	if (named.keywords !== undefined) put('keywords', named.keywords, 'Keywords');
+	const companySize = companySizeOf(where, named);
+	if (companySize) put('company_size', companySize, COMPANY_SIZE);
+
+	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []) as Array<{
+		name?: unknown;
+		value?: unknown;
+	}>;
+	for (const { name, value } of additional) {
+		const key = textOf(where, 'Additional Filters', name);
+		if (key === '') throw refused(where, 'Additional Filters', name, 'is not a filter name: every added filter needs one');
+		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
+	}
+
+	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
+	for (const [key, value] of Object.entries(json)) put(key, value, `Additional Filters (JSON) › ${key}`);
+
+	inServiceForm(where, filters, sources);
+	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
+}
+
+/** The `<min>-<max>` company size from the two size parameters, when either is set. */
+function companySizeOf(where: Where, named: IDataObject): string | undefined {
+	if (named.companySizeMin === undefined && named.companySizeMax === undefined) return undefined;
+	const bound = (value: unknown, displayName: string, fallback: number) =>
+		value === undefined || value === '' ? fallback : wholeNumber(where, displayName, value, { min: 0, max: LARGEST_COMPANY });
+	const min = bound(named.companySizeMin, 'Company Size (Min Employees)', 0);
+	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', LARGEST_COMPANY);
+	if (min > max) {
+		throw refused(where, COMPANY_SIZE, `${min}-${max}`, 'has a minimum greater than its maximum');
+	}
+	return `${min}-${max}`;
+}
+
+/**
+ * List filters as lists of text in the service's identifiers, keywords as text; whatever their
+ * source. Values that are not text (objects, booleans) are refused, not sent as "[object Object]".
+ */
+function inServiceForm(where: Where, filters: IDataObject, sources: Record<string, string>): void {
+	for (const { filter, known, closed } of LIST_FILTERS) {
+		if (filters[filter] === undefined) continue;
+		const values = stringListOf(where, sources[filter], filters[filter]);
+		filters[filter] = known ? values.map((value) => knownValue(where, sources[filter], value, known, closed)) : values;
+		if (values.length === 0) delete filters[filter];
+	}
+	if (filters.keywords !== undefined) {
+		const keywords = textOf(where, sources.keywords, filters.keywords);
+		if (keywords === '') delete filters.keywords;
+		else filters.keywords = keywords;
+	}
+}
+
+function knownValue(where: Where, parameter: string, value: string, known: readonly string[], closed?: true): string {
+	const identifier = inServiceWords(value, known);
+	if (closed && !known.includes(identifier)) {
+		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
+	}
+	return identifier;
+}
+
+function parseLoose(value: string): unknown {
+	const trimmed = value.trim();
+	try {
+		return JSON.parse(trimmed) as unknown;
+	} catch {
+		return trimmed;
+	}
+}
+
+function filtersJsonOf(where: Where, raw: unknown): IDataObject {
+	const parameter = 'Additional Filters (JSON)';
+	let json = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return {};
+		try {
+			json = jsonParse(raw);
+		} catch {
+			throw refused(where, parameter, raw, 'is not valid JSON', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+		}
+	}
+	if (!json || typeof json !== 'object' || Array.isArray(json)) {
+		throw refused(where, parameter, json, 'is not a JSON object', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+	}
+	return json as IDataObject;
+}
