@@ -14,7 +14,7 @@ import { request } from 'undici';
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY, benchTempDir, secondsSince } from '../lib/bench.cjs';
 import { exportParameters } from '../lib/nodeParameters.cjs';
-import { call } from '../../test/helpers/api';
+import { call } from '../../test/harness/api';
 import { ratio, round, type CaseResult } from '../lib/report.cjs';
 import { startSandboxProcess } from '../lib/sandboxProcess.cjs';
 import { inWorker } from '../lib/workerProcess.cjs';

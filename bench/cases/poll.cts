@@ -11,7 +11,7 @@ import { request } from 'undici';
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
 import { EXPORTED_FIELDS } from '../../nodes/ContactDataPollTrigger/exportReader';
 import { MAX_WATCHED_MEMBERS } from '../../nodes/ContactDataPollTrigger/poll';
-import { call } from '../../test/helpers/api';
+import { call } from '../../test/harness/api';
 import { BENCH_KEY, secondsSince } from '../lib/bench.cjs';
 import { ratio, round, type CaseResult } from '../lib/report.cjs';
 import { startSandboxProcess } from '../lib/sandboxProcess.cjs';

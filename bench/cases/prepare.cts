@@ -1,7 +1,7 @@
 /** Input data for the cases, read from the sandbox with a plain client (rate limits off). */
 import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY } from '../lib/bench.cjs';
-import { call } from '../../test/helpers/api';
+import { call } from '../../test/harness/api';
 import { apiHeaders } from '../lib/plainClient.cjs';
 import type { RecordedRequest } from '../lib/requestCapture.cjs';
 

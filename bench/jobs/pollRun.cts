@@ -7,7 +7,7 @@
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
 import { ContactDataPollTrigger } from '../../nodes/ContactDataPollTrigger/ContactDataPollTrigger.node';
 import { PollHost } from '../../test/harness/poll';
-import { sandboxAdmin } from '../../test/helpers/sandbox';
+import { sandboxAdmin } from '../../test/harness/sandbox';
 import { secondsSince } from '../lib/bench.cjs';
 import { PeakMemory, type MemoryFigures } from '../lib/memory.cjs';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { KEYS, type SandboxAdmin } from '../../test/helpers/sandbox';
+import { KEYS, type SandboxAdmin } from '../../test/harness/sandbox';
 
 /** The sandbox's growth key: 1,000,000 credits, rate limited like a real key. */
 export const BENCH_KEY = KEYS.growth;

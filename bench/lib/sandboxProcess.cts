@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { sandboxAdmin, type SandboxAdmin } from '../../test/helpers/sandbox';
+import { sandboxAdmin, type SandboxAdmin } from '../../test/harness/sandbox';
 
 export interface SandboxProcessOptions {
 	contacts: number;

@@ -1,7 +1,7 @@
 /** Admin routes under /_sandbox/: reset, balance, settings, stats, routing; loopback only. */
 import type { Balance, SavedList, SavedListsPage, SearchResponse, WebhooksPage } from '../../nodes/ContactData/shared/client/contract';
 import { isLoopback } from '../../sandbox/http.cjs';
-import { KEYS, type SandboxSettingsBody } from '../helpers/sandbox';
+import { KEYS, type SandboxSettingsBody } from '../harness/sandbox';
 import { expectError, useSandbox } from './client';
 
 const env = useSandbox({ contacts: 5_000, seed: 9 });

@@ -1,6 +1,6 @@
 /** `npm run sandbox`'s program: prints its URL and keys, serves, and stops cleanly on SIGTERM and SIGINT. */
 import type { SearchResponse } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { startSandboxCli as startCli } from '../support/sandboxCli.cjs';
 import { call } from './client';
 

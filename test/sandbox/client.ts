@@ -6,8 +6,8 @@ import type {
 	UnlockResponse,
 	UnlockedContact,
 } from '../../nodes/ContactData/shared/client/contract';
-import { call, type CallOptions, type Method, type Reply } from '../helpers/api';
-import { startTestSandbox, type SandboxOptions, type TestSandbox } from '../helpers/sandbox';
+import { call, type CallOptions, type Method, type Reply } from '../harness/api';
+import { startTestSandbox, type SandboxOptions, type TestSandbox } from '../harness/sandbox';
 
 export { call, type CallOptions, type Method, type Reply };
 

@@ -1,6 +1,6 @@
 /** GET /v1/credits/balance and POST /v1/credits/refund. */
 import { balanceSchema, refundSchema, type Balance, type Refund } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { expectError, firstContactIds, useSandbox } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });

@@ -3,7 +3,7 @@ import { request } from 'undici';
 
 import type { Balance, SearchResponse, UnlockResponse } from '../../nodes/ContactData/shared/client/contract';
 import { optionsFromEnvironment } from '../../sandbox/cli.cjs';
-import { KEYS, startTestSandbox, type FaultRule } from '../helpers/sandbox';
+import { KEYS, startTestSandbox, type FaultRule } from '../harness/sandbox';
 import { withEnv } from '../support/env.cjs';
 import { clientFor, expectError, firstContactIds, useSandbox } from './client';
 

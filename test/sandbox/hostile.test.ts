@@ -5,7 +5,7 @@
  */
 import { request } from 'undici';
 import type { Balance, ExportUrlResponse, SavedList, SearchResponse } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { rawExchange, withStall } from '../support/loopStall.cjs';
 import { expectError, firstContactIds, useSandbox } from './client';
 

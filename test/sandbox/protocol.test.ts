@@ -1,6 +1,6 @@
 /** Conventions of every endpoint: keys and tiers, 404/405, malformed bodies, error shape, nothing crashes. */
 import type { SavedList, SavedListsPage } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { expectError, useSandbox, type MaybeErrorBody, type Method } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });

@@ -6,7 +6,7 @@ import {
 	type ContactPreview,
 	type SearchResponse,
 } from '../../nodes/ContactData/shared/client/contract';
-import { startTestSandbox } from '../helpers/sandbox';
+import { startTestSandbox } from '../harness/sandbox';
 import { clientFor, expectError, useSandbox, type UnlockAnswer } from './client';
 
 const CONTACTS = 20_000;

@@ -8,7 +8,7 @@ import {
 	type UnlockEntryError,
 	type UnlockedContact,
 } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { expectError, firstContactIds, useSandbox, type EnrichAnswer, type UnlockAnswer } from './client';
 
 const env = useSandbox({ contacts: 5_000, rateLimits: false });

@@ -11,7 +11,7 @@ import {
 	type Webhook,
 	type WebhooksPage,
 } from '../../nodes/ContactData/shared/client/contract';
-import { KEYS } from '../helpers/sandbox';
+import { KEYS } from '../harness/sandbox';
 import { Receiver, type Received } from '../support/webhookReceiver.cjs';
 import { expectError, useSandbox, type UnlockAnswer } from './client';
 

@@ -6,7 +6,7 @@
  * request bodies, answers, webhooks). Everything imports it from here, `shared/client/contract`: the
  * nodes, the triggers, the credential and the sandbox all read paths, id prefixes and patterns, field
  * names, enums, limits and body shapes from it, so a change the vendor publishes is one edit
- * (test/contract.single-source.test.ts keeps it so).
+ * (test/nodes/ContactData/shared/client/contract.singleSource.test.ts keeps it so).
  *
  * Response schemas pass unknown fields through: the API adds fields without a version bump.
  */

@@ -1,0 +1,54 @@
+/**
+ * The layers of nodes/ContactData/shared, read from each file's import lines: client < parameters <
+ * items < credits < agent, and the resources above them all. A file imports only its own layer or lower
+ * ones, so the wire client never depends on the editor's parameters or on the credit policy.
+ */
+import { importsOf, sourceFiles } from '../../../support/sources.cjs';
+
+const SHARED = 'nodes/ContactData/shared';
+const LAYERS = ['client', 'parameters', 'items', 'credits', 'agent'];
+
+/** The layer of a file of the node, by its folder: shared's layers in order, then everything above. */
+function layerOf(file: string): number {
+	const shared = new RegExp(`^${SHARED}/([^/]+)/`).exec(file);
+	if (!shared) return LAYERS.length;
+	const layer = LAYERS.indexOf(shared[1]);
+	if (layer < 0) throw new Error(`${file} is in no known layer of ${SHARED}`);
+	return layer;
+}
+
+/** A relative specifier resolved against the importing file (posix paths from the root). */
+function resolved(file: string, specifier: string): string {
+	const parts = file.split('/').slice(0, -1);
+	for (const part of specifier.split('/')) {
+		if (part === '..') parts.pop();
+		else if (part !== '.') parts.push(part);
+	}
+	return parts.join('/');
+}
+
+const files = sourceFiles([SHARED]);
+
+it('knows every file of shared by its layer, each layer holding files', () => {
+	expect(files.length).toBeGreaterThan(10);
+	for (const layer of LAYERS) expect(files.some((file) => file.startsWith(`${SHARED}/${layer}/`))).toBe(true);
+	expect(files.every((file) => layerOf(file) < LAYERS.length)).toBe(true);
+});
+
+it('tells an upward import from a downward one', () => {
+	expect(layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters'))).toBeGreaterThan(
+		layerOf(`${SHARED}/client/apiErrors.ts`),
+	);
+	expect(layerOf(resolved(`${SHARED}/credits/budget.ts`, '../client/contract'))).toBe(0);
+	expect(layerOf(resolved(`${SHARED}/credits/budget.ts`, '../../resources/contact/unlock'))).toBe(LAYERS.length);
+});
+
+it('no file of shared imports a higher layer', () => {
+	const upward = files.flatMap((file) =>
+		importsOf(file)
+			.filter((specifier) => specifier.startsWith('.'))
+			.filter((specifier) => layerOf(resolved(file, specifier)) > layerOf(file))
+			.map((specifier) => `${file} imports ${specifier}`),
+	);
+	expect(upward).toEqual([]);
+});
