@@ -1,6 +1,7 @@
 /** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms. */
 import { ContactDataApi } from '../credentials/ContactDataApi.credentials';
 import { ContactData } from '../nodes/ContactData/ContactData.node';
+import { ContactDataPollTrigger } from '../nodes/ContactDataPollTrigger/ContactDataPollTrigger.node';
 import { ContactDataTrigger } from '../nodes/ContactDataTrigger/ContactDataTrigger.node';
 import { packedFiles, readRepoFile, readRepoJson } from './support/files.cjs';
 
@@ -95,7 +96,11 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 		'Utility',
 		'AI',
 	];
-	const codexFiles = ['nodes/ContactData/ContactData.node.json', 'nodes/ContactDataTrigger/ContactDataTrigger.node.json'];
+	const codexFiles = [
+		'nodes/ContactData/ContactData.node.json',
+		'nodes/ContactDataTrigger/ContactDataTrigger.node.json',
+		'nodes/ContactDataPollTrigger/ContactDataPollTrigger.node.json',
+	];
 
 	it.each(codexFiles)('%s: categories from the allowed list, no subcategories', (file) => {
 		const codex = readRepoJson<{ categories: string[]; subcategories?: unknown }>(file);
@@ -104,10 +109,13 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 		expect(codex.subcategories).toBeUndefined();
 	});
 
-	it.each(['job change', 'champion'])('the trigger’s own codex is found by "%s"', (term) => {
-		const { alias } = readRepoJson<{ alias: string[] }>('nodes/ContactDataTrigger/ContactDataTrigger.node.json');
-		expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
-	});
+	it.each(['ContactDataTrigger', 'ContactDataPollTrigger'].flatMap((node) => [[node, 'job change'], [node, 'champion']]))(
+		'the %s codex is found by "%s"',
+		(node, term) => {
+			const { alias } = readRepoJson<{ alias: string[] }>(`nodes/${node}/${node}.node.json`);
+			expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
+		},
+	);
 });
 
 describe('hints stay short (hint-max-length: at most 120 characters), the credential’s included', () => {
@@ -116,6 +124,7 @@ describe('hints stay short (hint-max-length: at most 120 characters), the creden
 			...new ContactDataApi().properties,
 			...new ContactData().description.properties,
 			...new ContactDataTrigger().description.properties,
+			...new ContactDataPollTrigger().description.properties,
 		];
 		const long = properties.filter((property) => (property.hint ?? '').length > 120).map((property) => property.name);
 		expect(long).toEqual([]);

@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
+import { CREDENTIAL_NAME } from '../ContactData/shared/client/apiCredential';
 import { pollTriggerProperties } from './parameters';
 import { pollWatchedLists } from './poll';
 
@@ -24,7 +25,7 @@ export class ContactDataPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'contactDataApi', required: true }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
 		properties: pollTriggerProperties,
 	};
 

@@ -38,8 +38,15 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	savedListsToWatch(
 		'The saved lists whose members are checked at every poll. A contact added to or removed from a list is not a change; the first check of a list only records its members.',
-		'A list built from search filters loses a member whose change takes them out of its filters (a promotion out of a seniority filter), and a poll cannot see that change. For champion tracking, watch a list of contacts added by ID: they stay members whatever changes.',
+		'A filter-based list misses a change that moves a member out of its filters: for champions, watch a list of IDs',
 	),
+	{
+		displayName:
+			'A list built from search filters loses a member whose change takes them out of its filters (a promotion out of a seniority filter), and a poll cannot see that change. For champion tracking, watch a list of contacts added by ID: they stay members whatever changes.',
+		name: 'filterListNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
+import { CREDENTIAL_NAME } from '../ContactData/shared/client/apiCredential';
 import { HEADERS } from '../ContactData/shared/client/contract';
 import { acceptedEvents } from './acceptedEvents';
 import { eventItem, ignoreReason, parseDelivery } from './delivery';
@@ -39,7 +40,7 @@ export class ContactDataTrigger implements INodeType {
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'contactDataApi', required: true }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
 		webhooks: [
 			{
 				name: 'default',

@@ -1,12 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { skippedForBudget } from '../../shared/credits/budget';
 import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
 import {
 	budgetReached,
@@ -18,24 +11,25 @@ import {
 import {
 	LIMITS,
 	PATHS,
-	UNLOCK_LEVELS,
 	unlockAnswerSchema,
 	unlockRequestSchema,
 	type UnlockAnswer,
 	type UnlockLevel,
 } from '../../shared/client/contract';
-import { apiFailure, failureOf, isRefusal } from '../../shared/client/failures';
+import { failureOf, isRefusal } from '../../shared/client/failures';
 import {
 	booleanParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { checkEveryItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
-import { checkBody, plural, unique } from '../../shared/parameters/values';
+import { checkBody, plural } from '../../shared/parameters/values';
 import { contactIdsParameters } from '../../shared/parameters/inputFields';
-import { contactIdsReader, type ContactIdsOf } from '../../shared/items/inputField';
+import { contactIdsReader } from '../../shared/items/inputField';
+import { outputItems, Results } from './unlockOutput';
+import { planOf, wantedBy, type Plan } from './unlockPlan';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -77,47 +71,6 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** One contact id wanted by one input item (an item may hold several). */
-interface Wanted {
-	itemIndex: number;
-	id: string;
-}
-
-const LEVEL_RANK: Record<UnlockLevel, number> = { basic: 0, premium: 1 };
-
-/** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
-function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
-	if (json.id !== id || json.unlocked !== true) return false;
-	const heldLevel = json.level as UnlockLevel | undefined;
-	// A preview says only "unlocked": it is held at basic level at least.
-	const rank = heldLevel && UNLOCK_LEVELS.includes(heldLevel) ? LEVEL_RANK[heldLevel] : 0;
-	return rank >= LEVEL_RANK[level];
-}
-
-/** What a run sends, worked out from the checked items before anything is sent. */
-interface Plan {
-	/** One entry per id an item wants, in input order. */
-	wanted: Wanted[];
-	/** Whether Skip Already Unlocked passes this entry through unsent. */
-	isSkipped: (entry: Wanted) => boolean;
-	/** The unique ids to send, those the input shows as held first; what the budget does not reach stays here. */
-	queue: string[];
-	/** How many of them the input does not show as held: what the run may be charged for. */
-	mayCharge: number;
-	/** The first item that wants an id: the item named in the errors of its call. */
-	firstItemOf: (id: string) => number | undefined;
-}
-
-/** What the calls of a run brought back. */
-class Results {
-	readonly records = new Map<string, IDataObject>();
-	/** Ids the API reported per entry as unknown (nothing charged for them). */
-	readonly missing = new Map<string, { code?: string; message?: string }>();
-	readonly failures = new Map<string, Error>();
-	/** A refused balance (402): every later call would be refused too. */
-	refusedBalance?: Error;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -148,26 +101,6 @@ export async function execute(
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
-}
-
-/** Step 1 for one item: the contact ids it wants, checked; an id it repeats is one contact. */
-function wantedBy(contactIdsOf: ContactIdsOf, itemIndex: number): Wanted[] {
-	return unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id }));
-}
-
-/** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
-function planOf(items: INodeExecutionData[], wanted: Wanted[], level: UnlockLevel, skipHeld: boolean): Plan {
-	const shown = new Set(
-		wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id),
-	);
-	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
-	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
-	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
-	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
-	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
-	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
-	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
-	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
 
 /** Stop Before Spending refuses a run that could go over: every id gets the refusal, and none is sent. */
@@ -276,66 +209,4 @@ function notReached(
 	const reached = notSent.size > 0 ? budgetReached(context, run, plural(notSent.size, 'contact')) : undefined;
 	if (reached) for (const id of notSent) results.failures.set(id, reached);
 	return notSent;
-}
-
-/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
-function outputItems(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	plan: Plan,
-	results: Results,
-	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
-): INodeExecutionData[] {
-	const outcome = new Map<number, INodeExecutionData[]>();
-	for (const [itemIndex, error] of refused) outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
-	for (const entry of plan.wanted) {
-		const itemOutput = outcome.get(entry.itemIndex) ?? [];
-		outcome.set(entry.itemIndex, itemOutput);
-		const output = outputFor(context, items, entry, results, {
-			skipped: plan.isSkipped(entry),
-			passedOver: passedOver(entry.id),
-		});
-		if (output) itemOutput.push(output);
-	}
-	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
-}
-
-/** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
-function outputFor(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	{ itemIndex, id }: Wanted,
-	results: Results,
-	{ skipped, passedOver }: { skipped: boolean; passedOver: boolean },
-): INodeExecutionData | undefined {
-	const json = items[itemIndex].json;
-	const pairedItem = { item: itemIndex };
-	if (skipped) return { json: { ...json, unlock_skipped: 'already_unlocked' }, pairedItem };
-	const record = results.records.get(id);
-	if (record) return { json: { ...record }, pairedItem };
-	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
-	const entryError = results.missing.get(id);
-	const failure = entryError ? notFoundError(context, id, entryError, itemIndex) : results.failures.get(id);
-	if (!failure) return undefined;
-	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
-	return errorItem(failure, pairedItem, { id });
-}
-
-/** An id the API reported as unknown in its answer: nothing was charged for it. */
-function notFoundError(
-	context: IExecuteFunctions,
-	id: string,
-	entryError: { code?: string; message?: string },
-	itemIndex: number,
-): Error {
-	// A per-id `not_found` is the API's 404 for that id.
-	const error = apiFailure(context.getNode(), 'noMatch', {
-		body: { id, ...entryError } as JsonObject,
-		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
-		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-		status: entryError.code === 'not_found' ? 404 : undefined,
-		apiCode: entryError.code,
-		itemIndex,
-	});
-	return asNodeError(context, error, itemIndex);
 }

@@ -5,6 +5,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { FUNDING_STAGES, KNOWN_DEPARTMENTS, KNOWN_INDUSTRIES, KNOWN_TECH_STACK, SENIORITIES } from '../client/contract';
+import { VERSION_1 } from './inputFields';
 
 const SPECIAL_LABELS: Record<string, string> = {
 	vp: 'VP',
@@ -172,7 +173,16 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 		'Further filters as a JSON object, merged over the ones above, e.g. {"revenue_range": ["10m-50m"]}',
 };
 
-/** The filter fields, shown where `displayOptions` says (each operation that searches by filters). */
+/**
+ * The filter fields, shown where `displayOptions` says (each operation that searches by filters).
+ * The JSON field stays in version 1 only: n8n's rules want no open-ended JSON field, and Additional
+ * Filters already takes any filter by name, its value read as JSON.
+ */
 export function filterProperties(displayOptions: IDisplayOptions): INodeProperties[] {
-	return [NAMED_FILTERS, ADDITIONAL_FILTERS, ADDITIONAL_FILTERS_JSON].map((property) => ({ ...property, displayOptions }));
+	const inVersion1 = { ...displayOptions, show: { ...displayOptions.show, ...VERSION_1 } };
+	return [
+		{ ...NAMED_FILTERS, displayOptions },
+		{ ...ADDITIONAL_FILTERS, displayOptions },
+		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: inVersion1 },
+	];
 }
