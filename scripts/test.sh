@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's test command (`npm test`): build the package and the sandbox, type-check, n8n's gate
-# (n8n-node lint and build in the package's folder, cloud eligibility, the scanner on the tarball), the
+# (n8n-node lint and build at the root, which is the package; cloud eligibility, the scanner on the tarball), the
 # engine and sandbox tests under jest, the end-to-end check inside a real n8n (with a browser journey),
 # then the queue-mode check (main, workers, webhook processor, Postgres, Redis). Every stage runs after a
 # failure too, so one run shows everything that fails; exits non-zero if any stage failed, and ends with
