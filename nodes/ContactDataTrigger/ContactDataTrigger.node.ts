@@ -1,7 +1,6 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
-	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeExecutionData,
@@ -13,19 +12,12 @@ import {
 
 import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
 import { CREDENTIAL_NAME } from '../ContactData/shared/client/apiCredential';
-import { HEADERS } from '../ContactData/shared/client/contract';
 import { acceptedEvents } from './acceptedEvents';
 import { eventItem, ignoreReason, parseDelivery } from './delivery';
 import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './parameters';
 import { firstDeliveries } from './processedEvents';
-import { verifyDeliverySignature } from './signature';
-import { readHeldSubscription } from './state';
+import { readSignedDelivery } from './signedDelivery';
 import { adoptExistingSubscription, createSubscription, deleteSubscription } from './subscription';
-
-function headerValue(headers: IDataObject, name: string): string | undefined {
-	const value = headers[name];
-	return typeof value === 'string' ? value : undefined;
-}
 
 export class ContactDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -85,35 +77,9 @@ export class ContactDataTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject();
-		const headers = this.getHeaderData() as IDataObject;
-		const staticData = this.getWorkflowStaticData('node');
-		if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
-			await request.readRawBody();
-		}
-		const rawBody = request.rawBody as Buffer | undefined;
-		const eventId = headerValue(headers, HEADERS.webhookId);
-		const timestamp = headerValue(headers, HEADERS.webhookTimestamp);
-		const nowMs = Date.now();
-
-		// Nothing is read from the body until its signature is known to be the service's.
-		const held = readHeldSubscription(staticData);
-		const verdict = verifyDeliverySignature(
-			held?.secret,
-			{
-				id: eventId,
-				timestamp,
-				signature: headerValue(headers, HEADERS.webhookSignature),
-				rawBody,
-			},
-			Math.floor(nowMs / 1000),
-		);
-		if (!verdict.valid || !held || eventId === undefined || timestamp === undefined || rawBody === undefined) {
-			this.getResponseObject()
-				.status(401)
-				.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });
-			return { noWebhookResponse: true };
-		}
+		const signed = await readSignedDelivery.call(this);
+		if (!signed) return { noWebhookResponse: true };
+		const { held, eventId, timestamp, rawBody, nowMs } = signed;
 
 		const delivery = parseDelivery(rawBody, eventId);
 		if ('unknownType' in delivery) {
