@@ -6,15 +6,18 @@ import { booleanOf, optionOf, refused, tooLongForAnId, wholeNumber, type Choice 
 
 const where = (context: IExecuteFunctions, itemIndex: number) => ({ node: context.getNode(), itemIndex });
 
-export function savedListLocator(displayOptions: IDisplayOptions): INodeProperties {
+/**
+ * A saved list, picked from the account's lists or given by ID: the one saved-list picker of every
+ * node (the triggers' Saved Lists to Watch hold one each).
+ */
+export function savedListPicker(name: string, more: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'Saved List',
-		name: 'listId',
+		name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
 		required: true,
-		displayOptions,
-		description: 'The saved list to use',
+		...more,
 		modes: [
 			{
 				displayName: 'From List',
@@ -40,6 +43,10 @@ export function savedListLocator(displayOptions: IDisplayOptions): INodeProperti
 			},
 		],
 	};
+}
+
+export function savedListLocator(displayOptions: IDisplayOptions): INodeProperties {
+	return savedListPicker('listId', { displayOptions, description: 'The saved list to use' });
 }
 
 /**

@@ -22,12 +22,14 @@ const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.
 
 const DOTTED = 'A dotted path such as contact.id reaches into an object';
 
-/**
- * Contact IDs: version 1 keeps its parameter as it was; version 2 adds "Contact IDs From" (a field of
- * each item by default, `id` as Search and Unlock output it, or an expression).
- */
-export function contactIdsParameters(displayOptions: IDisplayOptions, description: string): INodeProperties[] {
-	const contactIds = (show: Record<string, unknown[]>, value = '={{ $json.id }}'): INodeProperties => ({
+/** Version 1's Contact IDs parameter, and version 2's when the IDs come from an expression. */
+function contactIdsExpression(
+	displayOptions: IDisplayOptions,
+	description: string,
+	show: Record<string, unknown[]>,
+	value = '={{ $json.id }}',
+): INodeProperties {
+	return {
 		displayName: 'Contact IDs',
 		name: 'contactIds',
 		type: 'string',
@@ -35,8 +37,12 @@ export function contactIdsParameters(displayOptions: IDisplayOptions, descriptio
 		required: true,
 		displayOptions: shown(displayOptions, show),
 		description: `${description} One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item`,
-	});
-	const from = (tool: boolean): INodeProperties => ({
+	};
+}
+
+/** "Contact IDs From": a field of each item (the default) or an expression; an agent's tool has its own copy. */
+function contactIdsFrom(displayOptions: IDisplayOptions, description: string, tool: boolean): INodeProperties {
+	return {
 		displayName: 'Contact IDs From',
 		name: 'contactIdsFrom',
 		type: 'options',
@@ -53,12 +59,19 @@ export function contactIdsParameters(displayOptions: IDisplayOptions, descriptio
 			{ name: 'An Expression', value: 'expression', description: 'Work out the IDs of each item with an expression' },
 		],
 		description: description,
-	});
+	};
+}
+
+/**
+ * Contact IDs: version 1 keeps its parameter as it was; version 2 adds "Contact IDs From" (a field of
+ * each item by default, `id` as Search and Unlock output it, or an expression).
+ */
+export function contactIdsParameters(displayOptions: IDisplayOptions, description: string): INodeProperties[] {
 	return [
-		contactIds(VERSION_1),
-		from(false),
+		contactIdsExpression(displayOptions, description, VERSION_1),
+		contactIdsFrom(displayOptions, description, false),
 		// An agent's tool gets its IDs from the model: an expression ($fromAI) by default.
-		{ ...from(true), default: 'expression' },
+		{ ...contactIdsFrom(displayOptions, description, true), default: 'expression' },
 		{
 			displayName: 'Contact ID Field',
 			name: 'contactIdField',
@@ -68,18 +81,14 @@ export function contactIdsParameters(displayOptions: IDisplayOptions, descriptio
 			displayOptions: shown(displayOptions, { ...FROM_VERSION_2, contactIdsFrom: ['field'] }),
 			description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas; read once per run, from the first item. ${DOTTED}.`,
 		},
-		contactIds({ ...FROM_VERSION_2, '@tool': [false], contactIdsFrom: ['expression'] }),
-		contactIds({ ...FROM_VERSION_2, '@tool': [true], contactIdsFrom: ['expression'] }, FROM_AI_IDS),
+		contactIdsExpression(displayOptions, description, { ...FROM_VERSION_2, '@tool': [false], contactIdsFrom: ['expression'] }),
+		contactIdsExpression(displayOptions, description, { ...FROM_VERSION_2, '@tool': [true], contactIdsFrom: ['expression'] }, FROM_AI_IDS),
 	];
 }
 
-/**
- * Enrich's person: version 2 adds "Person From" (fields of each item by default, `email` and
- * `linkedin_url` as the node outputs them, or expressions: version 1's Email and LinkedIn URL).
- */
-export function personFromParameters(displayOptions: IDisplayOptions): INodeProperties[] {
-	const fields = shown(displayOptions, { ...FROM_VERSION_2, personFrom: ['fields'] });
-	const from = (tool: boolean): INodeProperties => ({
+/** "Person From": fields of each item (the default) or expressions; an agent's tool has its own copy. */
+function personFrom(displayOptions: IDisplayOptions, tool: boolean): INodeProperties {
+	return {
 		displayName: 'Person From',
 		name: 'personFrom',
 		type: 'options',
@@ -96,11 +105,19 @@ export function personFromParameters(displayOptions: IDisplayOptions): INodeProp
 			{ name: 'Expressions', value: 'expression', description: 'Give the email and LinkedIn URL as values or expressions' },
 		],
 		description: 'Where the email and LinkedIn URL of each person to find come from',
-	});
+	};
+}
+
+/**
+ * Enrich's person: version 2 adds "Person From" (fields of each item by default, `email` and
+ * `linkedin_url` as the node outputs them, or expressions: version 1's Email and LinkedIn URL).
+ */
+export function personFromParameters(displayOptions: IDisplayOptions): INodeProperties[] {
+	const fields = shown(displayOptions, { ...FROM_VERSION_2, personFrom: ['fields'] });
 	return [
-		from(false),
+		personFrom(displayOptions, false),
 		// An agent's tool gets the person from the model: expressions ($fromAI) by default.
-		{ ...from(true), default: 'expression' },
+		{ ...personFrom(displayOptions, true), default: 'expression' },
 		{
 			displayName: 'Email Field',
 			name: 'emailField',

@@ -5,9 +5,7 @@
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 import { ID_PREFIXES, LIST_ID_PATTERN } from '../client/contract';
-
-/** The action node's saved-list search, registered under this name in each trigger's `methods`. */
-const SAVED_LIST_SEARCH_METHOD = 'searchSavedLists';
+import { savedListPicker } from './descriptions';
 
 /** The parameter, with the trigger's own description of what watching a list means. */
 export function savedListsToWatch(description: string, hint?: string): INodeProperties {
@@ -24,38 +22,7 @@ export function savedListsToWatch(description: string, hint?: string): INodeProp
 			{
 				displayName: 'Saved List',
 				name: 'list',
-				values: [
-					{
-						displayName: 'Saved List',
-						name: 'savedList',
-						type: 'resourceLocator',
-						default: { mode: 'list', value: '' },
-						required: true,
-						modes: [
-							{
-								displayName: 'From List',
-								name: 'list',
-								type: 'list',
-								typeOptions: { searchListMethod: SAVED_LIST_SEARCH_METHOD, searchable: true },
-							},
-							{
-								displayName: 'By ID',
-								name: 'id',
-								type: 'string',
-								placeholder: `${ID_PREFIXES.list}…`,
-								validation: [
-									{
-										type: 'regex',
-										properties: {
-											regex: LIST_ID_PATTERN.source,
-											errorMessage: `A saved list ID starts with ${ID_PREFIXES.list}`,
-										},
-									},
-								],
-							},
-						],
-					},
-				],
+				values: [savedListPicker('savedList')],
 			},
 		],
 	};
