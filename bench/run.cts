@@ -29,7 +29,7 @@ const CONTACTS = 100_000;
 const EXPORT_SIZES = [100_000, 1_000_000];
 const POLL_SIZES = [10_000, 100_000];
 
-const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'search_3_windows', 'export', 'overhead', 'alternative', 'poll'];
+const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'unlock_3_windows_v2', 'search_3_windows', 'export', 'overhead', 'alternative', 'poll'];
 
 async function main() {
 	const started = process.hrtime.bigint();
@@ -73,6 +73,9 @@ async function main() {
 		await attempt('unlock_3_windows', 'Unlock, 16,000 items', () =>
 			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows', items: 16_000, uniqueIds: 15_000, repeats: 1 }),
 		);
+		await attempt('unlock_3_windows_v2', 'Unlock v2, 16,000 items', () =>
+			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows_v2', items: 16_000, uniqueIds: 15_000, repeats: 1, version: 2 }),
+		);
 		await attempt('search_3_windows', 'Search, Return All, 3 queries', () =>
 			searchCase(sandbox, RATE_CASES_SCALE, {
 				name: 'search_3_windows',
@@ -102,7 +105,7 @@ async function main() {
 		total_s: round(secondsSince(started), 1),
 		notes: [
 			`Rate-limited cases run at time scale ${RATE_CASES_SCALE} (a minute of rate limit lasts ${60 / RATE_CASES_SCALE} s), the alternative at ${ALTERNATIVE_SCALE}; ratios, not absolute times, are the result.`,
-			'unlock (45 calls, limit 60) and search (100 calls, limit 100) fit in one rolling window: from an idle window the contract makes none of their calls wait, so their floor is latency-bound. unlock_3_windows (150 calls) and search_3_windows (300 calls) exceed one window and measure the pacing.',
+			'unlock (45 calls, limit 60) and search (100 calls, limit 100) fit in one rolling window: from an idle window the contract makes none of their calls wait, so their floor is latency-bound. unlock_3_windows and unlock_3_windows_v2 (150 calls) and search_3_windows (300 calls) exceed one window and measure the pacing.',
 			'Every node run is the Contact Data node inside n8n-core 2.41.1 WorkflowExecute (the project harness), in a fresh process, over HTTP to the sandbox running as a separate process.',
 			`Load average at the start: ${loadAtStart.map((load) => load.toFixed(2)).join(', ')} on ${machine(loadAtStart).cpus} cores (other work slows every figure).`,
 		],
