@@ -151,7 +151,12 @@ async function sendWithinBudget(
 		const ids = queue.splice(0, size);
 		const itemIndex = firstItemOf(ids[0]);
 		const call = driver.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids });
-		if (call) await driver.send(call);
+		if (!call) {
+			// The cap refused the call after all: its ids stay unsent, for what the budget did not reach.
+			queue.unshift(...ids);
+			return;
+		}
+		await driver.send(call);
 	}
 }
 

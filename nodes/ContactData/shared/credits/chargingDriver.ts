@@ -137,19 +137,21 @@ export class ChargingDriver<A extends ChargeReport> {
 		const worstCase = Math.min(missing.length * this.run.cost, left);
 		if (call.askedAgain) {
 			this.run.budget.reserve(worstCase);
-			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing), lost: false });
+			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing, 'twice'), lost: false });
 			return;
 		}
-		// The charge settled frees at least `worstCase`: the call fits.
+		// The charge settled frees at least `worstCase`, so the call fits; should the cap refuse it all
+		// the same, the ids fail as unanswered rather than go without an item.
 		const again = this.callFor(bodyFor(missing), worstCase, { itemIndex: call.itemIndex, ids: missing });
 		if (again) await this.send({ ...again, askedAgain: true });
+		else this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing, 'once'), lost: false });
 	}
 
-	private notAnswered(call: ChargingCall, missing: string[]): NodeApiError {
+	private notAnswered(call: ChargingCall, missing: string[], asked: 'once' | 'twice'): NodeApiError {
 		const ids = missing.join(', ');
 		return apiFailure(this.context.getNode(), 'notAnswered', {
 			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
-			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+			description: `${this.operation.path} was asked for ${ids} ${asked}, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'}${asked === 'twice' ? ' either time' : ''}. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
 			itemIndex: call.itemIndex,
 		});
 	}
