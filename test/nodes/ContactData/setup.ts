@@ -6,6 +6,7 @@
 import { ExecutionLifecycleHooks, LoadOptionsContext } from 'n8n-core';
 import {
 	Workflow,
+	type IDataObject,
 	type ILoadOptionsFunctions,
 	type INode,
 	type INodeExecutionData,
@@ -145,3 +146,19 @@ export function loadOptionsContext(sandbox: TestSandbox, key: string = KEYS.grow
 	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', { id: 'wf-test', nodes: [node], connections: {} } as never);
 	return new LoadOptionsContext(workflow, node, makeAdditionalData(credentialsHelper, hooks), 'parameters.listId');
 }
+
+/** Unlock's parameters as version 1 reads them: the Contact IDs expression of each item. */
+export const unlockParameters = (parameters: Record<string, unknown> = {}) => ({
+	resource: 'contact',
+	operation: 'unlock',
+	contactIds: '={{ $json.id }}',
+	...parameters,
+});
+export const WHAT_FITS = { whenMaxCreditsReached: 'whatFits' };
+/** One input item per contact id, as `{ id }`. */
+export const idItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDataObject }));
+/** The ids of `count` contacts of the pool, from `from` on. */
+export const idsFrom = (pool: ContactPreview[], count: number, from = 0) =>
+	pool.slice(from, from + count).map((contact) => contact.id);
+/** An unlocked record: it has its unlock time and an email field (null when the service has none). */
+export const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;

@@ -3,11 +3,10 @@
  * requested id, a charge that is negative or more than the call's worst case, and an id asked for
  * twice by one item. Max Credits stays a hard ceiling and every input item gets its output.
  */
-import type { IDataObject } from 'n8n-workflow';
 
 import type { ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { contacts, hints, keyStats, run, type TestSandbox } from '../../setup';
+import { contacts, hints, idItems, idsFrom, isUnlocked, keyStats, run, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -21,16 +20,10 @@ afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 afterEach(async () => sandbox.admin.clearFaults());
 
-const unlock = (parameters: Record<string, unknown> = {}) => ({
-	resource: 'contact',
-	operation: 'unlock',
-	contactIds: '={{ $json.id }}',
-	...parameters,
-});
-const asItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDataObject }));
-const idsOf = (count: number, from = 0) => pool.slice(from, from + count).map((contact) => contact.id);
-const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;
-const whatFits = { whenMaxCreditsReached: 'whatFits' };
+const unlock = unlockParameters;
+const asItems = idItems;
+const idsOf = (count: number, from = 0) => idsFrom(pool, count, from);
+const whatFits = WHAT_FITS;
 
 describe('an unlock answer that leaves out a requested id', () => {
 	it('once: the id is asked for again (free, as it was unlocked) and 3 items give 3 records', async () => {

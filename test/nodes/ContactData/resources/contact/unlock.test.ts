@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { PATHS, type ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { KEYS, api, balance, contacts, hints, keyStats, run, type TestSandbox } from '../../setup';
+import { api, balance, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, type TestSandbox, unlockParameters } from '../../setup';
 
 let sandbox: TestSandbox;
 let pool: ContactPreview[];
@@ -17,17 +17,9 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 
-const unlock = (parameters: Record<string, unknown> = {}) => ({
-	resource: 'contact',
-	operation: 'unlock',
-	contactIds: '={{ $json.id }}',
-	maxCredits: 10_000,
-	...parameters,
-});
-const asItems = (ids: string[]) => ids.map((id) => ({ json: { id } }));
-/** An unlocked record: it has its unlock time and an email field (null when the service has none). */
-const isUnlocked = (json: Record<string, unknown>) => typeof json.unlocked_at === 'string' && 'email' in json;
-const idsOf = (count: number, from = 0) => pool.slice(from, from + count).map((contact) => contact.id);
+const unlock = (parameters: Record<string, unknown> = {}) => unlockParameters({ maxCredits: 10_000, ...parameters });
+const asItems = idItems;
+const idsOf = (count: number, from = 0) => idsFrom(pool, count, from);
 
 it('429: waits the Retry-After the API gives (decimals) and goes on, when another client used up the window', async () => {
 	// The empty key, given credits, is used by nothing else in this file: the node knows nothing of its window.

@@ -3,13 +3,12 @@
  * credit policy): when the node runs as an AI agent's tool (one Max Credits per execution), a tool
  * call repeated by the agent replays the lost call, which is free, and the cap does not refuse it.
  */
-import type { IDataObject } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../../../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { KEYS, contacts, keyStats, type TestSandbox } from '../../setup';
+import { contacts, isUnlocked, KEYS, keyStats, type TestSandbox } from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -21,8 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => sandbox?.close());
 afterEach(async () => sandbox.admin.clearFaults());
-
-const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;
 
 it('a tool call whose answers stayed lost, repeated by the agent: the replay is free and not refused by Max Credits', async () => {
 	// Five attempts, then five more at the end of the run: every answer of the first tool call is lost.

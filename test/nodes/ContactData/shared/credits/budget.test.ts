@@ -10,7 +10,7 @@ import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { KEYS, api, contacts, hints, keyStats, run, type TestSandbox } from '../../setup';
+import { api, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -32,22 +32,16 @@ afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 afterEach(async () => sandbox.admin.clearFaults());
 
-const unlock = (parameters: Record<string, unknown> = {}) => ({
-	resource: 'contact',
-	operation: 'unlock',
-	contactIds: '={{ $json.id }}',
-	...parameters,
-});
+const unlock = unlockParameters;
 const enrich = (parameters: Record<string, unknown> = {}) => ({
 	resource: 'contact',
 	operation: 'enrich',
 	email: '={{ $json.email }}',
 	...parameters,
 });
-const asItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDataObject }));
-const idsOf = (count: number, from = 0) => pool.slice(from, from + count).map((contact) => contact.id);
-const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;
-const whatFits = { whenMaxCreditsReached: 'whatFits' };
+const asItems = idItems;
+const idsOf = (count: number, from = 0) => idsFrom(pool, count, from);
+const whatFits = WHAT_FITS;
 
 describe('lost answers', () => {
 	it('Enrich: 12 new people, Max Credits 4, half the answers lost after charging: at most 4 charged', async () => {
