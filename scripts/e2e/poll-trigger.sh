@@ -1,38 +1,37 @@
 # The Contact Data Poll Trigger in the real n8n (sourced by scripts/e2e.sh and scripts/queue/test.sh, which
-# provide check, poll, n8n_api and n8n_import_workflow): an active polling workflow is started by a
+# provide check, poll, sandbox, n8n_api, n8n_executions and n8n_import_workflow): an active polling workflow is started by a
 # sandbox job change within one poll interval (Poll Times: every minute) with the event's own changes;
 # a change made while it was deactivated is emitted once at reactivation; a poll with no change starts
 # nothing.
 POLL_WORKFLOW_ID=""
 POLL_LIST_ID=""
-poll_sandbox() { curl -sS --fail-with-body -H "Authorization: Bearer $SANDBOX_KEY" -H 'content-type: application/json' "$@"; }
 
 # A saved list of 20 VPs added by id (its members stay members whatever changes).
 poll_list_by_id() {
   local ids
-  ids="$(poll_sandbox -X POST "$SANDBOX_URL/v1/search" \
+  ids="$(sandbox -X POST "$SANDBOX_URL/v1/search" \
     --data '{"filters": {"seniority": ["vp"]}, "limit": 20}' | jq -c '[.results[].id]')" &&
-    poll_sandbox -X POST "$SANDBOX_URL/v1/lists" \
+    sandbox -X POST "$SANDBOX_URL/v1/lists" \
       --data "$(jq -nc --argjson ids "$ids" '{name: "Champions (poll e2e)", contact_ids: $ids}')" | jq -er .id
 }
 
 # poll_event <type>: one sandbox change on the list, written into its data set; prints the event as JSON.
 poll_event() {
-  poll_sandbox -X POST "$SANDBOX_URL/_sandbox/events" \
+  sandbox -X POST "$SANDBOX_URL/_sandbox/events" \
     --data "$(jq -nc --arg l "$POLL_LIST_ID" --arg t "$1" --arg k "$SANDBOX_KEY" '{type: $t, list_id: $l, count: 1, key: $k}')" |
     jq -c '.events[0]'
 }
 
 # poll_exports: the export calls the sandbox counted for the watched list's key (one per poll).
 poll_exports() {
-  poll_sandbox "$SANDBOX_URL/_sandbox/stats" | jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/lists/:id/export"] // 0'
+  sandbox "$SANDBOX_URL/_sandbox/stats" | jq --arg k "$SANDBOX_KEY" '.keys[$k].requests["POST /v1/lists/:id/export"] // 0'
 }
 
-poll_executions() { n8n_api GET "/executions?workflowId=$POLL_WORKFLOW_ID&includeData=true"; }
-poll_execution_count() { poll_executions | jq '.data | length'; }
+poll_executions() { n8n_executions "$POLL_WORKFLOW_ID"; }
+poll_execution_count() { poll_executions | jq 'length'; }
 # poll_execution_with <event JSON>: an execution whose trigger emitted exactly that change.
 poll_execution_with() {
-  poll_executions | jq -e --argjson e "$1" '.data | any(.status == "success" and
+  poll_executions | jq -e --argjson e "$1" 'any(.status == "success" and
     (.data.resultData.runData["Job changes"][0].data.main[0] | any(.json.type == $e.type
       and .json.contact.id == $e.contact.id and .json.changes == $e.changes)))' >/dev/null
 }
@@ -56,7 +55,7 @@ poll_workflow_publishes() {
 poll_job_change_within_interval() {
   local event
   event="$(poll_event job_change)" && poll 70 poll_execution_with "$event" ||
-    { echo "executions: $(poll_executions | jq -c '[.data[] | {id, status}]'); exports: $(poll_exports)" >&2; return 1; }
+    { echo "executions: $(poll_executions | jq -c '[.[] | {id, status}]'); exports: $(poll_exports)" >&2; return 1; }
   [ "$(poll_execution_count)" -eq 1 ] || { echo "$(poll_execution_count) executions, expected 1" >&2; return 1; }
 }
 
