@@ -1,8 +1,8 @@
 /** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms. */
 import { ContactDataApi } from '../credentials/ContactDataApi.credentials';
 import { ContactData } from '../nodes/ContactData/ContactData.node';
-import { ContactDataPollTrigger } from '../nodes/ContactDataPollTrigger/ContactDataPollTrigger.node';
-import { ContactDataTrigger } from '../nodes/ContactDataTrigger/ContactDataTrigger.node';
+import { ContactDataPollTrigger } from '../nodes/ContactData/ContactDataPollTrigger.node';
+import { ContactDataTrigger } from '../nodes/ContactData/ContactDataTrigger.node';
 import { packedFiles, readRepoFile, readRepoJson } from './support/files.cjs';
 
 interface PackageJson {
@@ -98,8 +98,8 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 	];
 	const codexFiles = [
 		'nodes/ContactData/ContactData.node.json',
-		'nodes/ContactDataTrigger/ContactDataTrigger.node.json',
-		'nodes/ContactDataPollTrigger/ContactDataPollTrigger.node.json',
+		'nodes/ContactData/ContactDataTrigger.node.json',
+		'nodes/ContactData/ContactDataPollTrigger.node.json',
 	];
 
 	it.each(codexFiles)('%s: categories from the allowed list, no subcategories', (file) => {
@@ -112,7 +112,7 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 	it.each(['ContactDataTrigger', 'ContactDataPollTrigger'].flatMap((node) => [[node, 'job change'], [node, 'champion']]))(
 		'the %s codex is found by "%s"',
 		(node, term) => {
-			const { alias } = readRepoJson<{ alias: string[] }>(`nodes/${node}/${node}.node.json`);
+			const { alias } = readRepoJson<{ alias: string[] }>(`nodes/ContactData/${node}.node.json`);
 			expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
 		},
 	);

@@ -9,8 +9,8 @@
 import { request } from 'undici';
 
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
-import { EXPORTED_FIELDS } from '../../nodes/ContactDataPollTrigger/exportReader';
-import { MAX_WATCHED_MEMBERS } from '../../nodes/ContactDataPollTrigger/poll';
+import { EXPORTED_FIELDS } from '../../nodes/ContactData/pollTrigger/exportReader';
+import { MAX_WATCHED_MEMBERS } from '../../nodes/ContactData/pollTrigger/poll';
 import { call } from '../../test/harness/api';
 import { BENCH_KEY, secondsSince } from '../lib/bench.cjs';
 import { ratio, round, type CaseResult } from '../lib/report.cjs';

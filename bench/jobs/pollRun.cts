@@ -5,7 +5,7 @@
  * the saved state's bytes per member.
  */
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
-import { ContactDataPollTrigger } from '../../nodes/ContactDataPollTrigger/ContactDataPollTrigger.node';
+import { ContactDataPollTrigger } from '../../nodes/ContactData/ContactDataPollTrigger.node';
 import { PollHost } from '../../test/harness/poll';
 import { sandboxAdmin } from '../../test/harness/sandbox';
 import { secondsSince } from '../lib/bench.cjs';

@@ -31,7 +31,7 @@ it('reads the package’s source: the nodes, the credential and the sandbox, the
 	expect(CONTRACT_FILES.length).toBeGreaterThan(1);
 	expect(CONTRACT_FILES.every((file) => PACKAGE_SOURCE.includes(file))).toBe(true);
 	expect(PACKAGE_SOURCE).toContain('credentials/ContactDataApi.credentials.ts');
-	expect(PACKAGE_SOURCE).toContain('nodes/ContactDataTrigger/parameters.ts');
+	expect(PACKAGE_SOURCE).toContain('nodes/ContactData/trigger/parameters.ts');
 	expect(PACKAGE_SOURCE.some((file) => file.startsWith('sandbox/routes/'))).toBe(true);
 });
 

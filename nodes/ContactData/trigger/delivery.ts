@@ -5,9 +5,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { EVENT_TYPES, webhookEventSchema, type WebhookEvent } from '../ContactData/shared/client/contract';
-import { eventChangeKey, jobChangeKey } from '../ContactData/shared/items/changes';
-import { simplifyContact } from '../ContactData/shared/items/simplify';
+import { EVENT_TYPES, webhookEventSchema, type WebhookEvent } from '../shared/client/contract';
+import { eventChangeKey, jobChangeKey } from '../shared/items/changes';
+import { simplifyContact } from '../shared/items/simplify';
 import type { DeliveryOptions, SubscriptionSpec } from './parameters';
 
 export type ParsedDelivery =

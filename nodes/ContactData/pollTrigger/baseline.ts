@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { JobSide } from '../ContactData/shared/items/changes';
+import type { JobSide } from '../shared/items/changes';
 
 /** A list's baseline as stored: parallel arrays, the member at position i is ids[i]. */
 interface StoredBaseline {

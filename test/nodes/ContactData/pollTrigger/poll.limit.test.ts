@@ -2,10 +2,10 @@
  * The largest list the poll trigger accepts: beyond MAX_WATCHED_MEMBERS members it fails with a
  * message naming the limit, emits nothing and saves nothing (never a silent truncation).
  */
-import { PATHS } from '../../../nodes/ContactData/shared/client/contract';
-import { MAX_WATCHED_MEMBERS } from '../../../nodes/ContactDataPollTrigger/poll';
-import { api } from '../../harness/api';
-import { startTestSandbox, type TestSandbox } from '../../harness/sandbox';
+import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
+import { MAX_WATCHED_MEMBERS } from '../../../../nodes/ContactData/pollTrigger/poll';
+import { api } from '../../../harness/api';
+import { startTestSandbox, type TestSandbox } from '../../../harness/sandbox';
 import { makePollHost, pollParameters } from './setup';
 
 let sandbox: TestSandbox;

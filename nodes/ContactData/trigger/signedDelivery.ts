@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { HEADERS } from '../ContactData/shared/client/contract';
+import { HEADERS } from '../shared/client/contract';
 import { verifyDeliverySignature } from './signature';
 import { readHeldSubscription, type HeldSubscription } from './state';
 

@@ -5,10 +5,10 @@
  */
 import { NodeApiError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { PATHS, exportUrlResponseSchema } from '../ContactData/shared/client/contract';
-import { openSignedUrl } from '../ContactData/shared/client/exportDownload';
-import { readJsonStream } from '../ContactData/shared/client/jsonStream';
-import { apiRequest, type ApiResponse } from '../ContactData/shared/client/transport';
+import { PATHS, exportUrlResponseSchema } from '../shared/client/contract';
+import { openSignedUrl } from '../shared/client/exportDownload';
+import { readJsonStream } from '../shared/client/jsonStream';
+import { apiRequest, type ApiResponse } from '../shared/client/transport';
 
 /**
  * The fields a member is exported with: the contact preview, which is what an event carries (a

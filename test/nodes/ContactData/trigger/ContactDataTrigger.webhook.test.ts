@@ -3,15 +3,15 @@
  * deliveries (and their retries) over HTTP, plus deliveries altered or forged from real ones.
  */
 import { randomBytes } from 'node:crypto';
-import { changeKeyOf } from '../../../nodes/ContactDataTrigger/delivery';
+import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
 
 import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../../nodes/ContactData/shared/client/contract';
-import type { ReceivedRequest, TriggerHost } from '../../harness/webhook';
-import type { DeliveryLogEntry } from '../../harness/sandbox';
-import { loadAfresh } from '../../support/modules.cjs';
+import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
+import type { ReceivedRequest, TriggerHost } from '../../../harness/webhook';
+import type { DeliveryLogEntry } from '../../../harness/sandbox';
+import { loadAfresh } from '../../../support/modules.cjs';
 import {
 	RETRY_DELAYS_MS,
 	api,
@@ -104,7 +104,7 @@ function without<T extends object, K extends keyof T>(object: T, key: K): Omit<T
 /** The trigger as another n8n process loads it: the same code with its own module state (memory). */
 function triggerOfAnotherProcess(): INodeType {
 	const { ContactDataTrigger } = loadAfresh<{ ContactDataTrigger: new () => INodeType }>(
-		'nodes/ContactDataTrigger/ContactDataTrigger.node',
+		'nodes/ContactData/ContactDataTrigger.node',
 	);
 	return new ContactDataTrigger();
 }

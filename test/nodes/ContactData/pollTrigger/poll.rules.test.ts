@@ -5,10 +5,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PATHS } from '../../../nodes/ContactData/shared/client/contract';
-import { api } from '../../harness/api';
-import { startTestSandbox, type TestSandbox } from '../../harness/sandbox';
-import type { PollHost } from '../../harness/poll';
+import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
+import { api } from '../../../harness/api';
+import { startTestSandbox, type TestSandbox } from '../../../harness/sandbox';
+import type { PollHost } from '../../../harness/poll';
 import { listById, makePollHost, pollParameters, sandboxEvents } from './setup';
 
 let sandbox: TestSandbox;

@@ -6,10 +6,10 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
-import { CREDENTIAL_NAME } from '../ContactData/shared/client/apiCredential';
-import { pollTriggerProperties } from './parameters';
-import { pollWatchedLists } from './poll';
+import { searchSavedLists } from './listSearch/searchSavedLists';
+import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { pollTriggerProperties } from './pollTrigger/parameters';
+import { pollWatchedLists } from './pollTrigger/poll';
 
 export class ContactDataPollTrigger implements INodeType {
 	description: INodeTypeDescription = {

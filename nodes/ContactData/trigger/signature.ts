@@ -4,7 +4,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 
-import { WEBHOOKS, webhookSignature } from '../ContactData/shared/client/contract';
+import { WEBHOOKS, webhookSignature } from '../shared/client/contract';
 
 export interface SignedDelivery {
 	/** `webhook-id` header (the event id). */

@@ -5,7 +5,7 @@
  * Executions check the database as well (see `processedEvents.ts`), so other n8n processes and
  * restarts are covered there; this record only saves them an execution.
  */
-import { WEBHOOKS } from '../ContactData/shared/client/contract';
+import { WEBHOOKS } from '../shared/client/contract';
 
 const WINDOW_MS = WEBHOOKS.toleranceSeconds * 1000;
 

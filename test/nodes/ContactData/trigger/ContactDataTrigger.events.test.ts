@@ -4,10 +4,10 @@
  */
 import { request } from 'undici';
 
-import { HEADERS, webhookSignature } from '../../../nodes/ContactData/shared/client/contract';
-import { changeKeyOf } from '../../../nodes/ContactDataTrigger/delivery';
-import type { WebhookEvent } from '../../../nodes/ContactData/shared/client/contract';
-import type { TriggerHost } from '../../harness/webhook';
+import { HEADERS, webhookSignature } from '../../../../nodes/ContactData/shared/client/contract';
+import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
+import type { WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
+import type { TriggerHost } from '../../../harness/webhook';
 import { makeHost, triggerParameters, useTriggerSandbox, waitFor } from './setup';
 
 const env = useTriggerSandbox();

@@ -4,12 +4,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../../credentials/ContactDataApi.credentials';
-import { PATHS, type WebhookEvent } from '../../../nodes/ContactData/shared/client/contract';
-import { ContactDataPollTrigger } from '../../../nodes/ContactDataPollTrigger/ContactDataPollTrigger.node';
-import { PollHost } from '../../harness/poll';
-import { api } from '../../harness/api';
-import { KEYS, type TestSandbox } from '../../harness/sandbox';
+import { ContactDataApi } from '../../../../credentials/ContactDataApi.credentials';
+import { PATHS, type WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
+import { ContactDataPollTrigger } from '../../../../nodes/ContactData/ContactDataPollTrigger.node';
+import { PollHost } from '../../../harness/poll';
+import { api } from '../../../harness/api';
+import { KEYS, type TestSandbox } from '../../../harness/sandbox';
 
 /** A saved list of the first `count` contacts of a seniority, added by id; returns its id and the ids. */
 export async function listById(sandbox: TestSandbox, name: string, seniority: string, count: number): Promise<{ id: string; contactIds: string[] }> {

@@ -1,13 +1,13 @@
 /** What the trigger shows on the canvas and while it listens for a test event, and the command it names. */
 import { Workflow, sleep, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
 
-import { PATHS } from '../../../nodes/ContactData/shared/client/contract';
-import { ContactDataTrigger } from '../../../nodes/ContactDataTrigger/ContactDataTrigger.node';
-import { MapNodeTypes } from '../../harness/engine';
-import { api } from '../../harness/api';
-import { startTestSandbox, type TestSandbox } from '../../harness/sandbox';
-import { readRepoFile, readRepoJson } from '../../support/files.cjs';
-import { runRepoScript } from '../../support/scripts.cjs';
+import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
+import { ContactDataTrigger } from '../../../../nodes/ContactData/ContactDataTrigger.node';
+import { MapNodeTypes } from '../../../harness/engine';
+import { api } from '../../../harness/api';
+import { startTestSandbox, type TestSandbox } from '../../../harness/sandbox';
+import { readRepoFile, readRepoJson } from '../../../support/files.cjs';
+import { runRepoScript } from '../../../support/scripts.cjs';
 
 /** The canvas subtitle as the editor computes it: n8n's expression over the node's parameters. */
 function subtitle(parameters: INodeParameters): unknown {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-import { WEBHOOKS, webhookSignature } from '../../../nodes/ContactData/shared/client/contract';
-import { verifyDeliverySignature, type SignatureVerdict } from '../../../nodes/ContactDataTrigger/signature';
+import { WEBHOOKS, webhookSignature } from '../../../../nodes/ContactData/shared/client/contract';
+import { verifyDeliverySignature, type SignatureVerdict } from '../../../../nodes/ContactData/trigger/signature';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;

@@ -4,12 +4,12 @@
  */
 import { sleep, type INodeParameters } from 'n8n-workflow';
 
-import { ContactDataApi } from '../../../credentials/ContactDataApi.credentials';
-import { PATHS, type EventType, type Webhook } from '../../../nodes/ContactData/shared/client/contract';
-import { ContactDataTrigger } from '../../../nodes/ContactDataTrigger/ContactDataTrigger.node';
-import { TriggerHost } from '../../harness/webhook';
-import { api } from '../../harness/api';
-import { KEYS, startTestSandbox, type TestSandbox } from '../../harness/sandbox';
+import { ContactDataApi } from '../../../../credentials/ContactDataApi.credentials';
+import { PATHS, type EventType, type Webhook } from '../../../../nodes/ContactData/shared/client/contract';
+import { ContactDataTrigger } from '../../../../nodes/ContactData/ContactDataTrigger.node';
+import { TriggerHost } from '../../../harness/webhook';
+import { api } from '../../../harness/api';
+import { KEYS, startTestSandbox, type TestSandbox } from '../../../harness/sandbox';
 
 export { api, type TestSandbox };
 

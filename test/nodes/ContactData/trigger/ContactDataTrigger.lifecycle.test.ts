@@ -2,8 +2,8 @@
  * The subscription lifecycle (checkExists, create, delete) run through n8n-core's HookContext
  * against the sandbox, as n8n runs it on activation, restart and deactivation.
  */
-import { PATHS } from '../../../nodes/ContactData/shared/client/contract';
-import type { TriggerHost } from '../../harness/webhook';
+import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
+import type { TriggerHost } from '../../../harness/webhook';
 import {
 	api,
 	makeHost,

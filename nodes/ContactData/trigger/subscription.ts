@@ -5,18 +5,18 @@
  */
 import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
-import { asWritten } from '../ContactData/shared/client/asWritten';
-import { isAllowedBaseUrl } from '../ContactData/shared/client/baseUrl';
-import { failureOf } from '../ContactData/shared/client/failures';
+import { asWritten } from '../shared/client/asWritten';
+import { isAllowedBaseUrl } from '../shared/client/baseUrl';
+import { failureOf } from '../shared/client/failures';
 import {
 	PATHS,
 	webhookSchema,
 	webhooksPageSchema,
 	type CreateWebhookRequest,
 	type Webhook,
-} from '../ContactData/shared/client/contract';
+} from '../shared/client/contract';
 import type { z } from 'zod';
-import { apiRequest } from '../ContactData/shared/client/transport';
+import { apiRequest } from '../shared/client/transport';
 import { matchesSpec, readSubscriptionSpec } from './parameters';
 import {
 	forgetSubscription,

@@ -10,14 +10,14 @@ import {
 	type IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { searchSavedLists } from '../ContactData/listSearch/searchSavedLists';
-import { CREDENTIAL_NAME } from '../ContactData/shared/client/apiCredential';
-import { acceptedEvents } from './acceptedEvents';
-import { eventItem, ignoreReason, parseDelivery } from './delivery';
-import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './parameters';
-import { firstDeliveries } from './processedEvents';
-import { readSignedDelivery } from './signedDelivery';
-import { adoptExistingSubscription, createSubscription, deleteSubscription } from './subscription';
+import { searchSavedLists } from './listSearch/searchSavedLists';
+import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { acceptedEvents } from './trigger/acceptedEvents';
+import { eventItem, ignoreReason, parseDelivery } from './trigger/delivery';
+import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
+import { firstDeliveries } from './trigger/processedEvents';
+import { readSignedDelivery } from './trigger/signedDelivery';
+import { adoptExistingSubscription, createSubscription, deleteSubscription } from './trigger/subscription';
 
 export class ContactDataTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -2,8 +2,8 @@
  * The in-memory record of accepted event ids behind the trigger's fast duplicate check: kept for
  * as long as a copy of the delivery could still verify, and bounded however fast events come.
  */
-import { AcceptedEvents } from '../../../nodes/ContactDataTrigger/acceptedEvents';
-import { WEBHOOKS } from '../../../nodes/ContactData/shared/client/contract';
+import { AcceptedEvents } from '../../../../nodes/ContactData/trigger/acceptedEvents';
+import { WEBHOOKS } from '../../../../nodes/ContactData/shared/client/contract';
 
 const WINDOW_MS = WEBHOOKS.toleranceSeconds * 1000;
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);

@@ -11,8 +11,8 @@ import {
 	type IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { EVENT_TYPES, LIMITS, type EventType } from '../ContactData/shared/client/contract';
-import { savedListsToWatch, toListIds } from '../ContactData/shared/parameters/savedListsToWatch';
+import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
+import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 
 
 export const triggerProperties: INodeProperties[] = [

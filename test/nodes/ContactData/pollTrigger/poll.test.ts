@@ -3,11 +3,11 @@
  * detection of the sandbox's own job and role changes, exactly once, across restarts and both of
  * n8n's persistence rules.
  */
-import { changeKeyOf } from '../../../nodes/ContactDataTrigger/delivery';
-import type { WebhookEvent } from '../../../nodes/ContactData/shared/client/contract';
-import { PATHS } from '../../../nodes/ContactData/shared/client/contract';
-import { api } from '../../harness/api';
-import { startTestSandbox, type TestSandbox } from '../../harness/sandbox';
+import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
+import type { WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
+import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
+import { api } from '../../../harness/api';
+import { startTestSandbox, type TestSandbox } from '../../../harness/sandbox';
 import { changeOf, listById, makePollHost, pollParameters, sandboxEvents } from './setup';
 
 let sandbox: TestSandbox;

@@ -10,9 +10,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../ContactData/shared/items/changes';
-import type { WebhookEvent } from '../ContactData/shared/client/contract';
-import { eventItem } from '../ContactDataTrigger/delivery';
+import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../shared/items/changes';
+import type { WebhookEvent } from '../shared/client/contract';
+import { eventItem } from '../trigger/delivery';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
 import { exportedMembers } from './exportReader';
 import { readPollSettings, type PollSettings } from './parameters';

@@ -3,8 +3,8 @@
  */
 import { NodeOperationError, type INodeProperties, type IPollFunctions } from 'n8n-workflow';
 
-import { savedListsToWatch, toListIds } from '../ContactData/shared/parameters/savedListsToWatch';
-import type { JobChangeType } from '../ContactData/shared/items/changes';
+import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
+import type { JobChangeType } from '../shared/items/changes';
 
 export const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change'];
 
