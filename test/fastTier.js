@@ -8,6 +8,7 @@ const FAST_TESTS = [
 	'test/bench/lib/floors.test.ts',
 	'test/examples.test.ts',
 	'test/fastTier.test.ts',
+	'test/formatting.test.ts',
 	'test/harness/sandbox.test.ts',
 	'test/nodes/ContactData/resources/savedList/exportCounts.test.ts',
 	'test/nodes/ContactData/shared/client/apiErrors.test.ts',

@@ -17,13 +17,19 @@ it('is the script test:fast, and lists existing test files once each, sorted', (
 });
 
 it('gives the guard for the sandbox server and n8n-core, as the harness imports them', () => {
-	expect(resolvedInFastTier('test/harness/sandbox.ts', '../../sandbox/server.cjs')).toBe('test/fastTierGuard.js');
+	expect(resolvedInFastTier('test/harness/sandbox.ts', '../../sandbox/server.cjs')).toBe(
+		'test/fastTierGuard.js',
+	);
 	expect(resolvedInFastTier('test/harness/engine.ts', 'n8n-core')).toBe('test/fastTierGuard.js');
 });
 
 it('resolves everything else as the full tier does', () => {
-	expect(resolvedInFastTier('test/sandbox/random.test.ts', '../../sandbox/random.cjs')).toBe('sandbox/random.cts');
-	expect(resolvedInFastTier('test/harness/engine.ts', 'n8n-workflow')).toMatch(/^node_modules\/n8n-workflow\//);
+	expect(resolvedInFastTier('test/sandbox/random.test.ts', '../../sandbox/random.cjs')).toBe(
+		'sandbox/random.cts',
+	);
+	expect(resolvedInFastTier('test/harness/engine.ts', 'n8n-workflow')).toMatch(
+		/^node_modules\/n8n-workflow\//,
+	);
 });
 
 it('lets a test import what it refuses, and fails the test that uses it', () => {

@@ -9,6 +9,8 @@ const GUARD = path.join(__dirname, 'fastTierGuard.js');
 
 module.exports = (request, options) => {
 	const resolved = resolveTools(request, options);
-	const refused = REFUSED_MODULES.some((pattern) => pattern.test(resolved.split(path.sep).join('/')));
+	const refused = REFUSED_MODULES.some((pattern) =>
+		pattern.test(resolved.split(path.sep).join('/')),
+	);
 	return refused ? GUARD : resolved;
 };

@@ -6,7 +6,10 @@ import path from 'node:path';
 
 import { REPO_ROOT } from './files.cjs';
 
-type Resolver = (request: string, options: { basedir: string; defaultResolver: Resolver }) => string;
+type Resolver = (
+	request: string,
+	options: { basedir: string; defaultResolver: Resolver },
+) => string;
 
 export const { FAST_TESTS } = require('../fastTier.js') as { FAST_TESTS: string[] };
 
@@ -15,7 +18,8 @@ const resolveFast = require('../resolve-fast.js') as Resolver;
 /** Where the fast tier sends `request` imported by `fromFile` (paths from the repository root). */
 export function resolvedInFastTier(fromFile: string, request: string): string {
 	const basedir = path.dirname(path.join(REPO_ROOT, fromFile));
-	const defaultResolver: Resolver = (name, options) => require.resolve(name, { paths: [options.basedir] });
+	const defaultResolver: Resolver = (name, options) =>
+		require.resolve(name, { paths: [options.basedir] });
 	const resolved = resolveFast(request, { basedir, defaultResolver });
 	return path.relative(REPO_ROOT, resolved).split(path.sep).join('/');
 }
