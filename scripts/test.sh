@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The project's test command (`npm test`): build the package and the sandbox, type-check, n8n's gate
+# The project's test command (`npm test`): build the package and the sandbox, type-check, Prettier's check
+# (`npm run format:check`), n8n's gate
 # (n8n-node lint and build at the root, which is the package; cloud eligibility, the scanner on the tarball), the
 # engine and sandbox tests under jest, the end-to-end check inside a real n8n (with a browser journey),
 # then the queue-mode check (main, workers, webhook processor, Postgres, Redis). Every stage runs after a
@@ -44,6 +45,7 @@ jest_run() {
 build_all() { npm run --silent build:tools && npm run --silent build; }
 stage build build_all
 stage typecheck npm run --silent typecheck
+stage format npm run --silent format:check
 stage gate npm run --silent test:gate
 stage jest jest_run "$@"
 stage e2e npm run --silent test:e2e

@@ -12,7 +12,7 @@ let sandbox: TestSandbox;
 let small: SavedList;
 let ids: string[];
 beforeAll(async () => {
-	sandbox = await startTestSandbox(); // 150,000 contacts
+	sandbox = await startTestSandbox({ contacts: 150_000 }); // a list above 100,000 exists
 	ids = (await contacts(sandbox, 40)).map((contact) => contact.id);
 });
 afterAll(async () => sandbox?.close());
