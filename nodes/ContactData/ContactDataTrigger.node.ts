@@ -12,8 +12,9 @@ import {
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
 import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { eventItem } from './shared/items/eventItem';
 import { acceptedEvents } from './trigger/acceptedEvents';
-import { eventItem, ignoreReason, parseDelivery } from './trigger/delivery';
+import { ignoreReason, parseDelivery } from './trigger/delivery';
 import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
 import { firstDeliveries } from './trigger/processedEvents';
 import { readSignedDelivery } from './trigger/signedDelivery';
@@ -107,7 +108,7 @@ export class ContactDataTrigger implements INodeType {
 		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
 			webhookResponse: { received: true, event_id: eventId },
-			workflowData: [[{ json: eventItem(delivery.event, delivery.json, options.simplify) }]],
+			workflowData: [[{ json: eventItem(delivery.event, options.simplify, delivery.json) }]],
 		};
 	}
 
