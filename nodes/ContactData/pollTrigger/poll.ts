@@ -13,7 +13,7 @@ import {
 import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../shared/items/changes';
 import { eventItem, type ContactEvent } from '../shared/items/eventItem';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
-import { exportedMembers } from './exportReader';
+import { exportedMembers } from './listMembers';
 import { readPollSettings, type PollSettings } from './parameters';
 
 /**
@@ -59,7 +59,7 @@ function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
 
 async function readList(context: IPollFunctions, listId: string, countBefore: number, baseline: ListSnapshot | undefined): Promise<ListRead> {
 	const read: ListRead = { listId, seen: new ListSnapshot(), differing: new Map(), first: undefined };
-	for await (const record of exportedMembers(context, listId)) {
+	for await (const record of await exportedMembers(context, listId)) {
 		const id = text(record.id);
 		if (id === null) continue;
 		const side = sideOfMember(record);

@@ -19,16 +19,12 @@ import {
 import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
+import { exportedContacts } from '../../shared/client/exportContacts';
 import { openSignedUrl } from '../../shared/client/exportDownload';
 import { readJsonStream } from '../../shared/client/jsonStream';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
-import {
-	countExportedItems,
-	countStoredExport,
-	notUnlockedNotice,
-	type ExportCounts,
-} from './exportCounts';
+import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
 import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
@@ -217,10 +213,10 @@ async function exportedItems(
 	context: IExecuteFunctions,
 	file: ApiResponse<AsyncIterable<Buffer>>,
 ): Promise<IDataObject[]> {
-	const parsed = (await readJsonStream(file.body)) as { contacts?: IDataObject[] } | undefined;
-	const contacts = parsed?.contacts ?? [];
-	noticeNotUnlocked(context, countExportedItems(contacts));
-	return contacts.map((contact) => ({ ...contact }));
+	const contacts: IDataObject[] = [];
+	for await (const contact of exportedContacts(file.body)) contacts.push(contact);
+	noticeNotUnlocked(context, await countContacts(contacts));
+	return contacts;
 }
 
 /** The export as one item with the file in its binary field. */
