@@ -17,7 +17,7 @@ import { acceptedEvents } from './trigger/acceptedEvents';
 import { ignoreReason, parseDelivery } from './trigger/delivery';
 import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
 import { firstDeliveries } from './trigger/processedEvents';
-import { readSignedDelivery } from './trigger/signedDelivery';
+import { readVerifiedDelivery } from './trigger/verifiedDelivery';
 import { adoptExistingSubscription, createSubscription, deleteSubscription } from './trigger/subscription';
 
 export class ContactDataTrigger implements INodeType {
@@ -78,9 +78,9 @@ export class ContactDataTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const signed = await readSignedDelivery.call(this);
-		if (!signed) return { noWebhookResponse: true };
-		const { held, eventId, timestamp, rawBody, nowMs } = signed;
+		const verified = await readVerifiedDelivery.call(this);
+		if (!verified) return { noWebhookResponse: true };
+		const { held, eventId, timestamp, rawBody, nowMs } = verified;
 
 		const delivery = parseDelivery(rawBody, eventId);
 		if ('unknownType' in delivery) {
