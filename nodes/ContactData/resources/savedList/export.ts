@@ -25,7 +25,8 @@ import { readJsonStream } from '../../shared/client/jsonStream';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
-import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/parameters/values';
+import { unique } from '../../shared/parameters/utilities';
+import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
