@@ -2,8 +2,10 @@
  * The nodes of nodes/ContactData keep to their own files, read from each file's import lines: the
  * action node (its .node.ts, resources/, router.ts, node.type.ts), the webhook trigger (trigger/)
  * and the poll trigger (pollTrigger/) each import only their own files, shared/ and listSearch/;
- * what two nodes need lives in shared/. The credential imports only the wire client.
+ * what two nodes need lives in shared/, with types that fit both, so neither casts through
+ * `unknown`. The credential imports only the wire client.
  */
+import { readRepoFile } from '../../support/files.cjs';
 import { importsOf, sourceFiles } from '../../support/sources.cjs';
 
 const FOLDER = 'nodes/ContactData';
@@ -76,4 +78,10 @@ it('the credential imports only the wire client', () => {
 	expect(credentials.length).toBeGreaterThan(0);
 	const outside = refusedImports(credentials, (_file, target) => target.startsWith(`${FOLDER}/shared/client/`));
 	expect(outside).toEqual([]);
+});
+
+it('the triggers\' files cast nothing through unknown: what they share has types that fit both', () => {
+	const triggerFiles = nodeFiles.filter((file) => ['webhookTrigger', 'pollTrigger'].includes(ownerOf(file) ?? ''));
+	expect(triggerFiles.length).toBeGreaterThan(5);
+	expect(triggerFiles.filter((file) => readRepoFile(file).includes('as unknown as'))).toEqual([]);
 });
