@@ -3,12 +3,11 @@
  * the bytes arrive, inline or through the signed URL of a bulk export: a list of any size is never
  * held whole.
  */
-import { NodeApiError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { PATHS, exportUrlResponseSchema } from '../shared/client/contract';
+import { PATHS } from '../shared/client/contract';
 import { exportedContacts } from '../shared/client/exportContacts';
-import { openSignedUrl } from '../shared/client/exportDownload';
-import { readJsonStream } from '../shared/client/jsonStream';
+import { bulkExportAnswer, openSignedUrl } from '../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../shared/client/transport';
 
 /**
@@ -48,16 +47,8 @@ async function openExport(context: IPollFunctions, listId: string): Promise<Stre
 		stream: true,
 		safeToRetry: true,
 	})) as ApiResponse<Stream>;
-	if (started.statusCode !== 202) return started.body;
-	const answer = exportUrlResponseSchema.safeParse(await readJsonStream(started.body));
-	if (!answer.success) {
-		throw new NodeApiError(context.getNode(), { code: 'unreadable_answer' }, {
-			message: `The API answered the export of the saved list ${listId} without a usable download URL`,
-			description: 'Nothing was compared; the next poll tries again.',
-			httpCode: '202',
-		});
-	}
-	return (await openSignedUrl.call(context, answer.data.url)).body;
+	const bulk = await bulkExportAnswer.call(context, started, 'Nothing was compared; the next poll tries again.');
+	return bulk === undefined ? started.body : (await openSignedUrl.call(context, bulk.url)).body;
 }
 
 /** The members of a list, one parsed contact at a time, as the export streams in. */

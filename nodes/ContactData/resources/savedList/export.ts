@@ -10,22 +10,17 @@ import {
 	LIMITS,
 	PATHS,
 	exportRequestSchema,
-	exportUrlResponseSchema,
 	savedListSchema,
 	type ExportFormat,
-	type ExportUrlResponse,
 	type SavedList,
 } from '../../shared/client/contract';
-import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { exportedContacts } from '../../shared/client/exportContacts';
-import { openSignedUrl } from '../../shared/client/exportDownload';
-import { readJsonStream } from '../../shared/client/jsonStream';
+import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
 import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
-import { unique } from '../../shared/parameters/utilities';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
@@ -179,6 +174,9 @@ interface ExportDownload {
 	contactCount?: number;
 }
 
+const NOTHING_DOWNLOADED = 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
+
+/** Starts the export; a large list's file comes from the signed URL the API answers with. */
 async function startExport(context: IExecuteFunctions, request: ExportAsked, itemIndex: number): Promise<ExportDownload> {
 	const started = await apiRequest.call(context, {
 		method: 'POST',
@@ -191,9 +189,8 @@ async function startExport(context: IExecuteFunctions, request: ExportAsked, ite
 		itemIndex,
 	});
 	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
-	if (started.statusCode !== 202) return { started, file: inline };
-	// A large list: the answer is a signed URL to stream the file from.
-	const bulk = signedUrlAnswerOf(context, await readJsonStream(inline.body), itemIndex);
+	const bulk = await bulkExportAnswer.call(context, inline, NOTHING_DOWNLOADED, itemIndex);
+	if (bulk === undefined) return { started, file: inline };
 	if (request.outputAs === 'items') {
 		// As items the whole export would be held in memory at once: refuse before downloading.
 		throw new NodeOperationError(
@@ -247,20 +244,6 @@ async function exportedFile(
 function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
 	const message = notUnlockedNotice(counts);
 	if (message) context.addExecutionHints({ message, location: 'outputPane' });
-}
-
-/** The 202 answer of a large export, or an error naming what it lacks (never zod's own output). */
-function signedUrlAnswerOf(context: IExecuteFunctions, body: unknown, itemIndex: number): ExportUrlResponse {
-	const answer = exportUrlResponseSchema.safeParse(body);
-	if (answer.success) return answer.data;
-	const missing = unique(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'));
-	throw apiFailure(context.getNode(), 'unreadableAnswer', {
-		code: 'unreadable_answer',
-		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
-		description: 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
-		status: 202,
-		itemIndex,
-	});
 }
 
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
