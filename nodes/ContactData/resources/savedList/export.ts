@@ -128,7 +128,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const request = exportRequestOf(this, itemIndex);
+		const request = readExportAsked(this, itemIndex);
 		const download = await startExport(this, request, itemIndex);
 		if (request.outputAs === 'items') return await exportedItems(this, download.file);
 		return [await exportedFile(this, request, download, itemIndex)];
@@ -145,7 +145,7 @@ interface ExportAsked {
 	body: IDataObject;
 }
 
-function exportRequestOf(context: IExecuteFunctions, itemIndex: number): ExportAsked {
+function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
 	const where = { node: context.getNode(), itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
 	const outputAs = optionParameter<'binary' | 'items'>(context, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
