@@ -12,11 +12,12 @@ import {
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
 import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { eventItem } from './shared/items/eventItem';
 import { acceptedEvents } from './trigger/acceptedEvents';
-import { eventItem, ignoreReason, parseDelivery } from './trigger/delivery';
+import { ignoreReason, parseDelivery } from './trigger/delivery';
 import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
 import { firstDeliveries } from './trigger/processedEvents';
-import { readSignedDelivery } from './trigger/signedDelivery';
+import { readVerifiedDelivery } from './trigger/verifiedDelivery';
 import { adoptExistingSubscription, createSubscription, deleteSubscription } from './trigger/subscription';
 
 export class ContactDataTrigger implements INodeType {
@@ -77,9 +78,9 @@ export class ContactDataTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const signed = await readSignedDelivery.call(this);
-		if (!signed) return { noWebhookResponse: true };
-		const { held, eventId, timestamp, rawBody, nowMs } = signed;
+		const verified = await readVerifiedDelivery.call(this);
+		if (!verified) return { noWebhookResponse: true };
+		const { held, eventId, timestamp, rawBody, nowMs } = verified;
 
 		const delivery = parseDelivery(rawBody, eventId);
 		if ('unknownType' in delivery) {
@@ -107,7 +108,7 @@ export class ContactDataTrigger implements INodeType {
 		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
 			webhookResponse: { received: true, event_id: eventId },
-			workflowData: [[{ json: eventItem(delivery.event, delivery.json, options.simplify) }]],
+			workflowData: [[{ json: eventItem(delivery.event, options.simplify, delivery.json) }]],
 		};
 	}
 

@@ -81,3 +81,26 @@ export function importsOf(file: string): string[] {
 	}
 	return specifiers;
 }
+
+export interface Declaration {
+	name: string;
+	exported: boolean;
+	/** An interface, type alias or class. */
+	isType: boolean;
+}
+
+/** The top-level functions, classes, types, interfaces and variables a file declares. */
+export function declarationsOf(file: string): Declaration[] {
+	return parse(file).statements.flatMap((statement): Declaration[] => {
+		const exported =
+			ts.canHaveModifiers(statement) &&
+			(ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
+		const named = ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement);
+		if (named && statement.name) return [{ name: statement.name.text, exported, isType: true }];
+		if (ts.isFunctionDeclaration(statement) && statement.name) return [{ name: statement.name.text, exported, isType: false }];
+		if (!ts.isVariableStatement(statement)) return [];
+		return statement.declarationList.declarations.flatMap((declaration) =>
+			ts.isIdentifier(declaration.name) ? [{ name: declaration.name.text, exported, isType: false }] : [],
+		);
+	});
+}

@@ -1,11 +1,7 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import type { z } from 'zod';
-
-import { LIMITS, PATHS, savedListsPageSchema } from '../shared/client/contract';
+import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from '../shared/client/contract';
 import { apiRequest } from '../shared/client/transport';
-
-type SavedListsPage = z.infer<typeof savedListsPageSchema>;
 
 /** Saved lists for the list picker, a page at a time, filtered by name. */
 export async function searchSavedLists(

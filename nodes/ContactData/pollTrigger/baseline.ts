@@ -8,15 +8,18 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { JobSide } from '../shared/items/changes';
 
-/** A list's baseline as stored: parallel arrays, the member at position i is ids[i]. */
-interface StoredBaseline {
+/**
+ * A list's baseline as stored: parallel arrays, the member at position i is ids[i]. A type, not
+ * an interface, so it is static data's IDataObject as it stands.
+ */
+type StoredBaseline = {
 	titles: Array<string | null>;
 	/** [name, domain] */
 	companies: Array<[string | null, string | null]>;
 	ids: string[];
 	title: number[];
 	company: number[];
-}
+};
 
 /** The static-data key of the baselines, by saved-list id. */
 const BASELINES_KEY = 'baselines';
@@ -134,7 +137,7 @@ export function writeBaselines(staticData: IDataObject, snapshots: Map<string, L
 	for (const [listId, snapshot] of snapshots) {
 		const stored = snapshot.toStored();
 		decoded.set(stored, snapshot);
-		baselines[listId] = stored as unknown as IDataObject;
+		baselines[listId] = stored;
 	}
 	staticData[BASELINES_KEY] = baselines;
 }

@@ -3,6 +3,7 @@
  */
 import { NodeOperationError, type INodeProperties, type IPollFunctions } from 'n8n-workflow';
 
+import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 import type { JobChangeType } from '../shared/items/changes';
 
@@ -71,22 +72,6 @@ export interface PollSettings {
 	simplify: boolean;
 }
 
-function eventTypesOf(context: IPollFunctions): JobChangeType[] {
-	const value: unknown = context.getNodeParameter('events', []);
-	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
-		.map((entry) => String(entry).trim())
-		.filter((entry) => entry !== '');
-	const unknown = given.find((entry) => !(POLLED_EVENT_TYPES as string[]).includes(entry));
-	if (unknown !== undefined || given.length === 0) {
-		throw new NodeOperationError(
-			context.getNode(),
-			unknown !== undefined ? `Unknown event "${unknown}" in "Events"` : 'Choose at least one event in "Events"',
-			{ description: `Events must be among: ${POLLED_EVENT_TYPES.join(', ')} (intent signals come only through the Contact Data Trigger).` },
-		);
-	}
-	return POLLED_EVENT_TYPES.filter((type) => given.includes(type));
-}
-
 export function readPollSettings(this: IPollFunctions): PollSettings {
 	const node = this.getNode();
 	const listIds = toListIds(node, this.getNodeParameter('lists.list', []));
@@ -96,5 +81,6 @@ export function readPollSettings(this: IPollFunctions): PollSettings {
 		});
 	}
 	const options = this.getNodeParameter('options', {}) as { simplify?: unknown };
-	return { events: eventTypesOf(this), listIds, simplify: options.simplify === true };
+	const events = toEventTypes(node, this.getNodeParameter('events', []), POLLED_EVENT_TYPES, 'intent signals come only through the Contact Data Trigger');
+	return { events, listIds, simplify: options.simplify === true };
 }

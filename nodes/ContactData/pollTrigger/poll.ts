@@ -11,10 +11,9 @@ import {
 } from 'n8n-workflow';
 
 import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../shared/items/changes';
-import type { WebhookEvent } from '../shared/client/contract';
-import { eventItem } from '../trigger/delivery';
+import { eventItem, type ContactEvent } from '../shared/items/eventItem';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
-import { exportedMembers } from './exportReader';
+import { exportedMembers } from './listMembers';
 import { readPollSettings, type PollSettings } from './parameters';
 
 /**
@@ -60,7 +59,7 @@ function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
 
 async function readList(context: IPollFunctions, listId: string, countBefore: number, baseline: ListSnapshot | undefined): Promise<ListRead> {
 	const read: ListRead = { listId, seen: new ListSnapshot(), differing: new Map(), first: undefined };
-	for await (const record of exportedMembers(context, listId)) {
+	for await (const record of await exportedMembers(context, listId)) {
 		const id = text(record.id);
 		if (id === null) continue;
 		const side = sideOfMember(record);
@@ -74,17 +73,18 @@ async function readList(context: IPollFunctions, listId: string, countBefore: nu
 }
 
 /** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
-function changeEvent(listId: string, type: JobChangeType, contact: IDataObject, previous: JobSide, current: JobSide, at: string): WebhookEvent {
+function changeEvent(listId: string, type: JobChangeType, member: IDataObject, previous: JobSide, current: JobSide, at: string): ContactEvent {
+	const contact = { ...member, id: String(member.id) };
 	const changes = { previous, current };
-	const id = `chg_${jobChangeKey(listId, String(contact.id), type, changes)}`;
-	return { id, type, created_at: at, list_id: listId, contact, changes } as unknown as WebhookEvent;
+	const id = `chg_${jobChangeKey(listId, contact.id, type, changes)}`;
+	return { id, type, created_at: at, list_id: listId, contact, changes };
 }
 
 /** The changes of one list against its baseline now (no baseline: the first poll, nothing). */
-function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeType[], at: string): WebhookEvent[] {
+function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeType[], at: string): ContactEvent[] {
 	const baseline = readBaseline(staticData, read.listId);
 	if (baseline === undefined) return [];
-	const found: WebhookEvent[] = [];
+	const found: ContactEvent[] = [];
 	for (const [id, record] of read.differing) {
 		const previous = baseline.sideOf(id);
 		const current = read.seen.sideOf(id);
@@ -96,12 +96,12 @@ function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeTyp
 }
 
 /** An event as the workflow's item, shaped (and simplified) as the webhook trigger's. */
-function itemOf(event: WebhookEvent, simplify: boolean): INodeExecutionData {
-	return { json: eventItem(event, event as unknown as IDataObject, simplify) };
+function itemOf(event: ContactEvent, simplify: boolean): INodeExecutionData {
+	return { json: eventItem(event, simplify) };
 }
 
 /** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
-function manualSample(reads: ListRead[], found: WebhookEvent[], settings: PollSettings, at: string, staticData: IDataObject): WebhookEvent[] {
+function manualSample(reads: ListRead[], found: ContactEvent[], settings: PollSettings, at: string, staticData: IDataObject): ContactEvent[] {
 	if (found.length > 0) return found;
 	const read = reads.find((candidate) => candidate.first !== undefined);
 	if (read === undefined || read.first === undefined) return [];

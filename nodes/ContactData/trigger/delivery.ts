@@ -1,13 +1,11 @@
 /**
- * A verified delivery's body: parsed and checked against the contract, matched against what the
- * user selected, and shaped into the item the workflow starts with.
+ * A verified delivery's body: parsed and checked against the contract, and matched against what
+ * the user selected (shared/items/eventItem.ts shapes it into the workflow's item).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { EVENT_TYPES, webhookEventSchema, type WebhookEvent } from '../shared/client/contract';
-import { eventChangeKey, jobChangeKey } from '../shared/items/changes';
-import { simplifyContact } from '../shared/items/simplify';
 import type { DeliveryOptions, SubscriptionSpec } from './parameters';
 
 export type ParsedDelivery =
@@ -62,44 +60,4 @@ export function ignoreReason(
 		return `the intent score ${event.intent.score} is below the minimum ${options.minIntentScore}`;
 	}
 	return undefined;
-}
-
-/**
- * The event as the workflow's item: as delivered, or (Simplify) the event's fields and its contact
- * flattened as the Contact Data node's Simplify does, with the contact's id as `contact_id`.
- */
-export function eventItem(event: WebhookEvent, json: IDataObject, simplify: boolean): IDataObject {
-	const change_key = changeKeyOf(event);
-	if (!simplify) return { ...json, change_key };
-	// A preview has no email or LinkedIn URL: the item shows them as null all the same, as it always has.
-	const { id, ...contact } = simplifyContact({ email: null, linkedin_url: null, ...event.contact });
-	return {
-		event_id: event.id,
-		event_type: event.type,
-		occurred_at: event.created_at,
-		list_id: event.list_id,
-		contact_id: id,
-		...contact,
-		...(event.changes && {
-			previous_title: event.changes.previous.title,
-			previous_company: event.changes.previous.company.name,
-			current_title: event.changes.current.title,
-			current_company: event.changes.current.company.name,
-		}),
-		...(event.intent && { intent_topic: event.intent.topic, intent_score: event.intent.score }),
-		change_key,
-	};
-}
-
-/** The change key (see changes.ts): from the change for a job or role change, else from the event. */
-export function changeKeyOf(event: Pick<WebhookEvent, 'id' | 'type' | 'list_id' | 'contact' | 'changes'>): string {
-	return event.changes && (event.type === 'job_change' || event.type === 'role_change')
-		? jobChangeKey(event.list_id, event.contact.id, event.type, event.changes)
-		: eventChangeKey(event.list_id, event.contact.id, event.type, event.id);
-}
-
-/** The event id carried by an item `eventItem` made. */
-export function eventIdOfItem(item: IDataObject, simplify: boolean): string | undefined {
-	const id = simplify ? item.event_id : item.id;
-	return typeof id === 'string' ? id : undefined;
 }

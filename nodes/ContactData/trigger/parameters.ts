@@ -2,16 +2,10 @@
  * The trigger's parameters and how they are read: which events, which saved lists, and the
  * delivery options. Reading checks the input before anything is sent to the service.
  */
-import {
-	NodeOperationError,
-	type IHookFunctions,
-	type INode,
-	type INodeProperties,
-	type INodePropertyOptions,
-	type IWebhookFunctions,
-} from 'n8n-workflow';
+import type { IHookFunctions, INodeProperties, INodePropertyOptions, IWebhookFunctions } from 'n8n-workflow';
 
 import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
+import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 
 
@@ -87,29 +81,10 @@ export interface DeliveryOptions {
 
 type TriggerContext = IHookFunctions | IWebhookFunctions;
 
-/** Events as chosen, or as an expression gave them (an array, or a comma-separated string). */
-export function toEventTypes(node: INode, value: unknown): EventType[] {
-	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
-		.map((entry) => String(entry).trim())
-		.filter((entry) => entry !== '');
-	const unknown = given.filter((entry) => !(EVENT_TYPES as readonly string[]).includes(entry));
-	if (unknown.length > 0) {
-		throw new NodeOperationError(node, `Unknown event "${unknown[0]}" in "Events"`, {
-			description: `Events must be among: ${EVENT_TYPES.join(', ')}`,
-		});
-	}
-	if (given.length === 0) {
-		throw new NodeOperationError(node, 'Choose at least one event in "Events"', {
-			description: 'The trigger subscribes only to the events chosen there.',
-		});
-	}
-	return EVENT_TYPES.filter((type) => given.includes(type));
-}
-
 export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {
 	const node = this.getNode();
 	return {
-		events: toEventTypes(node, this.getNodeParameter('events', [])),
+		events: toEventTypes(node, this.getNodeParameter('events', []), EVENT_TYPES),
 		listIds: toListIds(node, this.getNodeParameter('lists.list', [])),
 	};
 }

@@ -8,7 +8,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { eventIdOfItem } from './delivery';
+import { eventIdOfItem } from '../shared/items/eventItem';
 
 /**
  * Event ids kept in the database per trigger node (about 25 bytes each, in one row n8n rewrites

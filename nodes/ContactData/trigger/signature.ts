@@ -6,7 +6,8 @@ import { timingSafeEqual } from 'node:crypto';
 
 import { WEBHOOKS, webhookSignature } from '../shared/client/contract';
 
-export interface SignedDelivery {
+/** A delivery as received: its signed headers and raw body, any of which may be missing. */
+export interface ReceivedDelivery {
 	/** `webhook-id` header (the event id). */
 	id: string | undefined;
 	/** `webhook-timestamp` header (unix seconds). */
@@ -41,7 +42,7 @@ function v1Signatures(header: string): Buffer[] {
  */
 export function verifyDeliverySignature(
 	secret: string | undefined,
-	delivery: SignedDelivery,
+	delivery: ReceivedDelivery,
 	nowSeconds: number,
 ): SignatureVerdict {
 	if (!secret) return { valid: false, reason: 'missing_secret' };

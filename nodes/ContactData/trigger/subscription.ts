@@ -14,8 +14,8 @@ import {
 	webhooksPageSchema,
 	type CreateWebhookRequest,
 	type Webhook,
+	type WebhooksPage,
 } from '../shared/client/contract';
-import type { z } from 'zod';
 import { apiRequest } from '../shared/client/transport';
 import { matchesSpec, readSubscriptionSpec } from './parameters';
 import {
@@ -24,8 +24,6 @@ import {
 	readHeldSubscription,
 	readHeldSubscriptionId,
 } from './state';
-
-type WebhooksPage = z.infer<typeof webhooksPageSchema>;
 
 function webhookUrlOf(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');

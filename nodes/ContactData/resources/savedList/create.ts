@@ -10,7 +10,8 @@ import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, refused, textOf, unique } from '../../shared/parameters/values';
+import { unique } from '../../shared/parameters/utilities';
+import { checkBody, refused, textOf } from '../../shared/parameters/values';
 import { forEachGroup, groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };

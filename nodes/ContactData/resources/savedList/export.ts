@@ -10,26 +10,18 @@ import {
 	LIMITS,
 	PATHS,
 	exportRequestSchema,
-	exportUrlResponseSchema,
 	savedListSchema,
 	type ExportFormat,
-	type ExportUrlResponse,
 	type SavedList,
 } from '../../shared/client/contract';
-import { apiFailure } from '../../shared/client/failures';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import { openSignedUrl } from '../../shared/client/exportDownload';
-import { readJsonStream } from '../../shared/client/jsonStream';
+import { exportedContacts } from '../../shared/client/exportContacts';
+import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
-import {
-	countExportedItems,
-	countStoredExport,
-	notUnlockedNotice,
-	type ExportCounts,
-} from './exportCounts';
-import { checkBody, refused, stringListOf, textOf, unique } from '../../shared/parameters/values';
+import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
+import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -136,7 +128,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const request = exportRequestOf(this, itemIndex);
+		const request = readExportAsked(this, itemIndex);
 		const download = await startExport(this, request, itemIndex);
 		if (request.outputAs === 'items') return await exportedItems(this, download.file);
 		return [await exportedFile(this, request, download, itemIndex)];
@@ -153,7 +145,7 @@ interface ExportAsked {
 	body: IDataObject;
 }
 
-function exportRequestOf(context: IExecuteFunctions, itemIndex: number): ExportAsked {
+function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
 	const where = { node: context.getNode(), itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
 	const outputAs = optionParameter<'binary' | 'items'>(context, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
@@ -182,6 +174,9 @@ interface ExportDownload {
 	contactCount?: number;
 }
 
+const NOTHING_DOWNLOADED = 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
+
+/** Starts the export; a large list's file comes from the signed URL the API answers with. */
 async function startExport(context: IExecuteFunctions, request: ExportAsked, itemIndex: number): Promise<ExportDownload> {
 	const started = await apiRequest.call(context, {
 		method: 'POST',
@@ -194,9 +189,8 @@ async function startExport(context: IExecuteFunctions, request: ExportAsked, ite
 		itemIndex,
 	});
 	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
-	if (started.statusCode !== 202) return { started, file: inline };
-	// A large list: the answer is a signed URL to stream the file from.
-	const bulk = signedUrlAnswerOf(context, await readJsonStream(inline.body), itemIndex);
+	const bulk = await bulkExportAnswer.call(context, inline, NOTHING_DOWNLOADED, itemIndex);
+	if (bulk === undefined) return { started, file: inline };
 	if (request.outputAs === 'items') {
 		// As items the whole export would be held in memory at once: refuse before downloading.
 		throw new NodeOperationError(
@@ -217,10 +211,10 @@ async function exportedItems(
 	context: IExecuteFunctions,
 	file: ApiResponse<AsyncIterable<Buffer>>,
 ): Promise<IDataObject[]> {
-	const parsed = (await readJsonStream(file.body)) as { contacts?: IDataObject[] } | undefined;
-	const contacts = parsed?.contacts ?? [];
-	noticeNotUnlocked(context, countExportedItems(contacts));
-	return contacts.map((contact) => ({ ...contact }));
+	const contacts: IDataObject[] = [];
+	for await (const contact of exportedContacts(file.body)) contacts.push(contact);
+	noticeNotUnlocked(context, await countContacts(contacts));
+	return contacts;
 }
 
 /** The export as one item with the file in its binary field. */
@@ -250,20 +244,6 @@ async function exportedFile(
 function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
 	const message = notUnlockedNotice(counts);
 	if (message) context.addExecutionHints({ message, location: 'outputPane' });
-}
-
-/** The 202 answer of a large export, or an error naming what it lacks (never zod's own output). */
-function signedUrlAnswerOf(context: IExecuteFunctions, body: unknown, itemIndex: number): ExportUrlResponse {
-	const answer = exportUrlResponseSchema.safeParse(body);
-	if (answer.success) return answer.data;
-	const missing = unique(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'));
-	throw apiFailure(context.getNode(), 'unreadableAnswer', {
-		code: 'unreadable_answer',
-		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
-		description: 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
-		status: 202,
-		itemIndex,
-	});
 }
 
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {

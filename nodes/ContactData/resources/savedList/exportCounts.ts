@@ -1,11 +1,13 @@
 /**
- * Counts in an export file: its contacts, and those exported without email because the account has
- * not unlocked them (the `unlocked` field is false). The file is read back a chunk at a time as
- * bytes: the characters that matter are ASCII, so UTF-8 needs no decoding and memory stays flat.
+ * Counts of an export: its contacts, and those exported without email because the account has not
+ * unlocked them (the `unlocked` field is false). A file is read back a chunk at a time, so memory
+ * stays flat: JSON through the export reader, a contact at a time; CSV as bytes, as the characters
+ * that matter are ASCII (UTF-8 needs no decoding) and a bulk CSV runs to a million rows.
  */
 import type { IDataObject, IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ExportFormat } from '../../shared/client/contract';
+import { exportedContacts } from '../../shared/client/exportContacts';
 
 export interface ExportCounts {
 	contacts: number;
@@ -17,15 +19,6 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 const CR = 0x0d;
 const LF = 0x0a;
-const SPACE = 0x20;
-const TAB = 0x09;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const LETTER_F = 0x66;
-const BRACE_OPEN = 0x7b;
-const BRACE_CLOSE = 0x7d;
-const BRACKET_OPEN = 0x5b;
-const BRACKET_CLOSE = 0x5d;
 
 const asciiBytes = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
 const UNLOCKED = asciiBytes('unlocked');
@@ -55,14 +48,11 @@ class WordMatch {
 	}
 }
 
-export interface ExportCounter {
-	/** The file's next bytes (a chunk may end anywhere, even inside a cell or a string). */
-	feed(bytes: Uint8Array): void;
-	result(): ExportCounts;
-}
-
-/** RFC 4180 CSV: the header row names the columns; a row counts as not unlocked when its `unlocked` cell is `false`. */
-class CsvCounter implements ExportCounter {
+/**
+ * RFC 4180 CSV fed as bytes (a chunk may end anywhere, even inside a cell): the header row names
+ * the columns; a row counts as not unlocked when its `unlocked` cell is `false`.
+ */
+export class CsvCounter {
 	private quoted = false;
 	private row = 0;
 	private column = 0;
@@ -138,93 +128,6 @@ class CsvCounter implements ExportCounter {
 	}
 }
 
-/** `{"contacts": [{…}, …]}`: a contact is an object inside the array; its `unlocked` key is read at that depth. */
-class JsonCounter implements ExportCounter {
-	private static readonly CONTACT_DEPTH = 3;
-	private depth = 0;
-	private inString = false;
-	private escaped = false;
-	/** Whether the latest string of a contact (a key, before a colon) is `unlocked`. */
-	private readonly key = new WordMatch(UNLOCKED);
-	private lastStringIsUnlocked = false;
-	/** The next value is the `unlocked` field's. */
-	private unlockedValueNext = false;
-	private sawUnlocked = false;
-	private contacts = 0;
-	private notUnlocked = 0;
-
-	feed(bytes: Uint8Array): void {
-		const length = bytes.length;
-		for (let at = 0; at < length; at++) {
-			if (this.inString) {
-				at = this.stringUntil(bytes, at);
-				continue;
-			}
-			const byte = bytes[at];
-			if (byte === SPACE || byte === LF || byte === CR || byte === TAB) continue;
-			if (this.unlockedValueNext) {
-				this.unlockedValueNext = false;
-				this.sawUnlocked = true;
-				if (byte === LETTER_F) this.notUnlocked++;
-			}
-			if (byte === QUOTE) {
-				this.inString = true;
-				this.key.reset();
-			} else if (byte === COLON) {
-				this.unlockedValueNext = this.depth === JsonCounter.CONTACT_DEPTH && this.lastStringIsUnlocked;
-			} else if (byte === BRACE_OPEN || byte === BRACKET_OPEN) {
-				if (byte === BRACE_OPEN && this.depth === JsonCounter.CONTACT_DEPTH - 1) this.contacts++;
-				this.depth++;
-			} else if (byte === BRACE_CLOSE || byte === BRACKET_CLOSE) this.depth--;
-		}
-	}
-
-	result(): ExportCounts {
-		return { contacts: this.contacts, notUnlocked: this.sawUnlocked ? this.notUnlocked : undefined };
-	}
-
-	/** Reads string bytes from `at`: to the closing quote (returns its position) or the chunk's end. */
-	private stringUntil(bytes: Uint8Array, at: number): number {
-		const length = bytes.length;
-		let from = at;
-		if (this.escaped) {
-			// The byte after a backslash that ended the previous chunk.
-			this.escaped = false;
-			this.key.feed(bytes, from, from + 1);
-			from++;
-		}
-		let end = from;
-		while (end < length) {
-			const byte = bytes[end];
-			if (byte === QUOTE) break;
-			if (byte === BACKSLASH) {
-				if (end + 1 >= length) {
-					this.keepText(bytes, from, end + 1);
-					this.escaped = true;
-					return length;
-				}
-				end += 2;
-				continue;
-			}
-			end++;
-		}
-		this.keepText(bytes, from, Math.min(end, length));
-		if (end >= length) return length;
-		this.inString = false;
-		this.lastStringIsUnlocked = this.depth === JsonCounter.CONTACT_DEPTH && this.key.matched();
-		return end;
-	}
-
-	/** Only a contact's own strings can be its `unlocked` key. */
-	private keepText(bytes: Uint8Array, from: number, to: number): void {
-		if (this.depth === JsonCounter.CONTACT_DEPTH) this.key.feed(bytes, from, to);
-	}
-}
-
-export function exportCounter(format: ExportFormat): ExportCounter {
-	return format === 'csv' ? new CsvCounter() : new JsonCounter();
-}
-
 /** Base64 characters decoded at a time (a multiple of 4). */
 const BASE64_SLICE = 4 * 1024 * 1024;
 
@@ -245,18 +148,23 @@ export async function countStoredExport(
 	binary: IBinaryData,
 	format: ExportFormat,
 ): Promise<ExportCounts> {
-	const counter = exportCounter(format);
+	if (format === 'json') return await countContacts(exportedContacts(storedBytes(context, binary)));
+	const counter = new CsvCounter();
 	for await (const bytes of storedBytes(context, binary)) counter.feed(bytes);
 	return counter.result();
 }
 
-/** Counts of an export output as items. */
-export function countExportedItems(contacts: IDataObject[]): ExportCounts {
-	const known = contacts.some((contact) => 'unlocked' in contact);
-	return {
-		contacts: contacts.length,
-		notUnlocked: known ? contacts.filter((contact) => contact.unlocked === false).length : undefined,
-	};
+/** Counts of exported contacts, as items or read from a JSON file; no `unlocked` field, no telling. */
+export async function countContacts(contacts: Iterable<IDataObject> | AsyncIterable<IDataObject>): Promise<ExportCounts> {
+	let count = 0;
+	let notUnlocked = 0;
+	let known = false;
+	for await (const contact of contacts) {
+		count++;
+		known ||= 'unlocked' in contact;
+		if (contact.unlocked === false) notUnlocked++;
+	}
+	return { contacts: count, notUnlocked: known ? notUnlocked : undefined };
 }
 
 /** The notice for contacts exported without email, or undefined when there are none. */

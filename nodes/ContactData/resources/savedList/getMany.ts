@@ -1,13 +1,10 @@
-import type { z } from 'zod';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { LIMITS, PATHS, savedListsPageSchema } from '../../shared/client/contract';
+import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
 import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
 import { apiRequest } from '../../shared/client/transport';
-
-type SavedListsPage = z.infer<typeof savedListsPageSchema>;
 
 const showFor = { show: { resource: ['savedList'], operation: ['getMany'] } };
 

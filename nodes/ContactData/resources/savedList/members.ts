@@ -18,7 +18,8 @@ import { contactIdsReader } from '../../shared/items/inputField';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, chunk, unique } from '../../shared/parameters/values';
+import { chunk, unique } from '../../shared/parameters/utilities';
+import { checkBody } from '../../shared/parameters/values';
 
 /** The parameters of Add Contacts and Remove Contacts. */
 export function memberParameters(

@@ -1,5 +1,5 @@
 /**
- * The download of a bulk export through its signed URL. The URL carries its own signature, so it is
+ * The download of a bulk export through the signed URL it answers with. The URL carries its own signature, so it is
  * fetched with n8n's plain `httpRequest`, without the Authorization header: the key is not sent
  * along. Like the Base URL it must be https (plain http only on loopback, the sandbox): it is a
  * bearer of the data.
@@ -9,12 +9,37 @@ import { apiError } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
 import { downloadFailed } from './failedCalls';
 import { apiFailure } from './failures';
+import { exportUrlResponseSchema, type ExportUrlResponse } from './contract';
 import { readJsonStream } from './jsonStream';
 import { backoffMs, errorCodeOf, isConnectionLost, isTimeout, isTransientStatus, MAX_TRANSIENT_ATTEMPTS } from './retries';
 import type { ApiResponse } from './transport';
 import { cancelSignalOf, pause, stopped } from './waits';
 
 type Download = ApiResponse<AsyncIterable<Buffer>>;
+
+/**
+ * The signed URL of an export answered 202 (a large list), or undefined for a file given inline.
+ * An answer without a usable URL fails naming what it lacks (never zod's own output);
+ * `nothingDone` tells the user what was not done and what to do.
+ */
+export async function bulkExportAnswer(
+	this: ApiContext,
+	started: ApiResponse<AsyncIterable<Buffer | string>>,
+	nothingDone: string,
+	itemIndex?: number,
+): Promise<ExportUrlResponse | undefined> {
+	if (started.statusCode !== 202) return undefined;
+	const answer = exportUrlResponseSchema.safeParse(await readJsonStream(started.body));
+	if (answer.success) return answer.data;
+	const missing = [...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'))];
+	throw apiFailure(this.getNode(), 'unreadableAnswer', {
+		code: 'unreadable_answer',
+		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
+		description: nothingDone,
+		status: 202,
+		itemIndex,
+	});
+}
 
 /** Opens a signed export URL as a stream, sending it again after a lost connection or a 5xx. */
 export async function openSignedUrl(this: ApiContext, url: string, itemIndex?: number): Promise<Download> {

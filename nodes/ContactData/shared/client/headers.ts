@@ -3,7 +3,7 @@
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /** The first value of a header; undefined when absent. */
-export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
+export function firstHeaderValue(headers: ResponseHeaders, name: string): string | undefined {
 	const value = headers[name];
 	return Array.isArray(value) ? value[0] : value;
 }
@@ -13,7 +13,7 @@ export function headerValue(headers: ResponseHeaders, name: string): string | un
  * undefined when absent or bad.
  */
 export function numberHeader(headers: ResponseHeaders, name: string): number | undefined {
-	const raw = headerValue(headers, name);
+	const raw = firstHeaderValue(headers, name);
 	if (raw === undefined || raw.trim() === '') return undefined;
 	const value = Number(raw);
 	return Number.isFinite(value) && value >= 0 ? value : undefined;

@@ -15,7 +15,7 @@ import { apiCredentialOf, CREDENTIAL_NAME, type ApiContext, type ApiCredential }
 import { apiError, type FieldNames } from './apiErrors';
 import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
 import { keptFailing, keptRateLimited, noAnswer, redirected, scrub, unexpectedAnswer } from './failedCalls';
-import { headerValue, type ResponseHeaders } from './headers';
+import { firstHeaderValue, type ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
 import {
@@ -222,7 +222,7 @@ async function readRefusal<T>(
 	if (statusCode === 429) return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
 	if (isTransientStatus(statusCode)) return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
 	if (statusCode >= 300 && statusCode < 400) {
-		const error = redirected(context, credential, request, statusCode, headerValue(headers, 'location'));
+		const error = redirected(context, credential, request, statusCode, firstHeaderValue(headers, 'location'));
 		return { kind: 'failed', error, headers };
 	}
 	const scrubbed = scrub(body, credential.apiKey);

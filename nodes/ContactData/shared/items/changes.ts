@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 
-/** One side of a change, as events carry it. */
-export interface JobSide {
+/** One side of a change, as events carry it (a type, not an interface: an item's JSON may hold it). */
+export type JobSide = {
 	title: string | null;
 	company: { name: string | null; domain: string | null };
-}
+};
 
 export type JobChangeType = 'job_change' | 'role_change';
 

@@ -9,6 +9,11 @@ import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
 import { asWritten } from '../client/asWritten';
 import { ID_PREFIXES, LIMITS } from '../client/contract';
+import { plural } from './utilities';
+
+// For the paid path's files (resources/contact, credits/), reshaped in another branch: once merged,
+// they import utilities.ts and this line goes.
+export { plural, unique } from './utilities';
 
 /** Where a value comes from: the node and the input item it is read for. */
 export interface Where {
@@ -58,11 +63,6 @@ export function refused(
 		description: [hint, 'Nothing was sent.'].filter(Boolean).join(' '),
 	});
 	return asWritten(error, message);
-}
-
-/** "1 call", "3 calls". */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-	return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
 /** A whole number within bounds; numbers given as text ("50") are taken. */
@@ -161,17 +161,6 @@ export function checkContactIds(
 
 /** The problem of an id longer than the contract allows. */
 export const tooLongForAnId = `is longer than ${LIMITS.idMaxLength} characters, longer than any id the service gives`;
-
-/** Unique values in first-seen order. */
-export function unique<T>(values: Iterable<T>): T[] {
-	return [...new Set(values)];
-}
-
-export function chunk<T>(values: T[], size: number): T[][] {
-	const chunks: T[][] = [];
-	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
-	return chunks;
-}
 
 /**
  * Checks a request body with the contract's schema. A zod issue becomes an error naming the node

@@ -3,7 +3,7 @@
  * detection of the sandbox's own job and role changes, exactly once, across restarts and both of
  * n8n's persistence rules.
  */
-import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
+import { changeKeyOf } from '../../../../nodes/ContactData/shared/items/eventItem';
 import type { WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
 import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
 import { api } from '../../../harness/api';

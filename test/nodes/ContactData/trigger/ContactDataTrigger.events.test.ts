@@ -5,7 +5,7 @@
 import { request } from 'undici';
 
 import { HEADERS, webhookSignature } from '../../../../nodes/ContactData/shared/client/contract';
-import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
+import { changeKeyOf } from '../../../../nodes/ContactData/shared/items/eventItem';
 import type { WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
 import type { TriggerHost } from '../../../harness/webhook';
 import { makeHost, triggerParameters, useTriggerSandbox, waitFor } from './setup';

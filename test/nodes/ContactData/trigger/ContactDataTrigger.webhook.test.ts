@@ -3,7 +3,7 @@
  * deliveries (and their retries) over HTTP, plus deliveries altered or forged from real ones.
  */
 import { randomBytes } from 'node:crypto';
-import { changeKeyOf } from '../../../../nodes/ContactData/trigger/delivery';
+import { changeKeyOf } from '../../../../nodes/ContactData/shared/items/eventItem';
 
 import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';

@@ -1,17 +1,33 @@
 /** The export's counts read from the file: CSV and JSON, whatever the quoting, escapes and chunk boundaries. */
-import { exportCounter } from '../../../../../nodes/ContactData/resources/savedList/exportCounts';
+import { countContacts, CsvCounter } from '../../../../../nodes/ContactData/resources/savedList/exportCounts';
+import { exportedContacts } from '../../../../../nodes/ContactData/shared/client/exportContacts';
 
-/** Counts of `text`, fed whole and cut at every byte position (chunks may end anywhere). */
-function countsEverySplit(format: 'csv' | 'json', text: string) {
+/** Counts of a CSV `text`, fed whole and cut at every byte position (chunks may end anywhere). */
+function csvCountsEverySplit(text: string) {
 	const bytes = Buffer.from(text, 'utf8');
-	const whole = exportCounter(format);
+	const whole = new CsvCounter();
 	whole.feed(bytes);
 	const expected = whole.result();
 	for (let cut = 0; cut <= bytes.length; cut++) {
-		const split = exportCounter(format);
+		const split = new CsvCounter();
 		split.feed(bytes.subarray(0, cut));
 		split.feed(bytes.subarray(cut));
 		expect({ cut, counts: split.result() }).toEqual({ cut, counts: expected });
+	}
+	return expected;
+}
+
+async function* chunks(...parts: Buffer[]): AsyncGenerator<Buffer> {
+	for (const part of parts) yield part;
+}
+
+/** Counts of a JSON `text` read through the export reader, whole and cut at every byte position. */
+async function jsonCountsEverySplit(text: string) {
+	const bytes = Buffer.from(text, 'utf8');
+	const expected = await countContacts(exportedContacts(chunks(bytes)));
+	for (let cut = 0; cut <= bytes.length; cut++) {
+		const split = await countContacts(exportedContacts(chunks(bytes.subarray(0, cut), bytes.subarray(cut))));
+		expect({ cut, counts: split }).toEqual({ cut, counts: expected });
 	}
 	return expected;
 }
@@ -25,12 +41,12 @@ it('CSV: counts rows and unlocked=false cells, through quotes, commas, line brea
 		'ct_4,falsely,true,c@d.co',
 		'',
 	].join('\r\n');
-	expect(countsEverySplit('csv', csv)).toEqual({ contacts: 4, notUnlocked: 2 });
-	expect(countsEverySplit('csv', 'id,email\r\nct_1,\r\nct_2,a@b.co\r\n')).toEqual({ contacts: 2, notUnlocked: undefined });
-	expect(countsEverySplit('csv', 'id,unlocked\r\n')).toEqual({ contacts: 0, notUnlocked: 0 });
+	expect(csvCountsEverySplit(csv)).toEqual({ contacts: 4, notUnlocked: 2 });
+	expect(csvCountsEverySplit('id,email\r\nct_1,\r\nct_2,a@b.co\r\n')).toEqual({ contacts: 2, notUnlocked: undefined });
+	expect(csvCountsEverySplit('id,unlocked\r\n')).toEqual({ contacts: 0, notUnlocked: 0 });
 });
 
-it('JSON: counts contacts and their own unlocked=false, not nested keys or strings that look alike', () => {
+it('JSON: counts contacts and their own unlocked=false, not nested keys or strings that look alike', async () => {
 	const json = JSON.stringify({
 		contacts: [
 			{ id: 'ct_1', title: 'say "unlocked":false', unlocked: false, company: { unlocked: false } },
@@ -38,7 +54,12 @@ it('JSON: counts contacts and their own unlocked=false, not nested keys or strin
 			{ id: 'ct_3', unlockedx: false, unlocked: false },
 		],
 	});
-	expect(countsEverySplit('json', json)).toEqual({ contacts: 3, notUnlocked: 2 });
-	expect(countsEverySplit('json', '{"contacts": [ {"id": "ct_1"} , {"id": "ct_2"} ]}')).toEqual({ contacts: 2, notUnlocked: undefined });
-	expect(countsEverySplit('json', '{"contacts":[]}')).toEqual({ contacts: 0, notUnlocked: undefined });
+	expect(await jsonCountsEverySplit(json)).toEqual({ contacts: 3, notUnlocked: 2 });
+	expect(await jsonCountsEverySplit('{"contacts": [ {"id": "ct_1"} , {"id": "ct_2"} ]}')).toEqual({ contacts: 2, notUnlocked: undefined });
+	expect(await jsonCountsEverySplit('{"contacts":[]}')).toEqual({ contacts: 0, notUnlocked: undefined });
+});
+
+it('items: the same counts from the contacts an export gave as items', async () => {
+	expect(await countContacts([{ id: 'ct_1', unlocked: false }, { id: 'ct_2', unlocked: true }])).toEqual({ contacts: 2, notUnlocked: 1 });
+	expect(await countContacts([{ id: 'ct_1' }])).toEqual({ contacts: 1, notUnlocked: undefined });
 });

@@ -8,7 +8,8 @@ import { HEADERS } from '../shared/client/contract';
 import { verifyDeliverySignature } from './signature';
 import { readHeldSubscription, type HeldSubscription } from './state';
 
-export interface SignedDelivery {
+/** A delivery whose signature is the service's, for the subscription this workflow holds. */
+export interface VerifiedDelivery {
 	held: HeldSubscription;
 	eventId: string;
 	timestamp: string;
@@ -16,25 +17,25 @@ export interface SignedDelivery {
 	nowMs: number;
 }
 
-/** One header's value; a repeated header (an array) is refused, as a signature must be unambiguous. */
-function headerValue(headers: IDataObject, name: string): string | undefined {
+/** A header given once; a repeated header (an array) is refused, as a signature must be unambiguous. */
+function singleHeaderValue(headers: IDataObject, name: string): string | undefined {
 	const value = headers[name];
 	return typeof value === 'string' ? value : undefined;
 }
 
 /** The delivery, when its signature is the service's; otherwise answers 401 and gives undefined. */
-export async function readSignedDelivery(this: IWebhookFunctions): Promise<SignedDelivery | undefined> {
+export async function readVerifiedDelivery(this: IWebhookFunctions): Promise<VerifiedDelivery | undefined> {
 	const request = this.getRequestObject();
 	const headers = this.getHeaderData() as IDataObject;
 	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
 		await request.readRawBody();
 	}
 	const rawBody = request.rawBody as Buffer | undefined;
-	const eventId = headerValue(headers, HEADERS.webhookId);
-	const timestamp = headerValue(headers, HEADERS.webhookTimestamp);
+	const eventId = singleHeaderValue(headers, HEADERS.webhookId);
+	const timestamp = singleHeaderValue(headers, HEADERS.webhookTimestamp);
 	const nowMs = Date.now();
 	const held = readHeldSubscription(this.getWorkflowStaticData('node'));
-	const signature = headerValue(headers, HEADERS.webhookSignature);
+	const signature = singleHeaderValue(headers, HEADERS.webhookSignature);
 	const verdict = verifyDeliverySignature(held?.secret, { id: eventId, timestamp, signature, rawBody }, Math.floor(nowMs / 1000));
 	if (!verdict.valid || !held || eventId === undefined || timestamp === undefined || rawBody === undefined) {
 		this.getResponseObject()

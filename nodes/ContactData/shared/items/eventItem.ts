@@ -1,0 +1,61 @@
+/**
+ * The item both triggers start a workflow with: an event as the webhook delivers it, or as a poll
+ * finds it in an export, shaped the same way so a workflow can move from one trigger to the other.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { eventChangeKey, jobChangeKey, type JobSide } from './changes';
+import { simplifyContact } from './simplify';
+
+/** The fields of an event that an item is made of, whichever trigger found it. */
+export interface ContactEvent {
+	id: string;
+	type: string;
+	created_at: string;
+	list_id: string;
+	/** The contact as the account holds it: a preview (no email) when not unlocked. */
+	contact: { id: string };
+	changes?: { previous: JobSide; current: JobSide };
+	intent?: { topic: string; score: number };
+}
+
+/**
+ * The event as the workflow's item: as delivered (the webhook's body keeps every field it was sent
+ * with; a poll's event is all it has), or (Simplify) the event's fields and its contact flattened as
+ * the Contact Data node's Simplify does, with the contact's id as `contact_id`.
+ */
+export function eventItem(event: ContactEvent, simplify: boolean, delivered?: IDataObject): IDataObject {
+	const change_key = changeKeyOf(event);
+	if (!simplify) return { ...(delivered ?? event), change_key };
+	// A preview has no email or LinkedIn URL: the item shows them as null all the same, as it always has.
+	const { id, ...contact } = simplifyContact({ email: null, linkedin_url: null, ...event.contact });
+	return {
+		event_id: event.id,
+		event_type: event.type,
+		occurred_at: event.created_at,
+		list_id: event.list_id,
+		contact_id: id,
+		...contact,
+		...(event.changes && {
+			previous_title: event.changes.previous.title,
+			previous_company: event.changes.previous.company.name,
+			current_title: event.changes.current.title,
+			current_company: event.changes.current.company.name,
+		}),
+		...(event.intent && { intent_topic: event.intent.topic, intent_score: event.intent.score }),
+		change_key,
+	};
+}
+
+/** The change key (see changes.ts): from the change for a job or role change, else from the event. */
+export function changeKeyOf(event: Omit<ContactEvent, 'created_at' | 'intent'>): string {
+	return event.changes && (event.type === 'job_change' || event.type === 'role_change')
+		? jobChangeKey(event.list_id, event.contact.id, event.type, event.changes)
+		: eventChangeKey(event.list_id, event.contact.id, event.type, event.id);
+}
+
+/** The event id carried by an item `eventItem` made. */
+export function eventIdOfItem(item: IDataObject, simplify: boolean): string | undefined {
+	const id = simplify ? item.event_id : item.id;
+	return typeof id === 'string' ? id : undefined;
+}
