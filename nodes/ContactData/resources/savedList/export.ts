@@ -22,7 +22,7 @@ import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { openSignedUrl } from '../../shared/client/exportDownload';
 import { readJsonStream } from '../../shared/client/jsonStream';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
-import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { SAVED_LIST_PARAMETER, booleanParameter, optionParameter, savedListIdOf } from '../../shared/parameters/descriptions';
 import {
 	countExportedItems,
 	countStoredExport,
@@ -55,7 +55,7 @@ const FORMAT_CHOICES = [
 ];
 
 export const description: INodeProperties[] = [
-	savedListLocator(showFor),
+	SAVED_LIST_PARAMETER,
 	{
 		displayName: 'Output As',
 		name: 'outputAs',

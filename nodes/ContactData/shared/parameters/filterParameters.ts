@@ -5,7 +5,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { FUNDING_STAGES, KNOWN_DEPARTMENTS, KNOWN_INDUSTRIES, KNOWN_TECH_STACK, SENIORITIES } from '../client/contract';
-import { VERSION_1 } from './inputFields';
+import { VERSION_1, shownWhen } from './versions';
 
 const SPECIAL_LABELS: Record<string, string> = {
 	vp: 'VP',
@@ -179,10 +179,9 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
  * Filters already takes any filter by name, its value read as JSON.
  */
 export function filterProperties(displayOptions: IDisplayOptions): INodeProperties[] {
-	const inVersion1 = { ...displayOptions, show: { ...displayOptions.show, ...VERSION_1 } };
 	return [
 		{ ...NAMED_FILTERS, displayOptions },
 		{ ...ADDITIONAL_FILTERS, displayOptions },
-		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: inVersion1 },
+		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: shownWhen(displayOptions, VERSION_1) },
 	];
 }
