@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to pass input items that already show "unlocked": true (search results of contacts you hold) through unchanged, without unlocking them again. Off: they are unlocked again, free of charge, and returned with their full record.',
+					'Whether to pass items that already show "unlocked": true through unchanged instead of unlocking them again (which is free and returns the full record)',
 			},
 		],
 	},

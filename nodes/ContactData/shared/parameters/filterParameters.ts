@@ -100,7 +100,7 @@ const NAMED_FILTERS: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'VP Engineering, CTO',
-			description: `A title matches when it holds every word of one of these as a whole word, any case (CTO finds "Co-Founder & CTO", not "Director"). ${listHint}.`,
+			description: `A title matches when it holds every word of one of these as whole words, any case (CTO finds "Co-Founder & CTO"). ${listHint}.`,
 		},
 		{
 			displayName: 'Keywords',

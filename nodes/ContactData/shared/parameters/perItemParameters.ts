@@ -120,13 +120,14 @@ function personFrom(displayOptions: IDisplayOptions): INodeProperties {
 		noDataExpression: true,
 		default: 'fields',
 		displayOptions,
+		// Sorted by name, as n8n's rules ask; the default stays Fields of Each Item.
 		options: [
+			{ name: 'Expressions', value: 'expression', description: 'Give the email and LinkedIn URL as values or expressions' },
 			{
 				name: 'Fields of Each Item',
 				value: 'fields',
 				description: 'Read the email and LinkedIn URL from fields of each input item (fast: no expression per item)',
 			},
-			{ name: 'Expressions', value: 'expression', description: 'Give the email and LinkedIn URL as values or expressions' },
 		],
 		description: 'Where the email and LinkedIn URL of each person to find come from',
 	};
