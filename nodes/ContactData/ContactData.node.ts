@@ -50,7 +50,9 @@ export class ContactData implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
 		// A parameter several operations show is one property (see inPanelOrder).
-		properties: inPanelOrder([...contactPanels, ...savedListPanels, ...creditsPanels].map((panel) => [RESOURCE, ...panel])),
+		properties: inPanelOrder(
+			[...contactPanels, ...savedListPanels, ...creditsPanels].map((panel) => [RESOURCE, ...panel]),
+		),
 	};
 
 	methods = {
