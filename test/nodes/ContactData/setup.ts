@@ -159,5 +159,8 @@ export const idItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDa
 /** The ids of `count` contacts of the pool, from `from` on. */
 export const idsFrom = (pool: ContactPreview[], count: number, from = 0) =>
 	pool.slice(from, from + count).map((contact) => contact.id);
+/** The contacts of a tool call's items: version 2 answers an agent in one item holding them (toolAnswer.ts). */
+export const toolContacts = (items: INodeExecutionData[]) =>
+	items.flatMap(({ json }) => (Array.isArray(json.contacts) ? (json.contacts as IDataObject[]) : [json]));
 /** An unlocked record: it has its unlock time and an email field (null when the service has none). */
 export const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;
