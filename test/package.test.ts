@@ -1,4 +1,6 @@
-/** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms. */
+/** The published package as n8n's gate and its users see it: package.json, the tarball, codex search terms, texts. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
 import { ContactDataApi } from '../credentials/ContactDataApi.credentials';
 import { ContactData } from '../nodes/ContactData/ContactData.node';
 import { ContactDataPollTrigger } from '../nodes/ContactData/ContactDataPollTrigger.node';
@@ -118,15 +120,60 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 	);
 });
 
-describe('hints stay short (hint-max-length: at most 120 characters), the credential’s included', () => {
-	it('no node or credential property has a longer hint', () => {
-		const properties = [
-			...new ContactDataApi().properties,
-			...new ContactData().description.properties,
-			...new ContactDataTrigger().description.properties,
-			...new ContactDataPollTrigger().description.properties,
+/** Every parameter of the three nodes and the credential, those inside collections included. */
+function everyParameter(): INodeProperties[] {
+	const within = (property: INodeProperties): INodeProperties[] => {
+		const inner = (property.options ?? []).flatMap((option) =>
+			'values' in option ? option.values : 'type' in option ? [option as INodeProperties] : [],
+		);
+		return [property, ...inner.flatMap(within)];
+	};
+	return [
+		...new ContactDataApi().properties,
+		...new ContactData().description.properties,
+		...new ContactDataTrigger().description.properties,
+		...new ContactDataPollTrigger().description.properties,
+	].flatMap(within);
+}
+
+describe('texts stay short: details go to the docs', () => {
+	it('no hint is over 120 characters (hint-max-length)', () => {
+		const long = everyParameter().filter((property) => (property.hint ?? '').length > 120);
+		expect(long.map((property) => property.name)).toEqual([]);
+	});
+
+	it('no parameter description is over 200 characters', () => {
+		const long = everyParameter().filter((property) => (property.description ?? '').length > 200);
+		expect(long.map((property) => `${property.name}: ${property.description?.length}`)).toEqual([]);
+	});
+
+	it('no notice is over 200 characters, the trigger panel’s included', () => {
+		const { triggerPanel } = new ContactDataTrigger().description;
+		const panel = typeof triggerPanel === 'object' ? triggerPanel : {};
+		const texts = (value?: string | { active: string; inactive: string }) =>
+			typeof value === 'string' ? [value] : Object.values(value ?? {});
+		const notices = [
+			...everyParameter()
+				.filter((property) => property.type === 'notice')
+				.map((property) => property.displayName),
+			...texts(panel.executionsHelp),
+			...texts(panel.activationHint),
+			panel.header ?? '',
 		];
-		const long = properties.filter((property) => (property.hint ?? '').length > 120).map((property) => property.name);
-		expect(long).toEqual([]);
+		expect(notices.length).toBeGreaterThan(4);
+		const long = notices.filter((notice) => notice.length > 200);
+		expect(long.map((notice) => `${notice.length}: ${notice.slice(0, 40)}…`)).toEqual([]);
+	});
+});
+
+describe('options lists are sorted by name, any case (options-sorted-alphabetically)', () => {
+	it('every options list of the nodes and the credential', () => {
+		const lists = everyParameter().filter(({ type }) => type === 'options' || type === 'multiOptions');
+		expect(lists.length).toBeGreaterThan(10);
+		const unsorted = lists.filter(({ options }) => {
+			const names = (options as INodePropertyOptions[]).map(({ name }) => name.toLowerCase());
+			return names.some((name, index) => index > 0 && names[index - 1].localeCompare(name) > 0);
+		});
+		expect(unsorted.map(({ name, options }) => `${name}: ${options?.map((option) => option.name).join(', ')}`)).toEqual([]);
 	});
 });

@@ -2,20 +2,35 @@ import {
 	NodeConnectionTypes,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
-import { contactDescription } from './resources/contact';
-import { creditsDescription } from './resources/credits';
-import { savedListDescription } from './resources/savedList';
+import { contactPanels } from './resources/contact';
+import { creditsPanels } from './resources/credits';
+import { savedListPanels } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { toolAnswer } from './shared/agent/toolAnswer';
 import { CREDENTIAL_NAME } from './shared/client/apiCredential';
 import { asNodeError, errorItem } from './shared/items/items';
+import { inPanelOrder } from './shared/parameters/panelOrder';
+
+const RESOURCE: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Contact', value: 'contact' },
+		{ name: 'Credit', value: 'credits' },
+		{ name: 'Saved List', value: 'savedList' },
+	] satisfies Array<INodePropertyOptions & { value: Resource }>,
+	default: 'contact',
+};
 
 export class ContactData implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +38,7 @@ export class ContactData implements INodeType {
 		name: 'contactData',
 		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
 		group: ['transform'],
-		// Version 2 reads per-item values from a field of each item by default (no expression per item).
+		// What version 2 changes is listed in shared/parameters/versions.ts.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
@@ -34,23 +49,10 @@ export class ContactData implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Credit', value: 'credits' },
-					{ name: 'Saved List', value: 'savedList' },
-				] satisfies Array<INodePropertyOptions & { value: Resource }>,
-				default: 'contact',
-			},
-			...contactDescription,
-			...savedListDescription,
-			...creditsDescription,
-		],
+		// A parameter several operations show is one property (see inPanelOrder).
+		properties: inPanelOrder(
+			[...contactPanels, ...savedListPanels, ...creditsPanels].map((panel) => [RESOURCE, ...panel]),
+		),
 	};
 
 	methods = {

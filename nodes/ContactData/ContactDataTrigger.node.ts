@@ -49,7 +49,8 @@ export class ContactDataTrigger implements INodeType {
 			header: 'Waiting for an event from Contact Data',
 			executionsHelp: {
 				inactive:
-					'While this node listens, the next event on a watched saved list runs the workflow once. Contact Data sends one when it sees a watched contact change job (another company) or title, or when a contact’s company shows buying intent for a topic. Such changes are found as the service refreshes its data, so the next one may be hours or days away: to build the workflow now, pin sample data, or use the Contact Data Poll Trigger’s "Fetch Test Event", which shows a real member of the list at once.',
+					// What makes an event and why it may take days: docs/trigger.md, "Trying it out".
+					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Poll Trigger’s "Fetch Test Event".',
 				active:
 					'The workflow is published: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},

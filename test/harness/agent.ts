@@ -139,7 +139,7 @@ export async function runAgent(options: {
 	way?: 'engine' | 'langchain';
 	toolType: INodeType;
 	toolParameters: INodeParameters;
-	/** The tool node's version; 1 unless given. */
+	/** The tool node's version: 2 (what a new node gets) unless given. */
 	typeVersion?: number;
 	rounds: IDataObject[][];
 	credentialTypes: ICredentialType[];
@@ -154,7 +154,7 @@ export async function runAgent(options: {
 			id: 'tool',
 			name: TOOL,
 			type: toolTypeName,
-			typeVersion: options.typeVersion ?? 1,
+			typeVersion: options.typeVersion ?? 2,
 			position: [200, 200],
 			parameters: options.toolParameters,
 			credentials: Object.fromEntries(

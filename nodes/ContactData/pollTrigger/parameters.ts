@@ -12,7 +12,7 @@ export const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change']
 export const pollTriggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Checks the watched saved lists on the Poll Times below and starts the workflow once per job or role change found since the last check, also changes made while the workflow was off. Intent signals are sent only as webhook events: use the Contact Data Trigger for those.',
+			'Checks the watched saved lists at each Poll Time and starts the workflow once per job or role change since the last check. Intent signals come only to the Contact Data Trigger.',
 		name: 'pollNotice',
 		type: 'notice',
 		default: '',
@@ -43,7 +43,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	),
 	{
 		displayName:
-			'A list built from search filters loses a member whose change takes them out of its filters (a promotion out of a seniority filter), and a poll cannot see that change. For champion tracking, watch a list of contacts added by ID: they stay members whatever changes.',
+			'A list built from search filters loses a member whose change takes them out of its filters, so a poll cannot see it. For champions, watch a list of contacts added by ID.',
 		name: 'filterListNotice',
 		type: 'notice',
 		default: '',

@@ -26,13 +26,13 @@ describe('Unlock under continueOnFail', () => {
 	it('an id refused before sending is an error item that names its item, as Enrich’s are', async () => {
 		const [good] = (await contacts(sandbox, 1)).map((contact) => contact.id);
 		const result = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', maxCredits: 10 },
+			parameters: { resource: 'contact', operation: 'unlock', maxCredits: 10 },
 			inputItems: [{ json: { id: good } }, { json: { id: 'ls_123' } }],
 			continueOnFail: true,
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[1]).toMatchObject({
-			json: { error: expect.stringMatching(/Contact IDs: "ls_123" is not a contact id.* \[item 1\]$/) },
+			json: { error: expect.stringMatching(/Contact ID Field "id": "ls_123" is not a contact id.* \[item 1\]$/) },
 			pairedItem: { item: 1 },
 		});
 	});
@@ -72,7 +72,13 @@ describe('a message that names a URL holding a code-like word (EPERM in "deeperm
 describe('a refused value of the user’s holding a code-like word', () => {
 	it('is named as written', async () => {
 		const result = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'unlock', contactIds: 'https://deepermind.example/ct_1', maxCredits: 10 },
+			parameters: {
+				resource: 'contact',
+				operation: 'unlock',
+				contactIdsFrom: 'expression',
+				contactIds: 'https://deepermind.example/ct_1',
+				maxCredits: 10,
+			},
 		});
 		expect(result.error?.message).toMatch(/^Contact IDs: "https:\/\/deepermind\.example\/ct_1" is not a contact id/);
 	});

@@ -21,8 +21,8 @@ beforeEach(async () => sandbox.admin.reset());
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const tooLongId = (prefix: string) => `${prefix}${'a'.repeat(20_000)}`;
 
-async function refusedBeforeSending(parameters: INodeParameters, inputItems = [{ json: {} }]) {
-	const result = await run(sandbox, { parameters, inputItems });
+async function refusedBeforeSending(parameters: INodeParameters, inputItems = [{ json: {} }], typeVersion?: number) {
+	const result = await run(sandbox, { parameters, inputItems, typeVersion });
 	expect(result.error?.name).toBe('NodeOperationError');
 	expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	return result.error?.message ?? '';
@@ -53,6 +53,7 @@ describe('ids longer than the contract allows', () => {
 		const message = await refusedBeforeSending({
 			resource: 'contact',
 			operation: 'unlock',
+			contactIdsFrom: 'expression',
 			contactIds: tooLongId('ct_'),
 			maxCredits: 10,
 		});
@@ -81,13 +82,13 @@ describe('filter values past their stated size', () => {
 		expect(message).toMatch(new RegExp(`^Keywords: "x+… is longer than ${LIMITS.filterTextMaxLength} characters`));
 	});
 
+	// Additional Filters (JSON) is version 1's only.
 	it('a further filter (JSON) of over 1 MB is refused before sending, naming the parameter', async () => {
-		const message = await refusedBeforeSending({
-			resource: 'contact',
-			operation: 'search',
-			limit: 5,
-			filtersJson: JSON.stringify({ title: ['x'.repeat(1_100_000)] }),
-		});
+		const message = await refusedBeforeSending(
+			{ resource: 'contact', operation: 'search', limit: 5, filtersJson: JSON.stringify({ title: ['x'.repeat(1_100_000)] }) },
+			undefined,
+			1,
+		);
 		expect(message).toMatch(/is longer than/);
 	});
 });

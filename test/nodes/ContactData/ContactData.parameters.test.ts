@@ -36,12 +36,13 @@ afterAll(async () => {
 });
 
 /** Runs the node against the sandbox through the recording proxy; a thrown engine error is the run's error. */
-async function fuzzRun(parameters: Parameters, input?: IDataObject[]) {
+async function fuzzRun(parameters: Parameters, input?: IDataObject[], typeVersion?: number) {
 	const before = sent.length;
 	const result = await run(sandbox, {
 		parameters,
 		inputItems: input?.map((json) => ({ json })),
 		baseUrl: proxyUrl,
+		typeVersion,
 	}).catch((error: Error) => ({ error: { name: error.name, message: error.message, description: null }, items: [] }));
 	return { error: result.error, items: result.items, requests: sent.slice(before) };
 }
@@ -58,6 +59,8 @@ interface Case {
 	input?: IDataObject[];
 	/** Valid in form: sent by design, refused by the API. */
 	sent?: true;
+	/** 1 for a parameter only version 1 has; the node's default version otherwise. */
+	typeVersion?: 1;
 }
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -68,11 +71,14 @@ const op = (resource: string, operation: string, parameters: Parameters): Parame
 });
 const search = (parameters: Parameters) => op('contact', 'search', parameters);
 const filters = (named: Parameters) => search({ filters: named, limit: 5 });
-const list = (operation: string, parameters: Parameters) => op('savedList', operation, parameters);
+/** Contact IDs, Email and LinkedIn URL take their values from expressions: version 2's "An Expression". */
+const byExpression = { contactIdsFrom: 'expression' };
+const list = (operation: string, parameters: Parameters) =>
+	op('savedList', operation, 'contactIds' in parameters ? { ...byExpression, ...parameters } : parameters);
 const unlock = (parameters: Parameters) =>
-	op('contact', 'unlock', { contactIds: 'ct_0000001', level: 'basic', maxCredits: 10, ...parameters });
+	op('contact', 'unlock', { ...byExpression, contactIds: 'ct_0000001', level: 'basic', maxCredits: 10, ...parameters });
 const enrich = (parameters: Parameters) =>
-	op('contact', 'enrich', { email: 'ada@example.com', level: 'basic', maxCredits: 10, ...parameters });
+	op('contact', 'enrich', { personFrom: 'expression', email: 'ada@example.com', level: 'basic', maxCredits: 10, ...parameters });
 const refund = (parameters: Parameters) =>
 	op('credits', 'fileRefundClaim', { contactId: 'ct_0000001', reason: 'bounced_email', ...parameters });
 
@@ -107,11 +113,11 @@ const CASES: Case[] = [
 	{ parameters: filters({ companySizeMax: 10.5 }), display: 'Company Size (Max Employees)', value: '10.5' },
 	{ parameters: filters({ companySizeMax: '={{ {} }}' }), display: 'Company Size (Max Employees)', value: '{}' },
 	{ parameters: filters({ companySizeMin: 500, companySizeMax: 10 }), display: 'Company Size', value: '500' },
-	// Search: further filters
-	{ parameters: search({ filtersJson: '[1, 2]' }), display: 'Additional Filters (JSON)', value: '[1,2]' },
-	{ parameters: search({ filtersJson: '{"title": ' }), display: 'Additional Filters (JSON)', value: '{"title": ' },
-	{ parameters: search({ filtersJson: '{"seniority": "boss"}' }), display: 'Additional Filters (JSON)', value: 'boss' },
-	{ parameters: search({ filtersJson: '{"company_size": 50}' }), display: 'Additional Filters (JSON)', value: '50' },
+	// Search: further filters (Additional Filters (JSON) is version 1's only)
+	{ parameters: search({ filtersJson: '[1, 2]' }), display: 'Additional Filters (JSON)', value: '[1,2]', typeVersion: 1 },
+	{ parameters: search({ filtersJson: '{"title": ' }), display: 'Additional Filters (JSON)', value: '{"title": ', typeVersion: 1 },
+	{ parameters: search({ filtersJson: '{"seniority": "boss"}' }), display: 'Additional Filters (JSON)', value: 'boss', typeVersion: 1 },
+	{ parameters: search({ filtersJson: '{"company_size": 50}' }), display: 'Additional Filters (JSON)', value: '50', typeVersion: 1 },
 	{
 		parameters: search({ additionalFilters: { filter: [{ name: '', value: '1' }] } }),
 		display: 'Additional Filters',
@@ -221,7 +227,7 @@ const outcomes: Outcome[] = [];
 
 beforeAll(async () => {
 	for (const [index, entry] of CASES.entries()) {
-		const { error, requests } = await fuzzRun(entry.parameters, entry.input);
+		const { error, requests } = await fuzzRun(entry.parameters, entry.input, entry.typeVersion);
 		outcomes.push({ index, requests: requests.length, error });
 	}
 	const refused = outcomes.filter((outcome) => outcome.error && outcome.requests === 0).length;
@@ -337,8 +343,8 @@ const ENDPOINTS: Record<string, RegExp> = {
 	'credits.fileRefundClaim': /^POST \/v1\/credits\/refund$/,
 };
 
-/** Every parameter, as the editor shows it, with the parameters that put a value in it. */
-const SLOTS: Array<[display: string, build: (value: string) => Parameters]> = [
+/** Every parameter, as the editor shows it, with the parameters that put a value in it (and 1 for version 1's only). */
+const SLOTS: Array<[display: string, build: (value: string) => Parameters, typeVersion?: 1]> = [
 	['Limit', (value) => search({ limit: value })],
 	['Return All', (value) => search({ returnAll: value, limit: 1 })],
 	['Job Titles', (value) => filters({ title: value })],
@@ -352,7 +358,7 @@ const SLOTS: Array<[display: string, build: (value: string) => Parameters]> = [
 	['Company Size (Min Employees)', (value) => filters({ companySizeMin: value })],
 	['Company Size (Max Employees)', (value) => filters({ companySizeMax: value })],
 	['Additional Filters', (value) => search({ additionalFilters: { filter: [{ name: value, value: '1' }] }, limit: 1 })],
-	['Additional Filters (JSON)', (value) => search({ filtersJson: value, limit: 1 })],
+	['Additional Filters (JSON)', (value) => search({ filtersJson: value, limit: 1 }), 1],
 	['Saved List', (value) => list('get', { listId: byId(value) })],
 	['Saved List', (value) => list('delete', { listId: byId(value) })],
 	['Saved List', (value) => list('addContacts', { listId: byId(value), contactIds: 'ct_0000001' })],
@@ -418,10 +424,10 @@ describe('a matrix of hostile values for every parameter', () => {
 	const where = (entry: MatrixOutcome) => `${entry.slot} = ${entry.value}`;
 
 	beforeAll(async () => {
-		for (const [display, build] of SLOTS) {
+		for (const [display, build, typeVersion] of SLOTS) {
 			for (const value of HOSTILE) {
 				const parameters = build(value);
-				const { error, requests } = await fuzzRun(parameters);
+				const { error, requests } = await fuzzRun(parameters, undefined, typeVersion);
 				matrix.push({ slot: `${String(parameters.resource)}.${String(parameters.operation)} ${display}`, value, requests, error });
 			}
 		}

@@ -32,7 +32,7 @@ const answersLost = (route: string, count: number) => [
 const TIMEOUT_SECONDS = 1;
 
 // Max Credits exactly what the run needs: the retry, a new run of the node, has its own budget.
-const unlock = { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', maxCredits: 150 };
+const unlock = { resource: 'contact', operation: 'unlock', maxCredits: 150 };
 const enrich = { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', maxCredits: 2 };
 
 describe('Unlock', () => {

@@ -34,7 +34,7 @@ export interface RunOptions {
 	timeoutSeconds?: number;
 	/** Presses Stop when it settles. */
 	stopWhen?: Promise<unknown>;
-	/** The node's version: 1 unless given (the tests written for version 1 keep running it). */
+	/** The node's version: 2 (what a new node gets) unless given; tests of version 1 behaviour say 1. */
 	typeVersion?: number;
 	/** Run the node as an AI agent's tool (its n8n type name ends in "Tool", as n8n names the tool variant). */
 	asTool?: boolean;
@@ -53,7 +53,7 @@ export function toolVariant(): ContactData {
 export async function run(sandbox: TestSandbox, options: RunOptions): Promise<NodeRun> {
 	return await runNode({
 		nodeType: options.asTool ? toolVariant() : new ContactData(),
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: options.typeVersion ?? 2,
 		parameters: options.parameters,
 		inputItems: options.inputItems,
 		continueOnFail: options.continueOnFail,
@@ -147,11 +147,10 @@ export function loadOptionsContext(sandbox: TestSandbox, key: string = KEYS.grow
 	return new LoadOptionsContext(workflow, node, makeAdditionalData(credentialsHelper, hooks), 'parameters.listId');
 }
 
-/** Unlock's parameters as version 1 reads them: the Contact IDs expression of each item. */
+/** Unlock's parameters: each item's `id` (version 2's Contact ID Field, version 1's Contact IDs default). */
 export const unlockParameters = (parameters: Record<string, unknown> = {}) => ({
 	resource: 'contact',
 	operation: 'unlock',
-	contactIds: '={{ $json.id }}',
 	...parameters,
 });
 export const WHAT_FITS = { whenMaxCreditsReached: 'whatFits' };
@@ -160,5 +159,8 @@ export const idItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDa
 /** The ids of `count` contacts of the pool, from `from` on. */
 export const idsFrom = (pool: ContactPreview[], count: number, from = 0) =>
 	pool.slice(from, from + count).map((contact) => contact.id);
+/** The contacts of a tool call's items: version 2 answers an agent in one item holding them (toolAnswer.ts). */
+export const toolContacts = (items: INodeExecutionData[]) =>
+	items.flatMap(({ json }) => (Array.isArray(json.contacts) ? (json.contacts as IDataObject[]) : [json]));
 /** An unlocked record: it has its unlock time and an email field (null when the service has none). */
 export const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;

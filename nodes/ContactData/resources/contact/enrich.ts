@@ -19,57 +19,29 @@ import {
 } from '../../shared/client/contract';
 import { apiFailure, failureOf } from '../../shared/client/failures';
 import {
+	LEVEL_PARAMETER,
+	MAX_CREDITS_PARAMETER,
 	booleanParameter,
-	levelParameter,
-	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
-import { simplifyParameters } from '../../shared/items/simplify';
+import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
 import { checkBody, plural } from '../../shared/parameters/values';
-import { personExpressionShow, personFromParameters } from '../../shared/parameters/inputFields';
-import { personReader, type Person } from '../../shared/items/inputField';
+import { personParameters } from '../../shared/parameters/perItemParameters';
+import { personReader, type Person } from '../../shared/items/perItemReaders';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
-const [version1, canvas, asTool] = personExpressionShow(showFor);
-
-/** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
-const personParameters = ({ displayOptions, email, linkedinUrl }: ReturnType<typeof personExpressionShow>[number]): INodeProperties[] => [
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		default: email,
-		displayOptions,
-		description:
-			'The work email of the person to find. Give this, the LinkedIn URL, or both (the email wins when they point at different people).',
-	},
-	{
-		displayName: 'LinkedIn URL',
-		name: 'linkedinUrl',
-		type: 'string',
-		placeholder: 'https://www.linkedin.com/in/ada-lovelace',
-		default: linkedinUrl,
-		displayOptions,
-		description: 'The person’s LinkedIn profile URL (https://www.linkedin.com/in/…)',
-	},
-];
-
 export const description: INodeProperties[] = [
-	...personParameters(version1),
-	...personFromParameters(showFor),
-	...personParameters(canvas),
-	...personParameters(asTool),
-	levelParameter(showFor),
-	maxCreditsParameter(showFor),
+	...personParameters(showFor),
+	LEVEL_PARAMETER,
+	MAX_CREDITS_PARAMETER,
 	whenMaxCreditsReachedParameter(showFor, {
 		name: 'Enrich What Fits',
 		description:
 			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
-	...simplifyParameters(showFor),
+	...SIMPLIFY_PARAMETERS,
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -11,36 +11,36 @@ export const contactOperations: Operations<'contact'> = {
 	enrich: enrich.execute,
 };
 
-export const contactDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['contact'] } },
-		options: ([
-			{
-				name: 'Enrich',
-				value: 'enrich',
-				action: 'Enrich a contact',
-				description: 'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
-			},
-			{
-				name: 'Search',
-				value: 'search',
-				action: 'Search contacts',
-				description: 'Find contacts by title, seniority, company and 270+ more filters (free)',
-			},
-			{
-				name: 'Unlock',
-				value: 'unlock',
-				action: 'Unlock contacts',
-				description: 'Get the email and more for contacts from a search (charges credits)',
-			},
-		] satisfies Array<OperationOption<'contact'>>),
-		default: 'search',
-	},
-	...search.description,
-	...unlock.description,
-	...enrich.description,
-];
+const operation: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['contact'] } },
+	options: ([
+		{
+			name: 'Enrich',
+			value: 'enrich',
+			action: 'Enrich a contact',
+			description: 'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
+		},
+		{
+			name: 'Search',
+			value: 'search',
+			action: 'Search contacts',
+			description: 'Find contacts by title, seniority, company and 270+ more filters (free)',
+		},
+		{
+			name: 'Unlock',
+			value: 'unlock',
+			action: 'Unlock contacts',
+			description: 'Get the email and more for contacts from a search (charges credits)',
+		},
+	] satisfies Array<OperationOption<'contact'>>),
+	default: 'search',
+};
+
+/** Each operation's parameters in the order of its panel, after the Operation parameter. */
+export const contactPanels: INodeProperties[][] = [search, unlock, enrich].map(
+	({ description }) => [operation, ...description],
+);

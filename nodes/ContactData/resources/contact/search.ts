@@ -15,17 +15,17 @@ import { filterProperties } from '../../shared/parameters/filterParameters';
 import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
-import { simplifyOutput, simplifyParameters } from '../../shared/items/simplify';
+import { SIMPLIFY_PARAMETERS, simplifyOutput } from '../../shared/items/simplify';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, textOf, wholeNumber } from '../../shared/parameters/values';
-import { FROM_VERSION_2, VERSION_1 } from '../../shared/parameters/inputFields';
+import { AS_TOOL, FROM_VERSION_2, ON_CANVAS, VERSION_1, shownWhen } from '../../shared/parameters/versions';
 import { AGENT_PAGE_SIZE, answersForAgent } from '../../shared/agent/toolAnswer';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
-const onCanvas = { show: { ...showFor.show, '@tool': [false] } };
-const asToolV1 = { show: { ...showFor.show, '@tool': [true], ...VERSION_1 } };
-const asToolV2 = { show: { ...showFor.show, '@tool': [true], ...FROM_VERSION_2 } };
+const onCanvas = shownWhen(showFor, ON_CANVAS);
+const asToolV1 = shownWhen(showFor, AS_TOOL, VERSION_1);
+const asToolV2 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2);
 
 /** As an AI agent's tool (version 2): a page of 10 by default, and the cursor the agent gives for the next one. */
 const agentPageParameters: INodeProperties[] = [
@@ -53,7 +53,7 @@ export const description: INodeProperties[] = [
 	...returnAllAndLimit(onCanvas),
 	...returnAllAndLimit(asToolV1),
 	...agentPageParameters,
-	...simplifyParameters(showFor),
+	...SIMPLIFY_PARAMETERS,
 	{
 		displayName:
 			'Search is free. It pages through the first 10,000 matches at most; to reach all of them, save the filters as a list (Saved List → Create) and export it.',

@@ -18,31 +18,31 @@ import {
 } from '../../shared/client/contract';
 import { failureOf, isRefusal } from '../../shared/client/failures';
 import {
+	LEVEL_PARAMETER,
+	MAX_CREDITS_PARAMETER,
 	booleanParameter,
-	levelParameter,
-	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
 import { checkEveryItem } from '../../shared/items/items';
-import { simplifyParameters } from '../../shared/items/simplify';
+import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
 import { checkBody, plural } from '../../shared/parameters/values';
-import { contactIdsParameters } from '../../shared/parameters/inputFields';
-import { contactIdsReader } from '../../shared/items/inputField';
+import { CONTACT_IDS_PARAMETERS } from '../../shared/parameters/perItemParameters';
+import { contactIdsReader } from '../../shared/items/perItemReaders';
 import { outputItems, Results } from './unlockOutput';
 import { planOf, wantedBy, type Plan } from './unlockPlan';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
 export const description: INodeProperties[] = [
-	...contactIdsParameters(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
-	levelParameter(showFor),
-	maxCreditsParameter(showFor),
+	...CONTACT_IDS_PARAMETERS,
+	LEVEL_PARAMETER,
+	MAX_CREDITS_PARAMETER,
 	whenMaxCreditsReachedParameter(showFor, {
 		name: 'Unlock What Fits',
 		description:
 			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
-	...simplifyParameters(showFor),
+	...SIMPLIFY_PARAMETERS,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -57,7 +57,7 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to pass input items that already show "unlocked": true (search results of contacts you hold) through unchanged, without unlocking them again. Off: they are unlocked again, free of charge, and returned with their full record.',
+					'Whether to pass items that already show "unlocked": true through unchanged instead of unlocking them again (which is free and returns the full record)',
 			},
 		],
 	},

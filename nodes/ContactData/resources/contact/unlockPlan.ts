@@ -5,7 +5,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { UNLOCK_LEVELS, type UnlockLevel } from '../../shared/client/contract';
-import type { ContactIdsOf } from '../../shared/items/inputField';
+import type { ContactIdsOf } from '../../shared/items/perItemReaders';
 import { unique } from '../../shared/parameters/values';
 
 /** One contact id wanted by one input item (an item may hold several). */

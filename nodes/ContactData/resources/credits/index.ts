@@ -9,29 +9,30 @@ export const creditsOperations: Operations<'credits'> = {
 	fileRefundClaim: fileRefundClaim.execute,
 };
 
-export const creditsDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['credits'] } },
-		options: ([
-			{
-				name: 'File Refund Claim',
-				value: 'fileRefundClaim',
-				action: 'File a refund claim',
-				description: 'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
-			},
-			{
-				name: 'Get Balance',
-				value: 'getBalance',
-				action: 'Get the credit balance',
-				description: 'Balance, tier, recent usage and refunds',
-			},
-		] satisfies Array<OperationOption<'credits'>>),
-		default: 'getBalance',
-	},
-	...getBalance.description,
-	...fileRefundClaim.description,
-];
+const operation: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['credits'] } },
+	options: ([
+		{
+			name: 'File Refund Claim',
+			value: 'fileRefundClaim',
+			action: 'File a refund claim',
+			description: 'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
+		},
+		{
+			name: 'Get Balance',
+			value: 'getBalance',
+			action: 'Get the credit balance',
+			description: 'Balance, tier, recent usage and refunds',
+		},
+	] satisfies Array<OperationOption<'credits'>>),
+	default: 'getBalance',
+};
+
+/** Each operation's parameters in the order of its panel, after the Operation parameter. */
+export const creditsPanels: INodeProperties[][] = [getBalance, fileRefundClaim].map(
+	({ description }) => [operation, ...description],
+);

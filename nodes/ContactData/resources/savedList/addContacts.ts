@@ -2,7 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { changeMembers, memberParameters } from './members';
 
-export const description: INodeProperties[] = memberParameters('addContacts', 'The contacts to add.');
+export const description: INodeProperties[] = memberParameters(
+	'addContacts',
+	'The contacts of all input items are added together: deduplicated and sent 1,000 per call.',
+);
 
 export async function execute(
 	this: IExecuteFunctions,

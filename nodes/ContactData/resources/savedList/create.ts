@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
-import { contactIdsParameters } from '../../shared/parameters/inputFields';
+import { contactIdsParameters } from '../../shared/parameters/perItemParameters';
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { filterProperties } from '../../shared/parameters/filterParameters';
 import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';

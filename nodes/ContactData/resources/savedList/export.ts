@@ -19,7 +19,7 @@ import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { exportedContacts } from '../../shared/client/exportContacts';
 import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
-import { booleanParameter, optionParameter, savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { SAVED_LIST_PARAMETER, booleanParameter, optionParameter, savedListIdOf } from '../../shared/parameters/descriptions';
 import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
 
@@ -47,7 +47,7 @@ const FORMAT_CHOICES = [
 ];
 
 export const description: INodeProperties[] = [
-	savedListLocator(showFor),
+	SAVED_LIST_PARAMETER,
 	{
 		displayName: 'Output As',
 		name: 'outputAs',

@@ -1,13 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, savedListSchema } from '../../shared/client/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
+import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';
 import { forEachItem } from '../../shared/items/items';
 import { apiRequest } from '../../shared/client/transport';
 
-const showFor = { show: { resource: ['savedList'], operation: ['get'] } };
-
-export const description: INodeProperties[] = [savedListLocator(showFor)];
+export const description: INodeProperties[] = [SAVED_LIST_PARAMETER];
 
 export async function execute(
 	this: IExecuteFunctions,

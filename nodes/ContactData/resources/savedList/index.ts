@@ -19,61 +19,57 @@ export const savedListOperations: Operations<'savedList'> = {
 	export: exportList.execute,
 };
 
-export const savedListDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['savedList'] } },
-		options: ([
-			{
-				name: 'Add Contacts',
-				value: 'addContacts',
-				action: 'Add contacts to a saved list',
-				description: 'Add the contacts of all input items to a saved list',
-			},
-			{
-				name: 'Create',
-				value: 'create',
-				action: 'Create a saved list',
-				description: 'Save search filters or contact IDs as a list',
-			},
-			{
-				name: 'Delete',
-				value: 'delete',
-				action: 'Delete a saved list',
-			},
-			{
-				name: 'Export',
-				value: 'export',
-				action: 'Export a saved list',
-				description: 'Download a saved list as CSV or JSON, any size',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				action: 'Get a saved list',
-			},
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				action: 'Get many saved lists',
-			},
-			{
-				name: 'Remove Contacts',
-				value: 'removeContacts',
-				action: 'Remove contacts from a saved list',
-				description: 'Remove the contacts of all input items from a saved list',
-			},
-		] satisfies Array<OperationOption<'savedList'>>),
-		default: 'getMany',
-	},
-	...getMany.description,
-	...get.description,
-	...create.description,
-	...addContacts.description,
-	...removeContacts.description,
-	...deleteList.description,
-	...exportList.description,
-];
+const operation: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show: { resource: ['savedList'] } },
+	options: ([
+		{
+			name: 'Add Contacts',
+			value: 'addContacts',
+			action: 'Add contacts to a saved list',
+			description: 'Add the contacts of all input items to a saved list',
+		},
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a saved list',
+			description: 'Save search filters or contact IDs as a list',
+		},
+		{
+			name: 'Delete',
+			value: 'delete',
+			action: 'Delete a saved list',
+		},
+		{
+			name: 'Export',
+			value: 'export',
+			action: 'Export a saved list',
+			description: 'Download a saved list as CSV or JSON, any size',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a saved list',
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many saved lists',
+		},
+		{
+			name: 'Remove Contacts',
+			value: 'removeContacts',
+			action: 'Remove contacts from a saved list',
+			description: 'Remove the contacts of all input items from a saved list',
+		},
+	] satisfies Array<OperationOption<'savedList'>>),
+	default: 'getMany',
+};
+
+/** Each operation's parameters in the order of its panel, after the Operation parameter. */
+export const savedListPanels: INodeProperties[][] = [getMany, get, create, addContacts, removeContacts, deleteList, exportList].map(
+	({ description }) => [operation, ...description],
+);

@@ -12,27 +12,23 @@ import {
 	listContactsRemovedSchema,
 	listContactsRequestSchema,
 } from '../../shared/client/contract';
-import { savedListIdOf, savedListLocator } from '../../shared/parameters/descriptions';
-import { contactIdsParameters } from '../../shared/parameters/inputFields';
-import { contactIdsReader } from '../../shared/items/inputField';
+import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';
+import { CONTACT_IDS_PARAMETERS } from '../../shared/parameters/perItemParameters';
+import { contactIdsReader } from '../../shared/items/perItemReaders';
 import { asNodeError, errorItem, pairedWith } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { chunk, unique } from '../../shared/parameters/utilities';
 import { checkBody } from '../../shared/parameters/values';
 
-/** The parameters of Add Contacts and Remove Contacts. */
-export function memberParameters(
-	operation: 'addContacts' | 'removeContacts',
-	contactsDescription: string,
-): INodeProperties[] {
+/** The parameters of Add Contacts and Remove Contacts; the notice says what the operation does with the items. */
+export function memberParameters(operation: 'addContacts' | 'removeContacts', notice: string): INodeProperties[] {
 	const showFor = { show: { resource: ['savedList'], operation: [operation] } };
-	const verb = operation === 'addContacts' ? 'added' : 'removed';
 	return [
-		savedListLocator(showFor),
-		...contactIdsParameters(showFor, contactsDescription),
+		SAVED_LIST_PARAMETER,
+		...CONTACT_IDS_PARAMETERS,
 		{
-			displayName: `The contacts of all input items are ${verb} together: deduplicated and sent 1,000 per call. The output is one item per list.`,
+			displayName: `${notice} The output is one item per list.`,
 			name: `${operation}Notice`,
 			type: 'notice',
 			default: '',

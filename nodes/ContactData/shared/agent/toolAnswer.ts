@@ -9,6 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { creditBudgetOf, runsAsTool } from '../credits/budget';
 import { isContactRecord } from '../credits/charges';
 import { pairedWith } from '../items/items';
+import { fromVersion2 } from '../parameters/versions';
 import { agentContact } from '../items/simplify';
 
 /** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
@@ -16,7 +17,7 @@ export const AGENT_PAGE_SIZE = 10;
 
 /** Whether this run answers an AI agent in the compact form (version 2, run as a tool). */
 export function answersForAgent(context: IExecuteFunctions): boolean {
-	return context.getNode().typeVersion >= 2 && runsAsTool(context);
+	return fromVersion2(context.getNode()) && runsAsTool(context);
 }
 
 /** The keys an item that is not a contact keeps: why it is not one. */

@@ -3,44 +3,23 @@
  * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
  * The trigger's Simplify flattens an event's contact the same way.
  */
-import type {
-	IDataObject,
-	IDisplayOptions,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-const DESCRIPTION =
-	'Whether to return each contact as one flat item, with name, title, company, email, phone and LinkedIn URL first, instead of the full record';
+import { withToolDefault } from '../parameters/versions';
 
-/**
- * Two parameters of one name: n8n shows the one whose `@tool` condition holds, so the option is off
- * by default on the canvas and on by default when the node runs as an AI agent's tool.
- */
-export function simplifyParameters(displayOptions: IDisplayOptions): INodeProperties[] {
-	const asTool = (tool: boolean): IDisplayOptions => ({
-		show: { ...displayOptions.show, '@tool': [tool] },
-	});
-	return [
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: false,
-			displayOptions: asTool(false),
-			description: DESCRIPTION,
-		},
-		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			default: true,
-			displayOptions: asTool(true),
-			description: DESCRIPTION,
-		},
-	];
-}
+/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool. */
+export const SIMPLIFY_PARAMETERS: INodeProperties[] = withToolDefault(
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
+		description:
+			'Whether to return each contact as one flat item, with name, title, company, email, phone and LinkedIn URL first, instead of the full record',
+	},
+	true,
+);
 
 function object(value: unknown): IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};

@@ -45,9 +45,11 @@ export function savedListPicker(name: string, more: Partial<INodeProperties> = {
 	};
 }
 
-export function savedListLocator(displayOptions: IDisplayOptions): INodeProperties {
-	return savedListPicker('listId', { displayOptions, description: 'The saved list to use' });
-}
+/** The saved list of Get, Delete, Add Contacts, Remove Contacts and Export: one parameter for the five. */
+export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
+	displayOptions: { show: { resource: ['savedList'], operation: ['get', 'delete', 'addContacts', 'removeContacts', 'export'] } },
+	description: 'The saved list to use',
+});
 
 /**
  * The saved list id the locator gives for an item (picked from the list, typed or from an
@@ -114,33 +116,33 @@ export function optionParameter<T extends string>(
 	return optionOf<T>(where(context, itemIndex), displayName, context.getNodeParameter(name, itemIndex, fallback), choices);
 }
 
-export function levelParameter(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Level',
-		name: 'level',
-		type: 'options',
-		required: true,
-		default: 'basic',
-		displayOptions,
-		options: LEVEL_CHOICES,
-		description:
-			'How much of each record to unlock (read once per run, from the first item). A contact you already hold at this level or higher costs nothing.',
-	};
-}
+/** Where Level and Max Credits show: the operations that charge credits. */
+const CHARGING = { show: { resource: ['contact'], operation: ['unlock', 'enrich'] } };
 
-export function maxCreditsParameter(displayOptions: IDisplayOptions): INodeProperties {
-	return {
-		displayName: 'Max Credits',
-		name: 'maxCredits',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 100,
-		required: true,
-		displayOptions,
-		description:
-			'The most credits this node may spend in one run (read once per run, from the first item). Before each call the node counts what it could cost at most, and a call whose answer is lost stays counted at that until the API confirms its charge, so the budget is never exceeded. Used as an AI agent’s tool, it caps all Contact Data tool calls of one execution together.',
-	};
-}
+export const LEVEL_PARAMETER: INodeProperties = {
+	displayName: 'Level',
+	name: 'level',
+	type: 'options',
+	required: true,
+	default: 'basic',
+	displayOptions: CHARGING,
+	options: LEVEL_CHOICES,
+	description:
+		'How much of each record to unlock (read once per run, from the first item). A contact you already hold at this level or higher costs nothing.',
+};
+
+/** Max Credits; how the ceiling holds (worst cases, lost answers, agent tool calls) is in docs/node.md. */
+export const MAX_CREDITS_PARAMETER: INodeProperties = {
+	displayName: 'Max Credits',
+	name: 'maxCredits',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 100,
+	required: true,
+	displayOptions: CHARGING,
+	description:
+		'The most credits one run may spend, read from the first item: a hard ceiling. As an AI agent’s tool, it caps all Contact Data tool calls of one execution together.',
+};
 
 export function returnAllAndLimit(displayOptions: IDisplayOptions): INodeProperties[] {
 	return [

@@ -5,7 +5,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { FUNDING_STAGES, KNOWN_DEPARTMENTS, KNOWN_INDUSTRIES, KNOWN_TECH_STACK, SENIORITIES } from '../client/contract';
-import { VERSION_1 } from './inputFields';
+import { VERSION_1, shownWhen } from './versions';
 
 const SPECIAL_LABELS: Record<string, string> = {
 	vp: 'VP',
@@ -100,7 +100,7 @@ const NAMED_FILTERS: INodeProperties = {
 			type: 'string',
 			default: '',
 			placeholder: 'VP Engineering, CTO',
-			description: `A title matches when it holds every word of one of these as a whole word, any case (CTO finds "Co-Founder & CTO", not "Director"). ${listHint}.`,
+			description: `A title matches when it holds every word of one of these as whole words, any case (CTO finds "Co-Founder & CTO"). ${listHint}.`,
 		},
 		{
 			displayName: 'Keywords',
@@ -179,10 +179,9 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
  * Filters already takes any filter by name, its value read as JSON.
  */
 export function filterProperties(displayOptions: IDisplayOptions): INodeProperties[] {
-	const inVersion1 = { ...displayOptions, show: { ...displayOptions.show, ...VERSION_1 } };
 	return [
 		{ ...NAMED_FILTERS, displayOptions },
 		{ ...ADDITIONAL_FILTERS, displayOptions },
-		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: inVersion1 },
+		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: shownWhen(displayOptions, VERSION_1) },
 	];
 }

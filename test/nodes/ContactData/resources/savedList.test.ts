@@ -53,7 +53,7 @@ it('Create from contact IDs: all items in one list, 1,000 ids at creation and th
 		...Array.from({ length: 100 }, (_, index) => ({ json: { ids: ids.slice(1_000 + index * 15, 1_000 + index * 15 + 15) } })),
 	];
 	const result = await run(sandbox, {
-		parameters: savedList('create', { name: 'Imported', createFrom: 'contactIds', contactIds: '={{ $json.ids }}' }),
+		parameters: savedList('create', { name: 'Imported', createFrom: 'contactIds', contactIdField: 'ids' }),
 		inputItems,
 	});
 	expect(result.error).toBeUndefined();
@@ -72,7 +72,7 @@ it('Add and Remove Contacts collect ids across all items, per list, 1,000 per ca
 		json: { id, list: index % 2 === 0 || index >= 2_300 ? first.id : second.id },
 	}));
 	const added = await run(sandbox, {
-		parameters: savedList('addContacts', { listId: byId('={{ $json.list }}'), contactIds: '={{ $json.id }}' }),
+		parameters: savedList('addContacts', { listId: byId('={{ $json.list }}') }),
 		inputItems: [...inputItems, ...inputItems.slice(0, 50)],
 	});
 	expect(added.error).toBeUndefined();
@@ -86,7 +86,7 @@ it('Add and Remove Contacts collect ids across all items, per list, 1,000 per ca
 	expect((await keyStats(sandbox)).requests['POST /v1/lists/:id/contacts']).toBe(4);
 
 	const removed = await run(sandbox, {
-		parameters: savedList('removeContacts', { listId: byId(first.id), contactIds: '={{ $json.id }}' }),
+		parameters: savedList('removeContacts', { listId: byId(first.id) }),
 		inputItems: inputItems.slice(0, 500),
 	});
 	expect(removed.items.map((item) => [item.json.removed, item.json.contact_count])).toEqual([[250, 1_200]]);
@@ -95,7 +95,7 @@ it('Add and Remove Contacts collect ids across all items, per list, 1,000 per ca
 
 it('an unknown contact id: 404 naming the ids; under continueOnFail an error item paired with the list’s items', async () => {
 	const list = await makeList('Target', { contact_ids: [] });
-	const parameters = savedList('addContacts', { listId: byId(list.id), contactIds: '={{ $json.id }}' });
+	const parameters = savedList('addContacts', { listId: byId(list.id) });
 	const inputItems = [{ json: { id: ids[0] } }, { json: { id: 'ct_doesnotexist' } }];
 	const failed = await run(sandbox, { parameters, inputItems });
 	expect(failed.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });

@@ -20,9 +20,11 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 
+/** Email and LinkedIn URL from expressions (Person From → Expressions); fields of each item: perItemReaders.test.ts. */
 const enrich = (parameters: Record<string, unknown> = {}) => ({
 	resource: 'contact',
 	operation: 'enrich',
+	personFrom: 'expression',
 	email: '={{ $json.email }}',
 	maxCredits: 100,
 	...parameters,

@@ -62,8 +62,10 @@ it('takes filter values from expressions: arrays and comma-separated strings, pe
 });
 
 it('sends additional filters by name and as JSON; an unknown one is a 400 naming the field and item', async () => {
+	// Additional Filters (JSON) is version 1's only.
 	const viaJson = await run(sandbox, {
 		parameters: search({ filtersJson: '{"seniority": ["owner"]}', limit: 3 }),
+		typeVersion: 1,
 	});
 	expect(viaJson.error).toBeUndefined();
 	expect(viaJson.items.map((item) => item.json.seniority)).toEqual(['owner', 'owner', 'owner']);
@@ -88,14 +90,15 @@ it('sends additional filters by name and as JSON; an unknown one is a 400 naming
 });
 
 it('refuses bad filter values before sending, naming the parameter and item', async () => {
-	const cases: Array<[Record<string, unknown>, RegExp]> = [
+	// Additional Filters (JSON) is version 1's only.
+	const cases: Array<[Record<string, unknown>, RegExp, number?]> = [
 		[{ filters: { companySizeMin: 500, companySizeMax: 10 } }, /Company Size.*"500-10" has a minimum greater than its maximum/],
 		[{ filters: { seniority: '={{ "vp, ceo" }}' } }, /Seniority/],
 		[{ filters: { country: 'USA' } }, /Countries.*ISO 3166/],
-		[{ filtersJson: '{"title": ' }, /Additional Filters \(JSON\): .* is not valid JSON/],
+		[{ filtersJson: '{"title": ' }, /Additional Filters \(JSON\): .* is not valid JSON/, 1],
 	];
-	for (const [parameters, message] of cases) {
-		const result = await run(sandbox, { parameters: search(parameters) });
+	for (const [parameters, message, typeVersion] of cases) {
+		const result = await run(sandbox, { parameters: search(parameters), typeVersion });
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(message);
 		expect(result.error?.message).not.toMatch(/\[item \d+\]/);

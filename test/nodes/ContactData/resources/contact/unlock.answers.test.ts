@@ -102,7 +102,7 @@ describe('an id repeated inside one item', () => {
 	it('[a, a, b] in one item is two contacts: 2 output items, charged 2', async () => {
 		const [a, b] = idsOf(2);
 		const result = await run(sandbox, {
-			parameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits: 2 }),
+			parameters: unlock({ contactIdField: 'ids', maxCredits: 2 }),
 			inputItems: [{ json: { ids: [a, a, b] } }],
 		});
 		expect(result.error).toBeUndefined();
@@ -113,7 +113,7 @@ describe('an id repeated inside one item', () => {
 	it('across items each item keeps its own copy, paired with it', async () => {
 		const [a, b] = idsOf(2);
 		const result = await run(sandbox, {
-			parameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits: 2 }),
+			parameters: unlock({ contactIdField: 'ids', maxCredits: 2 }),
 			inputItems: [{ json: { ids: [a, b] } }, { json: { ids: [a] } }],
 		});
 		expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([

@@ -70,7 +70,7 @@ it('2,000 input items holding 1,500 unique ids: 15 calls, 1,500 credits, output 
 it('takes several ids per item (array or comma-separated) and repeats within one call once', async () => {
 	const [a, b, c] = idsOf(3);
 	const result = await run(sandbox, {
-		parameters: unlock({ contactIds: '={{ $json.ids }}' }),
+		parameters: unlock({ contactIdField: 'ids' }),
 		inputItems: [{ json: { ids: [a, b] } }, { json: { ids: `${b}, ${c}, ${a}` } }],
 	});
 	expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([
@@ -213,7 +213,7 @@ describe('errors', () => {
 	it('an id that is not a contact id is refused before anything is sent', async () => {
 		const result = await run(sandbox, { parameters: unlock(), inputItems: asItems([idsOf(1)[0], 'ls_123']) });
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/Contact IDs: "ls_123" is not a contact id.*\[item 1\]/);
+		expect(result.error?.message).toMatch(/Contact ID Field "id": "ls_123" is not a contact id.*\[item 1\]/);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 

@@ -31,7 +31,7 @@ function nodeOfAnotherProcess(): INodeType {
 function unlockIn(nodeType: INodeType, ids: string[]): Promise<NodeRun> {
 	return runNode({
 		nodeType,
-		parameters: { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', maxCredits: 100_000 },
+		parameters: { resource: 'contact', operation: 'unlock', maxCredits: 100_000 },
 		inputItems: ids.map((id) => ({ json: { id } })),
 		continueOnFail: true,
 		credentialTypes: [new ContactDataApi()],

@@ -42,7 +42,7 @@ describe('the future API mode (sandbox)', () => {
 describe('the node under the future API: unknown values pass through, one call each', () => {
 	it('Unlock', async () => {
 		const result = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', maxCredits: 100 },
+			parameters: { resource: 'contact', operation: 'unlock', maxCredits: 100 },
 			inputItems: ids.slice(0, 10).map((id) => ({ json: { id } })),
 		});
 		expect(result.error).toBeUndefined();
@@ -83,7 +83,7 @@ describe('the node under the future API: unknown values pass through, one call e
 
 	it('Saved List → Create and Get Many', async () => {
 		const created = await run(sandbox, {
-			parameters: { resource: 'savedList', operation: 'create', name: 'Future', createFrom: 'contactIds', contactIds: ids.slice(0, 3).join(',') },
+			parameters: { resource: 'savedList', operation: 'create', name: 'Future', createFrom: 'contactIds', contactIdsFrom: 'expression', contactIds: ids.slice(0, 3).join(',') },
 		});
 		expect(created.error).toBeUndefined();
 		const many = await run(sandbox, { parameters: { resource: 'savedList', operation: 'getMany', returnAll: true } });
@@ -98,7 +98,7 @@ describe('a field the node needs, missing', () => {
 		const fake = await startFakeApi((_request, res) => json(res, 200, { credits_charged: 1, credits_remaining: 9, people: [] }));
 		try {
 			const result = await run(sandbox, {
-				parameters: { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', maxCredits: 100 },
+				parameters: { resource: 'contact', operation: 'unlock', maxCredits: 100 },
 				inputItems: [{ json: { id: 'ct_1' } }],
 				baseUrl: fake.url,
 			});

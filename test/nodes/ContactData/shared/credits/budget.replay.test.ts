@@ -8,7 +8,7 @@ import { ContactDataApi } from '../../../../../credentials/ContactDataApi.creden
 import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { contacts, isUnlocked, KEYS, keyStats, type TestSandbox } from '../../setup';
+import { contacts, isUnlocked, KEYS, keyStats, toolContacts, type TestSandbox } from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -40,8 +40,8 @@ it('a tool call whose answers stayed lost, repeated by the agent: the replay is 
 	});
 	expect(toolCalls).toHaveLength(2);
 	expect(toolCalls[1].error).toBeUndefined();
-	expect(toolCalls[1].items.map((item) => item.json.id)).toEqual(ids);
-	expect(toolCalls[1].items.every((item) => isUnlocked(item.json))).toBe(true);
+	expect(toolContacts(toolCalls[1].items).map((json) => json.id)).toEqual(ids);
+	expect(toolContacts(toolCalls[1].items).every(isUnlocked)).toBe(true);
 	const stats = await keyStats(sandbox);
 	expect(stats.credits_charged).toBe(10);
 	expect(stats.idempotent_replays).toBeGreaterThanOrEqual(10);

@@ -10,7 +10,7 @@ import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { api, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
+import { api, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, toolContacts, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -291,7 +291,7 @@ describe('AI agent tool calls', () => {
 		expect(toolCalls).toHaveLength(6);
 		const stats = await keyStats(sandbox);
 		expect(stats.credits_charged).toBe(25);
-		const unlocked = toolCalls.flatMap((call) => call.items.filter((item) => isUnlocked(item.json)));
+		const unlocked = toolCalls.flatMap((call) => toolContacts(call.items).filter(isUnlocked));
 		expect(unlocked).toHaveLength(25);
 	});
 
@@ -334,7 +334,7 @@ describe('AI agent tool calls', () => {
 	it('each execution has its own cap', async () => {
 		await agent([[{ ids: idsOf(10) }]], 10);
 		const second = await agent([[{ ids: idsOf(10, 10) }]], 10);
-		expect(second.toolCalls[0].items.every((item) => isUnlocked(item.json))).toBe(true);
+		expect(toolContacts(second.toolCalls[0].items).every(isUnlocked)).toBe(true);
 		expect((await keyStats(sandbox)).credits_charged).toBe(20);
 	});
 });

@@ -6,7 +6,8 @@
  */
 import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import type { ValueSource } from '../parameters/inputFields';
+import type { ValueSource } from '../parameters/perItemParameters';
+import { fromVersion2 } from '../parameters/versions';
 import { checkContactIds, refused, showValue, textOf, toContactIds, type Where } from '../parameters/values';
 
 /** What an item holds at a field: dotted paths reach into objects and arrays; a key with dots in it is found first. */
@@ -24,7 +25,7 @@ export function valueAtPath(json: IDataObject, path: string): { found: boolean; 
 
 /** Where the run reads its per-item values: version 1 always reads its parameter. */
 function sourceOf(context: IExecuteFunctions, name: string, fieldValue: string): ValueSource {
-	if (context.getNode().typeVersion < 2) return 'expression';
+	if (!fromVersion2(context.getNode())) return 'expression';
 	return context.getNodeParameter(name, 0, fieldValue) === fieldValue ? 'field' : 'expression';
 }
 

@@ -1,0 +1,59 @@
+/**
+ * Existing workflows keep their values: for every operation, in each version, on the canvas and as an
+ * AI agent's tool, and for each value source, the parameters the editor shows (in its order) and the
+ * values a workflow saved with them reads, as n8n's NodeHelpers work them out. The snapshot was
+ * written from the description before properties shown for several operations became one property.
+ */
+import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+
+import { ContactData } from '../../../nodes/ContactData/ContactData.node';
+
+const description = new ContactData().description;
+/** The description n8n gives the node as an agent's tool: its name ends in "Tool" (what `@tool` tests). */
+const asTool: INodeTypeDescription = { ...description, name: `${description.name}Tool` };
+
+const fromIds = [{}, { contactIdsFrom: 'expression' }, { contactIdsFrom: 'field' }];
+
+/** Each operation with the values that change what it shows. */
+const OPERATIONS: Array<[string, string, INodeParameters[]]> = [
+	['contact', 'search', [{}, { returnAll: true }]],
+	['contact', 'unlock', fromIds],
+	['contact', 'enrich', [{}, { personFrom: 'expression' }, { personFrom: 'fields' }]],
+	['savedList', 'getMany', [{}, { returnAll: true }]],
+	['savedList', 'get', [{}]],
+	['savedList', 'create', [{}, ...fromIds.map((from) => ({ createFrom: 'contactIds', ...from }))]],
+	['savedList', 'addContacts', fromIds],
+	['savedList', 'removeContacts', fromIds],
+	['savedList', 'delete', [{}]],
+	['savedList', 'export', [{}, { outputAs: 'items' }, { outputAs: 'binary' }]],
+	['credits', 'getBalance', [{}]],
+	['credits', 'fileRefundClaim', [{}]],
+];
+
+/** What the editor shows for a node saved with `saved`, and the values the node reads. */
+function panel(typeVersion: number, type: INodeTypeDescription, saved: INodeParameters) {
+	const node = { typeVersion, parameters: saved } as unknown as INode;
+	const values = NodeHelpers.getNodeParameters(description.properties, saved, true, false, node, type) ?? {};
+	const shown = description.properties
+		.filter((property) => NodeHelpers.displayParameter(values, property, node, type))
+		// A notice by its name: its text may be reworded.
+		.map(({ type, name, displayName }) => (type === 'notice' ? name : `${displayName} (${name})`));
+	return { shown, values };
+}
+
+const cases = OPERATIONS.flatMap(([resource, operation, variants]) =>
+	variants.flatMap((variant) =>
+		[1, 2].flatMap((typeVersion) =>
+			[false, true].map((tool) => ({
+				title: `${resource} → ${operation} ${JSON.stringify(variant)} v${typeVersion}${tool ? ' as tool' : ''}`,
+				typeVersion,
+				type: tool ? asTool : description,
+				saved: { resource, operation, ...variant },
+			})),
+		),
+	),
+);
+
+it.each(cases)('$title', ({ typeVersion, type, saved }) => {
+	expect(panel(typeVersion, type, saved)).toMatchSnapshot();
+});
