@@ -121,16 +121,17 @@ descriptions_name_cost() {
     and (.tools | map(select(.name | test("search|balance"; "i"))) | length == 2 and all(.description | test("free|no credit|costs nothing"; "i")))'
 }
 
-# repeat_is_charged_once <way> <country> <replays of the second unlock> [MCP path]: the same 3 new contacts
-# unlocked twice in one execution or session; the sandbox charged 3 and the answers told 3, once. In an agent
-# execution the second call is the first's replay (the same Idempotency-Key); an MCP call is a call of its own.
+# repeat_is_charged_once <way> <country> <replays of the second unlock> [MCP path]: the same 2 new contacts
+# unlocked twice in one execution or session (4 credits at worst, within Max Credits 5, so neither call is refused
+# beforehand); the sandbox charged 2 and the answers told 2, once. In an agent execution the second call is the
+# first's replay (the same Idempotency-Key); an MCP call is a call of its own, free because the contacts are held.
 repeat_is_charged_once() {
   local way="$1"
-  charged_during converse "$way" repeat "$(calls "$2" "$(unlock '$ids:0-3')" "$(unlock '$ids:0-3')")" "${4:-}" || return 1
+  charged_during converse "$way" repeat "$(calls "$2" "$(unlock '$ids:0-2')" "$(unlock '$ids:0-2')")" "${4:-}" || return 1
   echo "$CHARGED" >"$WORK/$way-repeat.charged"
-  [ "$CHARGED" -eq 3 ] || { echo "the sandbox charged $CHARGED for 3 new contacts unlocked twice" >&2; return 1; }
+  [ "$CHARGED" -eq 2 ] || { echo "the sandbox charged $CHARGED for 2 new contacts unlocked twice" >&2; return 1; }
   conversation "$way" repeat "[.calls[] | select(.name | test(\"unlock\"; \"i\")) | answer] as \$u
-    | (\$u | length == 2) and all(\$u[]; .contacts | length == 3)
+    | (\$u | length == 2) and all(\$u[]; .contacts | length == 2)
     and ([\$u[].credits.spent_by_this_call] | add) == $CHARGED and \$u[1].credits.replayed == $3
     and ([\$u[].credits.spent_in_run] | max) == $CHARGED"
 }
@@ -139,7 +140,7 @@ repeat_is_charged_once() {
 refusal_has_remedy() {
   charged_during converse "$1" refusal "$(calls "$2" "$(unlock '$ids:0-8')")" "${3:-}" || return 1
   [ "$CHARGED" -eq 0 ] || { echo "the sandbox charged $CHARGED for a refused unlock" >&2; return 1; }
-  conversation "$1" refusal '.calls[1].text | test("Max Credits of 5 is not enough") and test("nothing was charged"; "i")
+  conversation "$1" refusal '.calls[1].text | test("Max Credits") and test("charged"; "i")
     and test("(raise|increase) Max Credits|at most [0-9]+ (contact|id)|fewer (contact|id)"; "i")'
 }
 
