@@ -95,9 +95,9 @@ calls() {
 unlock() { jq -nc --arg ids "$1" '{tool: "Unlock contacts", args: {contact_ids: $ids}}'; }
 
 # ---------------------------------------------------------------- reading an answer
-# What a tool call answered, as JSON: n8n hands the tool's item(s) over as JSON text (an error as plain text).
-ANSWER_JQ='def answer: (.text | fromjson? // {error: .}) | if type == "array" then .[0] else . end
-  | if type == "object" and has("response") and (.response | type) == "string" then (.response | fromjson? // .) else . end;'
+# What a tool call answered, as JSON: n8n hands the tool's items over as a JSON array (the first is the answer);
+# an MCP client gets a failure as plain text, kept as {error: <text>}.
+ANSWER_JQ='def answer: (.text | fromjson? // {error: .}) | if type == "array" then .[0] else . end;'
 
 # conversation <way> <name> <jq filter using answer>: the filter holds for that conversation.
 conversation() {
