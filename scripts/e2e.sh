@@ -334,6 +334,7 @@ check "deactivating the workflow deletes the subscription" deactivate_removes_su
 # The poll trigger's checks (scripts/e2e/poll-trigger.sh).
 source scripts/e2e/poll-trigger.sh
 poll_trigger_checks
+source scripts/e2e/agents.sh && agents_checks   # the AI Agent and MCP checks (issue 27)
 
 # ---------------------------------------------------------------- 5. a journey in a real browser
 # Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
