@@ -26,6 +26,7 @@ import {
 } from '../../shared/parameters/descriptions';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import { checkBody, plural } from '../../shared/parameters/values';
 import { personExpressionShow, personFromParameters } from '../../shared/parameters/inputFields';
 import { personReader, type Person } from '../../shared/items/inputField';
@@ -78,6 +79,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor,
 		options: [
+			...capsOverTimeOptions,
 			{
 				displayName: 'Output No-Match Items',
 				name: 'outputNoMatch',

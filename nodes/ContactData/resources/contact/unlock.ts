@@ -25,6 +25,7 @@ import {
 } from '../../shared/parameters/descriptions';
 import { checkEveryItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import { checkBody, plural } from '../../shared/parameters/values';
 import { contactIdsParameters } from '../../shared/parameters/inputFields';
 import { contactIdsReader } from '../../shared/items/inputField';
@@ -51,6 +52,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor,
 		options: [
+			...capsOverTimeOptions,
 			{
 				displayName: 'Skip Already Unlocked',
 				name: 'skipAlreadyUnlocked',

@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 
 import { CREDIT_COST, type UnlockLevel } from '../client/contract';
+import { capsOverTimeOf, leftOf, type Cap, type Tally } from './capsOverTime';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
 import { plural, unique } from '../parameters/values';
 
@@ -26,15 +27,18 @@ export interface ChargeReport {
 }
 
 /** Credits counted against Max Credits: charged as the API reported, and reserved for calls not settled. */
-export interface CreditLedger {
-	charged: number;
-	reserved: number;
+export interface CreditLedger extends Tally {
 	/**
 	 * Reservations of calls whose answer stayed lost, by Idempotency-Key (part of `reserved`): the
 	 * same call sent again later in the execution (an agent repeating a tool call) takes its
 	 * reservation over, as the API replays it for free, instead of being refused by the cap.
 	 */
 	held?: Record<string, number>;
+	/**
+	 * What each settled Idempotency-Key was charged: the same key answered again (a tool call
+	 * repeated, a retry) is a replay, charged nothing more, whether or not the API says so.
+	 */
+	settled?: Record<string, number>;
 }
 
 /** The worst case held for one call until its answer settles it. */
@@ -53,17 +57,24 @@ export class CreditBudget {
 	chargedHere = 0;
 	/** Credits this node run holds reserved (for answers that were lost, at the end of a run). */
 	reservedHere = 0;
+	/** Calls of this node run the API answered as replays (by its header, or a key already settled). */
+	replayedHere = 0;
 	/** The balance the API reported after this node run's last settled call (null before any). */
 	creditsRemaining: number | null = null;
 	/** Charges the API reported that the contract rules out, as reported (their worst case stays reserved). */
 	readonly impossibleCharges: string[] = [];
+	/** Max Credits first, then the caps over time: every reservation and charge counts against each. */
+	readonly caps: Cap[];
 
 	constructor(
 		readonly maxCredits: number,
 		private readonly ledger: CreditLedger = { charged: 0, reserved: 0 },
 		/** Whether the ledger is shared by the tool calls of an execution. */
 		readonly shared = false,
-	) {}
+		capsOverTime: Cap[] = [],
+	) {
+		this.caps = [{ label: 'Max Credits', max: maxCredits, tally: ledger }, ...capsOverTime];
+	}
 
 	get charged(): number {
 		return this.ledger.charged;
@@ -74,9 +85,14 @@ export class CreditBudget {
 		return this.ledger.reserved;
 	}
 
-	/** Credits that may still be reserved. */
+	/** Credits that may still be reserved: what the tightest cap leaves. */
 	get headroom(): number {
-		return Math.max(0, this.maxCredits - this.ledger.charged - this.ledger.reserved);
+		return Math.min(...this.caps.map(leftOf));
+	}
+
+	/** The cap that leaves the least (Max Credits when several leave as little). */
+	get tightest(): Cap {
+		return this.caps.reduce((tightest, cap) => (leftOf(cap) < leftOf(tightest) ? cap : tightest));
 	}
 
 	/**
@@ -91,7 +107,7 @@ export class CreditBudget {
 			return { credits: held, open: true, key };
 		}
 		if (credits > this.headroom) return undefined;
-		this.ledger.reserved += credits;
+		for (const { tally } of this.caps) tally.reserved += credits;
 		this.reservedHere += credits;
 		return { credits, open: true, key };
 	}
@@ -108,20 +124,26 @@ export class CreditBudget {
 
 	/**
 	 * The API reported what the call charged: that replaces the worst case, if it is a whole number
-	 * from 0 to the worst case. Any other charge is an unreadable answer: the worst case stays
-	 * reserved and the run says so. Returns the charge taken, undefined for an impossible one.
+	 * from 0 to the worst case; a key already settled is a replay and counts nothing more. Any other
+	 * charge is an unreadable answer: the worst case stays reserved and the run says so. Returns the
+	 * charge taken, undefined for an impossible one.
 	 */
-	settle(reservation: Reservation, report: ChargeReport): number | undefined {
+	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
 		if (typeof charge !== 'number' || !Number.isInteger(charge) || charge < 0 || charge > reservation.credits) {
 			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 			return undefined;
 		}
+		const key = reservation.key;
+		const settledBefore = key === undefined ? undefined : this.ledger.settled?.[key];
+		if (replayed || settledBefore !== undefined) this.replayedHere++;
+		const counted = settledBefore === undefined ? charge : 0;
+		if (key !== undefined) (this.ledger.settled ??= {})[key] = settledBefore ?? charge;
 		this.close(reservation);
-		this.ledger.charged += charge;
-		this.chargedHere += charge;
-		return charge;
+		for (const { tally } of this.caps) tally.charged += counted;
+		this.chargedHere += counted;
+		return counted;
 	}
 
 	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
@@ -138,10 +160,13 @@ export class CreditBudget {
 	private close(reservation: Reservation): void {
 		if (!reservation.open) return;
 		reservation.open = false;
-		this.ledger.reserved -= reservation.credits;
+		for (const { tally } of this.caps) tally.reserved -= reservation.credits;
 		this.reservedHere -= reservation.credits;
 	}
 }
+
+/** The budget of each node run, so the tool answer reads what the run spent. */
+const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
 /**
  * The budget of this node run. A node run as an AI agent's tool shares one ledger with every
@@ -150,12 +175,18 @@ export class CreditBudget {
  * context, which belongs to the execution: the next execution starts from nothing.
  */
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
+	let budget = budgets.get(context);
+	if (budget) return budget;
 	// An expression can give anything: without a number there is no ceiling to keep.
 	const maxCredits = maxCreditsOf(context, 0);
-	if (!runsAsTool(context)) return new CreditBudget(maxCredits);
-	const flow = context.getContext('flow');
-	const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
-	return new CreditBudget(maxCredits, ledger, true);
+	const capsOverTime = capsOverTimeOf(context);
+	if (runsAsTool(context)) {
+		const flow = context.getContext('flow');
+		const ledger = (flow[TOOL_LEDGER_KEY] ??= { charged: 0, reserved: 0 }) as CreditLedger;
+		budget = new CreditBudget(maxCredits, ledger, true, capsOverTime);
+	} else budget = new CreditBudget(maxCredits, undefined, false, capsOverTime);
+	budgets.set(context, budget);
+	return budget;
 }
 
 /** When Max Credits Is Reached, read once per run and checked (an expression can give anything). */
@@ -181,7 +212,15 @@ export function runsAsTool(context: IExecuteFunctions): boolean {
 	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
 }
 
-/** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */
+/** How a model or a user gets past a cap: its own words for each cap. */
+function remedyOf(cap: Cap, needed: number, fitsLabel?: string): string {
+	const raise = `raise ${cap.label} to ${needed}`;
+	if (cap.leftField === 'left_today') return `Ask for fewer contacts, wait for the next day (UTC), or ${raise}`;
+	if (cap.leftField === 'left_in_session') return `Ask for fewer contacts, or ${raise}`;
+	return `Ask for fewer contacts, ${raise}${fitsLabel ? `, or set When Max Credits Is Reached to ${fitsLabel}` : ''}`;
+}
+
+/** Stop Before Spending: the whole run could cost more than a cap allows, so nothing is sent. */
 export function notEnoughError(
 	node: INode,
 	budget: CreditBudget,
@@ -189,21 +228,32 @@ export function notEnoughError(
 	worstCase: number,
 	fitsLabel: string,
 ): NodeOperationError {
-	const spentBefore = budget.charged + budget.reserved;
+	const cap = budget.tightest;
+	const spentBefore = cap.tally.charged + cap.tally.reserved;
+	const left = spentBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
+	const remedy = remedyOf(cap, worstCase + spentBefore, cap === budget.caps[0] ? fitsLabel : undefined);
 	return new NodeOperationError(
 		node,
-		`Max Credits of ${budget.maxCredits} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}. Nothing was sent and nothing was charged`,
+		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
 		{
-			description: `${spentBefore > 0 ? `Earlier tool calls of this execution already used ${spentBefore} of the ${budget.maxCredits}. ` : ''}Raise Max Credits to ${worstCase + spentBefore}, or set When Max Credits Is Reached to ${fitsLabel} to spend up to the budget and pass the rest through.`,
+			description: `${spentBefore > 0 ? `${usedBefore(budget, cap)} already used ${spentBefore} of the ${cap.max}. ` : ''}Raise ${cap.label} to ${worstCase + spentBefore}, or set When Max Credits Is Reached to ${fitsLabel} to spend up to the budget and pass the rest through.`,
 		},
 	);
 }
 
+/** Who spent what a cap counted before this run. */
+function usedBefore(budget: CreditBudget, cap: Cap): string {
+	if (cap.leftField === 'left_today') return 'Earlier runs and calls of this node today';
+	if (cap.leftField === 'left_in_session') return 'Earlier calls of this MCP session';
+	return budget.shared ? 'Earlier tool calls of this execution' : 'This run';
+}
+
 /** Stop Before Spending, found out during the run (the API charged more than the input suggested, or an answer was lost). */
 export function reachedError(node: INode, budget: CreditBudget, notSent: string): NodeOperationError {
+	const cap = budget.tightest;
 	return new NodeOperationError(
 		node,
-		`Max Credits of ${budget.maxCredits} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent`,
+		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
 		{
 			description:
 				'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',

@@ -12,7 +12,10 @@ import type { ChargeReport, Reservation } from './budget';
 import type { ChargingRun } from './chargingRun';
 import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
 import { idempotencyKeyFor } from '../client/idempotency';
+import { HEADERS } from '../client/contract';
+import { headerValue } from '../client/headers';
 import { apiRequest } from '../client/transport';
+import { plural } from '../parameters/values';
 import { editorFieldNames } from '../parameters/fieldNames';
 import { asNodeError } from '../items/items';
 
@@ -27,6 +30,8 @@ export interface ChargingCall {
 	ids?: string[];
 	/** Whether it asks again for ids an earlier answer left out (asked for twice at most). */
 	askedAgain?: boolean;
+	/** How often the node sent it (each send with the transport's own retries). */
+	sends?: number;
 }
 
 /** What a charging operation tells the driver. */
@@ -81,14 +86,18 @@ export class ChargingDriver<A extends ChargeReport> {
 		this.calls++;
 		const { budget } = this.run;
 		let answer: A;
+		let replayed: boolean;
+		call.sends = (call.sends ?? 0) + 1;
 		try {
 			const request = { method: 'POST' as const, path: this.operation.path, body: call.body, schema: this.operation.schema };
-			({ body: answer } = await (apiRequest<A>).call(this.context, {
+			const response = await (apiRequest<A>).call(this.context, {
 				...request,
 				fieldNames: editorFieldNames,
 				idempotencyKey: call.idempotencyKey,
 				itemIndex: call.itemIndex,
-			}));
+			});
+			answer = response.body;
+			replayed = headerValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		} catch (error) {
 			const failure = asNodeError(this.context, error, call.itemIndex);
 			// Stop pressed: send nothing more.
@@ -96,9 +105,10 @@ export class ChargingDriver<A extends ChargeReport> {
 			if (certainlyNotCarriedOut(failure)) budget.release(call.reservation);
 			const lost = !certainlyNotCarriedOut(failure) && failureOf(failure)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
+			if (lost) failure.message = `${failure.message}. ${this.sentText(call)}`;
 			return this.settled({ call, failure, lost });
 		}
-		const charged = budget.settle(call.reservation, answer);
+		const charged = budget.settle(call.reservation, answer, replayed);
 		const settled = this.settled({ call, answer });
 		await this.checkMirrored(call, answer, charged);
 		return settled;
@@ -114,6 +124,13 @@ export class ChargingDriver<A extends ChargeReport> {
 	/** The end of the run: calls still lost keep their reservation for the same call later in the execution. */
 	finish(): void {
 		for (const call of [...this.lost, ...this.stillLost]) this.run.budget.holdForReplay(call.reservation);
+	}
+
+	/** What a call whose answer was lost sent, and what it may have charged, as it happened. */
+	private sentText({ sends = 1, reservation, ids }: ChargingCall): string {
+		const what = ids ? `for ${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')} ` : '';
+		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
+		return `${this.operation.path} ${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
 	}
 
 	private settled(settled: Settled<A>): Settled<A> {
