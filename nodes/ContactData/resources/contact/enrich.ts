@@ -1,15 +1,20 @@
+/**
+ * Contact → Enrich, top-down: check every item, Stop Before Spending, one call per item in order
+ * while the budget holds its worst case (the same person twice is charged once), replay lost
+ * answers, then one output item per input item. The credit rules are ../../shared/budget.
+ */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { skippedForBudget } from '../../shared/credits/budget';
-import { isContactRecord } from '../../shared/credits/charges';
-import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
+import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
 import {
 	budgetReached,
 	chargingRunOf,
 	finishRun,
+	isContactRecord,
+	skippedForBudget,
 	stopBeforeSpending,
 	type ChargingRun,
-} from '../../shared/credits/chargingRun';
+} from '../../shared/budget/chargingRun';
 import {
 	PATHS,
 	enrichAnswerSchema,
@@ -18,18 +23,18 @@ import {
 	type UnlockLevel,
 } from '../../shared/client/contract';
 import { apiFailure, failureOf } from '../../shared/client/failures';
+import { personReader, type Person } from '../../shared/items/inputField';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { simplifyParameters } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	booleanParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
-import { simplifyParameters } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
-import { checkBody, plural } from '../../shared/parameters/values';
 import { personExpressionShow, personFromParameters } from '../../shared/parameters/inputFields';
-import { personReader, type Person } from '../../shared/items/inputField';
+import { checkBody, plural } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
@@ -116,14 +121,18 @@ export async function execute(
 		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
 	);
 	const outcomes = new Map<number, Outcome>(refused);
-	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const queue = forecast(this, run, lookups, outcomes);
-	// 3. One call per item, in order, while the budget holds its worst case.
-	const driver = enrichDriver(this, run, lookups, outcomes);
-	const notSent = queue.slice(await sendWithinBudget(run, driver, queue, outcomes));
-	driver.finish();
-	// 4. What the budget did not reach.
-	passOver(this, run, items, notSent, outcomes);
+	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is charged once).
+	const people = new Set(lookups.map(({ text }) => text)).size;
+	const refusal = stopBeforeSpending(this, run, `enriching ${plural(people, 'item')} at ${run.level} level`, people * run.cost);
+	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
+	const queue = refusal ? [] : lookups;
+	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
+	const calls = enrichCalls(this, run, lookups, outcomes);
+	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
+	calls.finish();
+	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
+	const reached = notSent.length > 0 ? budgetReached(this, run, plural(notSent.length, 'item')) : undefined;
+	for (const { itemIndex } of notSent) outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 	// 5. One output item per input item, in order.
 	const output = outputItems(this, items, outcomes);
 	const enriched = output.filter(({ json }) => isContactRecord(json)).length;
@@ -148,29 +157,18 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
 	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
 }
 
-/** The lookups to send: all of them, or none when Stop Before Spending refuses the run (each item then gets the refusal). */
-function forecast(context: IExecuteFunctions, run: ChargingRun, lookups: Lookup[], outcomes: Map<number, Outcome>): Lookup[] {
-	// The same person asked for twice is charged once.
-	const people = new Set(lookups.map(({ text }) => text)).size;
-	const what = `enriching ${plural(people, 'item')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(context, run, what, people * run.cost);
-	if (!refusal) return lookups;
-	for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
-	return [];
-}
-
 /**
- * The charging driver as Enrich uses it: a call per item (its key names the item), each settled
- * call its item's outcome: its contact, its no-match, or its error (a lost one until its replay).
+ * Enrich's charging calls: one per item (its key names the item), each settled call its item's
+ * outcome: its contact, its no-match, or its error (a lost one until its replay).
  */
-function enrichDriver(
+function enrichCalls(
 	context: IExecuteFunctions,
 	run: ChargingRun,
 	lookups: Lookup[],
 	outcomes: Map<number, Outcome>,
-): ChargingDriver<EnrichAnswer> {
+): ChargingCalls<EnrichAnswer> {
 	const lookupOf = new Map(lookups.map((lookup) => [lookup.itemIndex, lookup]));
-	return new ChargingDriver<EnrichAnswer>(context, run, {
+	return new ChargingCalls<EnrichAnswer>(context, run, {
 		path: PATHS.enrich,
 		schema: enrichAnswerSchema,
 		keyPerItem: true,
@@ -199,7 +197,7 @@ function outcomeOf(context: IExecuteFunctions, lookup: Lookup, settled: Settled<
  */
 async function sendWithinBudget(
 	{ budget, cost }: ChargingRun,
-	driver: ChargingDriver<EnrichAnswer>,
+	calls: ChargingCalls<EnrichAnswer>,
 	queue: Lookup[],
 	outcomes: Map<number, Outcome>,
 ): Promise<number> {
@@ -209,14 +207,14 @@ async function sendWithinBudget(
 		const { body, itemIndex, text } = queue[next];
 		const worstCase = covered.has(text) ? 0 : cost;
 		// Lost answers hold their worst case: their real charge may leave room for more.
-		if (worstCase > budget.headroom && driver.hasLost) await driver.replayLost();
-		const call = driver.callFor(body, worstCase, { itemIndex });
+		if (worstCase > budget.headroom && calls.hasLost) await calls.replayLost();
+		const call = calls.callFor(body, worstCase, { itemIndex });
 		if (!call) break;
-		const settled = await driver.send(call);
+		const settled = await calls.send(call);
 		// A body answered (or lost, so still reserved) is not charged again in this run.
 		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
 	}
-	await driver.replayLost();
+	await calls.replayLost();
 	return next;
 }
 
@@ -232,19 +230,6 @@ function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, ou
 		itemIndex,
 	});
 	return asNodeError(context, error, itemIndex);
-}
-
-/** Items the budget did not reach: an error each (Stop Before Spending), or passed through marked (What Fits). */
-function passOver(
-	context: IExecuteFunctions,
-	run: ChargingRun,
-	items: INodeExecutionData[],
-	notSent: Lookup[],
-	outcomes: Map<number, Outcome>,
-): void {
-	if (notSent.length === 0) return;
-	const reached = budgetReached(context, run, plural(notSent.length, 'item'));
-	for (const { itemIndex } of notSent) outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 }
 
 /** One output item per input item, in order: its contact, no-match or pass-through, or its error (thrown without continueOnFail). */

@@ -1,36 +1,42 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/**
+ * Contact → Unlock, top-down: read and check every item's ids, plan what to send (each id once),
+ * Stop Before Spending, send calls of up to 100 ids within the budget, replay lost answers, then
+ * one output item per wanted id in input order. The credit rules are ../../shared/budget.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
 
-import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
-import {
-	budgetReached,
-	chargingRunOf,
-	finishRun,
-	stopBeforeSpending,
-	type ChargingRun,
-} from '../../shared/credits/chargingRun';
 import {
 	LIMITS,
 	PATHS,
+	UNLOCK_LEVELS,
 	unlockAnswerSchema,
 	unlockRequestSchema,
 	type UnlockAnswer,
 	type UnlockLevel,
 } from '../../shared/client/contract';
-import { failureOf, isRefusal } from '../../shared/client/failures';
+import { apiFailure, failureOf, isRefusal } from '../../shared/client/failures';
+import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
+import {
+	budgetReached,
+	chargingRunOf,
+	finishRun,
+	skippedForBudget,
+	stopBeforeSpending,
+	type ChargingRun,
+} from '../../shared/budget/chargingRun';
+import { callSize } from '../../shared/budget/rules';
+import { contactIdsReader } from '../../shared/items/inputField';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { simplifyParameters } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	booleanParameter,
 	levelParameter,
 	maxCreditsParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { checkEveryItem } from '../../shared/items/items';
-import { simplifyParameters } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
-import { checkBody, plural } from '../../shared/parameters/values';
 import { contactIdsParameters } from '../../shared/parameters/inputFields';
-import { contactIdsReader } from '../../shared/items/inputField';
-import { outputItems, Results } from './unlockOutput';
-import { planOf, wantedBy, type Plan } from './unlockPlan';
+import { checkBody, plural, unique } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -79,50 +85,97 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Unlock What Fits');
 	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
-	// 1. Read and check every item's ids before anything is sent.
+	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
-	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) => wantedBy(contactIdsOf, itemIndex));
+	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
+		unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id })),
+	);
 	const plan = planOf(items, checked.flat(), run.level, skipHeld);
-	const results = new Results();
+	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	forecast(this, run, plan, results);
-	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
-	const driver = unlockDriver(this, run, results);
-	await sendWithinBudget(this, run, driver, plan, results);
-	await driver.replayLost();
-	driver.finish();
-	// 4. What the budget did not reach.
-	const notSent = notReached(this, run, plan.queue, results, results.refusedBalance);
+	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(this, run, what, plan.mayCharge * run.cost);
+	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
+	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
+	const calls = new ChargingCalls<UnlockAnswer>(this, run, {
+		path: PATHS.unlock,
+		schema: unlockAnswerSchema,
+		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
+		bodyFor: (ids) => unlockBody(this, ids, run.level),
+		onSettled: (settled) => sortOut(this, results, settled),
+	});
+	await sendWithinBudget(this, run, calls, plan, results);
+	await calls.replayLost();
+	calls.finish();
+	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
+	const reached = plan.queue.length > 0 ? budgetReached(this, run, plural(plan.queue.length, 'contact')) : undefined;
+	const reason = results.refusedBalance ?? reached;
+	const notSent = new Set(plan.queue);
+	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
 	// 5. One output item per wanted id, in input order.
-	const passedOver = (id: string) => notSent.has(id) && run.policy === 'whatFits';
+	const passedOver = (id: string) => notSent.has(id) && !reason;
 	const output = outputItems(this, items, plan, results, { refused, passedOver });
 	const skipped = plan.wanted.filter(plan.isSkipped).length;
 	return finishRun(this, run, output, {
-		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(driver.calls, 'call')}`,
-		notSent: notSent.size,
+		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(calls.sent, 'call')}`,
+		notSent: results.refusedBalance ? 0 : notSent.size,
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
 }
 
-/** Stop Before Spending refuses a run that could go over: every id gets the refusal, and none is sent. */
-function forecast(context: IExecuteFunctions, run: ChargingRun, plan: Plan, results: Results): void {
-	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(context, run, what, plan.mayCharge * run.cost);
-	if (!refusal) return;
-	for (const id of plan.queue) results.failures.set(id, refusal);
-	plan.queue.length = 0;
+/** One contact id wanted by one input item (an item may hold several). */
+interface Wanted {
+	itemIndex: number;
+	id: string;
 }
 
-/** The charging driver as Unlock uses it: answers mirror the ids asked for, each settled call sorted into the results. */
-function unlockDriver(context: IExecuteFunctions, run: ChargingRun, results: Results): ChargingDriver<UnlockAnswer> {
-	return new ChargingDriver<UnlockAnswer>(context, run, {
-		path: PATHS.unlock,
-		schema: unlockAnswerSchema,
-		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
-		bodyFor: (ids) => unlockBody(context, ids, run.level),
-		onSettled: (settled) => sortOut(context, results, settled),
-	});
+/** What a run sends, worked out from the checked items before anything is sent. */
+interface Plan {
+	/** One entry per id an item wants, in input order. */
+	wanted: Wanted[];
+	/** Whether Skip Already Unlocked passes this entry through unsent. */
+	isSkipped: (entry: Wanted) => boolean;
+	/** The unique ids to send, those the input shows as held first; what the budget does not reach stays here. */
+	queue: string[];
+	/** How many of them the input does not show as held: what the run may be charged for. */
+	mayCharge: number;
+	/** The first item that wants an id: the item named in the errors of its call. */
+	firstItemOf: (id: string) => number | undefined;
+}
+
+/** What the calls of a run brought back, by contact id. */
+interface Results {
+	records: Map<string, IDataObject>;
+	/** Ids the API reported per entry as unknown (nothing charged for them). */
+	missing: Map<string, { code?: string; message?: string }>;
+	failures: Map<string, Error>;
+	/** A refused balance (402): every later call would be refused too. */
+	refusedBalance?: Error;
+}
+
+const LEVEL_RANK: Record<UnlockLevel, number> = { basic: 0, premium: 1 };
+
+/** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
+function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
+	if (json.id !== id || json.unlocked !== true) return false;
+	const heldLevel = json.level as UnlockLevel | undefined;
+	// A preview says only "unlocked": it is held at basic level at least.
+	const rank = heldLevel && UNLOCK_LEVELS.includes(heldLevel) ? LEVEL_RANK[heldLevel] : 0;
+	return rank >= LEVEL_RANK[level];
+}
+
+/** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
+function planOf(items: INodeExecutionData[], wanted: Wanted[], level: UnlockLevel, skipHeld: boolean): Plan {
+	const shown = new Set(wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id));
+	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
+	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
+	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
+	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
+	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
+	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
 
 /** The body of a call for these ids, checked. */
@@ -131,50 +184,40 @@ function unlockBody(context: IExecuteFunctions, ids: string[], level: UnlockLeve
 }
 
 /**
- * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
- * budget never reaches stays in the queue. A refused balance (402) stops every later call.
+ * Sends the queue in calls of up to 100 ids, each cut to what the budget still holds (What Fits);
+ * what it never reaches stays in the queue. A refused balance (402) stops every later call.
  */
 async function sendWithinBudget(
 	context: IExecuteFunctions,
 	run: ChargingRun,
-	driver: ChargingDriver<UnlockAnswer>,
+	calls: ChargingCalls<UnlockAnswer>,
 	{ queue, firstItemOf }: Plan,
 	results: Results,
 ): Promise<void> {
 	while (queue.length > 0 && !results.refusedBalance) {
-		const fits = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
-		const size = heldCallSize(context, run, driver, queue) ?? fits;
+		const size = heldCallSize(context, run, calls, queue) ?? callSize(LIMITS.idsPerUnlock, queue.length, run.budget.headroom, run.cost);
 		if (size === 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (!driver.hasLost) return;
-			await driver.replayLost();
+			if (!calls.hasLost) return;
+			await calls.replayLost();
 			continue;
 		}
 		const ids = queue.splice(0, size);
 		const itemIndex = firstItemOf(ids[0]);
-		const call = driver.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids });
-		if (!call) {
-			// The cap refused the call after all: its ids stay unsent, for what the budget did not reach.
-			queue.unshift(...ids);
-			return;
-		}
-		await driver.send(call);
+		// The size fits what the budget holds, reserved at once: the call is never refused here.
+		const call = calls.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids })!;
+		await calls.send(call);
 	}
 }
 
 /**
- * The size of a call that a lost call of an earlier tool call of this execution was (the same ids
- * first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
+ * The size of a call whose answer stayed lost in an earlier tool call of this execution (the same
+ * ids first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
  */
-function heldCallSize(
-	context: IExecuteFunctions,
-	{ budget, cost, level }: ChargingRun,
-	driver: ChargingDriver<UnlockAnswer>,
-	queue: string[],
-): number | undefined {
+function heldCallSize(context: IExecuteFunctions, { budget, cost, level }: ChargingRun, calls: ChargingCalls<UnlockAnswer>, queue: string[]): number | undefined {
 	const fits = (size: number) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
 	const sizes = budget.heldCredits().map((credits) => credits / cost).filter(fits);
-	return sizes.find((size) => budget.holds(driver.keyFor(unlockBody(context, queue.slice(0, size), level))));
+	return sizes.find((size) => budget.holds(calls.keyFor(unlockBody(context, queue.slice(0, size), level))));
 }
 
 /**
@@ -200,20 +243,56 @@ function sortOut(context: IExecuteFunctions, results: Results, settled: Settled<
 	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
 }
 
-/**
- * What the budget did not reach: after a refused balance every id left fails with it; under Stop
- * Before Spending the rest fail with Max Credits reached. Returns the ids not sent.
- */
-function notReached(
+/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
+function outputItems(
 	context: IExecuteFunctions,
-	run: ChargingRun,
-	queue: string[],
+	items: INodeExecutionData[],
+	plan: Plan,
 	results: Results,
-	stopped: Error | undefined,
-): Set<string> {
-	if (stopped) for (const id of queue.splice(0)) results.failures.set(id, stopped);
-	const notSent = new Set(queue);
-	const reached = notSent.size > 0 ? budgetReached(context, run, plural(notSent.size, 'contact')) : undefined;
-	if (reached) for (const id of notSent) results.failures.set(id, reached);
-	return notSent;
+	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
+): INodeExecutionData[] {
+	const outcome = new Map<number, INodeExecutionData[]>();
+	for (const [itemIndex, error] of refused) outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
+	for (const entry of plan.wanted) {
+		const itemOutput = outcome.get(entry.itemIndex) ?? [];
+		outcome.set(entry.itemIndex, itemOutput);
+		const output = outputFor(context, items, entry, results, plan.isSkipped(entry), passedOver(entry.id));
+		if (output) itemOutput.push(output);
+	}
+	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+}
+
+/** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
+function outputFor(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	{ itemIndex, id }: Wanted,
+	results: Results,
+	skipped: boolean,
+	passedOver: boolean,
+): INodeExecutionData | undefined {
+	const json = items[itemIndex].json;
+	const pairedItem = { item: itemIndex };
+	if (skipped) return { json: { ...json, unlock_skipped: 'already_unlocked' }, pairedItem };
+	const record = results.records.get(id);
+	if (record) return { json: { ...record }, pairedItem };
+	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
+	const entryError = results.missing.get(id);
+	const failure = entryError ? notFoundError(context, id, entryError, itemIndex) : results.failures.get(id);
+	if (!failure) return undefined;
+	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
+	return errorItem(failure, pairedItem, { id });
+}
+
+/** An id the API reported as unknown in its answer (its 404 for that id): nothing was charged for it. */
+function notFoundError(context: IExecuteFunctions, id: string, entryError: { code?: string; message?: string }, itemIndex: number): Error {
+	const error = apiFailure(context.getNode(), 'noMatch', {
+		body: { id, ...entryError } as JsonObject,
+		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
+		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+		status: entryError.code === 'not_found' ? 404 : undefined,
+		apiCode: entryError.code,
+		itemIndex,
+	});
+	return asNodeError(context, error, itemIndex);
 }

@@ -6,9 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { creditBudgetOf, runsAsTool } from '../credits/budget';
-import { leftOf } from '../credits/capsOverTime';
-import { isContactRecord } from '../credits/charges';
+import { creditBudgetOf, isContactRecord, runsAsTool } from '../budget/chargingRun';
+import { leftOf } from '../budget/rules';
 import { pairedWith } from '../items/items';
 import { agentContact } from '../items/simplify';
 

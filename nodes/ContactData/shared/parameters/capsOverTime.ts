@@ -1,6 +1,6 @@
 /**
  * The caps over time of Unlock and Enrich (version 2): options of the node, kept beside Max Credits
- * (a run's cap). How they are counted is ../credits/capsOverTime.
+ * (a run's cap). How they are counted is ../budget (rules and chargingRun).
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 

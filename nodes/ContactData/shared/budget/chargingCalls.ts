@@ -1,32 +1,30 @@
 /**
- * The one driver of charging calls (Unlock, Enrich): each call reserved, sent, settled with the
- * charge the API reports (or kept at its worst case when that charge is impossible), replayed once
- * when its answer was lost, and checked to answer every id it asked for. What differs between the
- * operations is passed in: the path and answer schema, how an answer mirrors its request, and what
- * to do with each settled call.
+ * Sending charging calls (Unlock, Enrich): each reserved, sent with its Idempotency-Key, settled
+ * with the charge the API reports, replayed once when its answer was lost, and checked to answer
+ * every id it asked for. The operation passes in its path and schema, how an answer mirrors its
+ * request, and what it does with each settled call.
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import type { ChargeReport, Reservation } from './budget';
-import type { ChargingRun } from './chargingRun';
-import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
-import { idempotencyKeyFor } from '../client/idempotency';
 import { HEADERS } from '../client/contract';
+import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
 import { headerValue } from '../client/headers';
+import { idempotencyKeyFor } from '../client/idempotency';
 import { apiRequest } from '../client/transport';
-import { plural } from '../parameters/values';
-import { editorFieldNames } from '../parameters/fieldNames';
 import { asNodeError } from '../items/items';
+import { editorFieldNames } from '../parameters/fieldNames';
+import { plural } from '../parameters/values';
+import type { ChargingRun } from './chargingRun';
+import type { ChargeReport, Reservation } from './rules';
 
-/** One charging call: what it sends under which key, and the worst case held for it. */
 export interface ChargingCall {
 	body: IDataObject;
 	idempotencyKey: string;
 	reservation: Reservation;
 	/** The input item named in its errors. */
 	itemIndex?: number;
-	/** The ids an answer must have an entry for, in a call whose answer mirrors its request. */
+	/** The ids an answer must have an entry for (a call whose answer mirrors its request). */
 	ids?: string[];
 	/** Whether it asks again for ids an earlier answer left out (asked for twice at most). */
 	askedAgain?: boolean;
@@ -34,17 +32,15 @@ export interface ChargingCall {
 	sends?: number;
 }
 
-/** What a charging operation tells the driver. */
 export interface ChargingOperation<A extends ChargeReport> {
 	path: string;
 	schema: ZodType<A, ZodTypeDef, unknown>;
-	/** Whether the Idempotency-Key names the input item (a call per item), or only the body (calls for all items). */
+	/** Whether the Idempotency-Key names the input item (a call per item), or only the body. */
 	keyPerItem?: boolean;
-	/** For an answer that mirrors its request: the ids its entries are for. */
+	/** For an answer that mirrors its request: the ids its entries are for, and the body asking for some ids. */
 	answeredIds?: (answer: A) => string[];
-	/** The body that asks for just these ids (those an answer left out). */
 	bodyFor?: (ids: string[]) => IDataObject;
-	/** What it does with each settled call: its answer, or its failure (it may throw to stop the node). */
+	/** What the operation does with each settled call (it may throw to stop the node). */
 	onSettled: (settled: Settled<A>) => void;
 }
 
@@ -52,9 +48,9 @@ export type Settled<A> =
 	| { call: ChargingCall; answer: A }
 	| { call: ChargingCall; failure: NodeApiError | NodeOperationError; lost: boolean };
 
-export class ChargingDriver<A extends ChargeReport> {
+export class ChargingCalls<A extends ChargeReport> {
 	/** Calls sent (replays and asking again included). */
-	calls = 0;
+	sent = 0;
 	private lost: ChargingCall[] = [];
 	/** Calls lost again when replayed: their reservation is kept for the rest of the execution. */
 	private stillLost: ChargingCall[] = [];
@@ -65,14 +61,14 @@ export class ChargingDriver<A extends ChargeReport> {
 		private readonly operation: ChargingOperation<A>,
 	) {}
 
-	/** The call for this body, with its worst case reserved; undefined when that does not fit. */
+	/** The call for this body with its worst case reserved; undefined when that does not fit. */
 	callFor(body: IDataObject, worstCase: number, details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {}): ChargingCall | undefined {
 		const idempotencyKey = this.keyFor(body, this.operation.keyPerItem ? details.itemIndex : undefined);
 		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
 		return reservation && { body, idempotencyKey, reservation, ...details };
 	}
 
-	/** The Idempotency-Key of a body: every attempt of the same call carries the same one. */
+	/** Every attempt of the same call carries the same key. */
 	keyFor(body: IDataObject, itemIndex?: number): string {
 		return idempotencyKeyFor(this.context, this.operation.path, body, itemIndex);
 	}
@@ -83,21 +79,16 @@ export class ChargingDriver<A extends ChargeReport> {
 
 	/** Sends a call and settles it: its answer, or its failure (a lost one waits for its replay). */
 	async send(call: ChargingCall, replaying = false): Promise<Settled<A>> {
-		this.calls++;
-		const { budget } = this.run;
-		let answer: A;
-		let replayed: boolean;
+		this.sent++;
 		call.sends = (call.sends ?? 0) + 1;
+		const { path, schema } = this.operation;
+		const { budget } = this.run;
+		let response;
 		try {
-			const request = { method: 'POST' as const, path: this.operation.path, body: call.body, schema: this.operation.schema };
-			const response = await (apiRequest<A>).call(this.context, {
-				...request,
-				fieldNames: editorFieldNames,
-				idempotencyKey: call.idempotencyKey,
-				itemIndex: call.itemIndex,
+			response = await (apiRequest<A>).call(this.context, {
+				...{ method: 'POST', path, body: call.body, schema, fieldNames: editorFieldNames },
+				...{ idempotencyKey: call.idempotencyKey, itemIndex: call.itemIndex },
 			});
-			answer = response.body;
-			replayed = headerValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		} catch (error) {
 			const failure = asNodeError(this.context, error, call.itemIndex);
 			// Stop pressed: send nothing more.
@@ -108,9 +99,10 @@ export class ChargingDriver<A extends ChargeReport> {
 			if (lost) failure.message = `${failure.message}. ${this.sentText(call)}`;
 			return this.settled({ call, failure, lost });
 		}
-		const charged = budget.settle(call.reservation, answer, replayed);
-		const settled = this.settled({ call, answer });
-		await this.checkMirrored(call, answer, charged);
+		const replayed = headerValue(response.headers, HEADERS.idempotentReplayed) === 'true';
+		const charged = budget.settle(call.reservation, response.body, replayed);
+		const settled = this.settled({ call, answer: response.body });
+		await this.checkMirrored(call, response.body, charged);
 		return settled;
 	}
 
@@ -126,6 +118,11 @@ export class ChargingDriver<A extends ChargeReport> {
 		for (const call of [...this.lost, ...this.stillLost]) this.run.budget.holdForReplay(call.reservation);
 	}
 
+	private settled(settled: Settled<A>): Settled<A> {
+		this.operation.onSettled(settled);
+		return settled;
+	}
+
 	/** What a call whose answer was lost sent, and what it may have charged, as it happened. */
 	private sentText({ sends = 1, reservation, ids }: ChargingCall): string {
 		const what = ids ? `for ${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')} ` : '';
@@ -133,15 +130,10 @@ export class ChargingDriver<A extends ChargeReport> {
 		return `${this.operation.path} ${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
 	}
 
-	private settled(settled: Settled<A>): Settled<A> {
-		this.operation.onSettled(settled);
-		return settled;
-	}
-
 	/**
-	 * An answer must have an entry for every id it was asked for. Ids left out are asked for again
-	 * (free if the API did unlock them), with what the call's charge leaves of its worst case held
-	 * for them; left out again, each fails saying it may have been charged, and that stays held.
+	 * An answer must have an entry for every id asked for. Ids left out are asked for again once (free
+	 * if they were unlocked), with what the call's charge leaves of its worst case; left out again,
+	 * each fails saying it may have been charged, and that stays held.
 	 */
 	private async checkMirrored(call: ChargingCall, answer: A, charged: number | undefined): Promise<void> {
 		const { answeredIds, bodyFor } = this.operation;
@@ -149,27 +141,24 @@ export class ChargingDriver<A extends ChargeReport> {
 		const answered = new Set(answeredIds(answer));
 		const missing = call.ids.filter((id) => !answered.has(id));
 		if (missing.length === 0) return;
-		// What the charge leaves of the call's worst case is what the left-out ids may still cost.
-		const left = charged === undefined ? 0 : call.reservation.credits - charged;
-		const worstCase = Math.min(missing.length * this.run.cost, left);
+		const worstCase = Math.min(missing.length * this.run.cost, charged === undefined ? 0 : call.reservation.credits - charged);
 		if (call.askedAgain) {
 			this.run.budget.reserve(worstCase);
-			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing, 'twice'), lost: false });
+			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing), lost: false });
 			return;
 		}
-		// The charge settled frees at least `worstCase`, so the call fits; should the cap refuse it all
-		// the same, the ids fail as unanswered rather than go without an item.
-		const again = this.callFor(bodyFor(missing), worstCase, { itemIndex: call.itemIndex, ids: missing });
-		if (again) await this.send({ ...again, askedAgain: true });
-		else this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing, 'once'), lost: false });
+		// The charge settled frees at least `worstCase`, so the call fits.
+		const again = this.callFor(bodyFor(missing), worstCase, { itemIndex: call.itemIndex, ids: missing })!;
+		await this.send({ ...again, askedAgain: true });
 	}
 
-	private notAnswered(call: ChargingCall, missing: string[], asked: 'once' | 'twice'): NodeApiError {
+	private notAnswered({ itemIndex }: ChargingCall, missing: string[]): NodeApiError {
 		const ids = missing.join(', ');
+		const them = missing.length === 1 ? 'it' : 'them';
 		return apiFailure(this.context.getNode(), 'notAnswered', {
 			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
-			description: `${this.operation.path} was asked for ${ids} ${asked}, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'}${asked === 'twice' ? ' either time' : ''}. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
-			itemIndex: call.itemIndex,
+			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+			itemIndex,
 		});
 	}
 }
