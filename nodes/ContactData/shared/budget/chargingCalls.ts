@@ -93,10 +93,11 @@ export class ChargingCalls<A extends ChargeReport> {
 			const failure = asNodeError(this.context, error, call.itemIndex);
 			// Stop pressed: send nothing more.
 			if (this.context.getExecutionCancelSignal()?.aborted) throw failure;
-			if (certainlyNotCarriedOut(failure)) budget.release(call.reservation);
-			const lost = !certainlyNotCarriedOut(failure) && failureOf(failure)?.kind !== 'unreadableAnswer';
+			const refused = certainlyNotCarriedOut(failure);
+			if (refused) budget.release(call.reservation);
+			const lost = !refused && failureOf(failure)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
-			if (lost) failure.message = `${failure.message}. ${this.sentText(call)}`;
+			failure.message = `${failure.message}. ${this.sentText(call, refused)}`;
 			return this.settled({ call, failure, lost });
 		}
 		const replayed = headerValue(response.headers, HEADERS.idempotentReplayed) === 'true';
@@ -123,11 +124,13 @@ export class ChargingCalls<A extends ChargeReport> {
 		return settled;
 	}
 
-	/** What a call whose answer was lost sent, and what it may have charged, as it happened. */
-	private sentText({ sends = 1, reservation, ids }: ChargingCall): string {
-		const what = ids ? `for ${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')} ` : '';
+	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
+	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
+		const named = ids && ids.length <= 3 ? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}` : plural(ids?.length ?? 0, 'contact');
+		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
+		if (refused) return `${what}was refused, so nothing was charged`;
 		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
-		return `${this.operation.path} ${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
+		return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
 	}
 
 	/**

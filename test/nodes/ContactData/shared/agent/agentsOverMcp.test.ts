@@ -206,6 +206,14 @@ describe('tools that tell the model the price', () => {
 		expect(toolCalls[0].error?.message).toMatch(/raise Max Credits to 3/i);
 	});
 
+	it('a refused charging call says what was sent and that nothing was charged, in the message', async () => {
+		await sandbox.admin.setBalance(KEYS.growth, 0);
+		const { toolCalls } = await agent(unlock({ maxCredits: 5 }), [[{ contact_ids: ids.slice(0, 2).join(',') }]]);
+		expect(toolCalls[0].error?.message).toMatch(
+			new RegExp(`${PATHS.unlock} for contacts ${ids[0]}, ${ids[1]} was refused, so nothing was charged`),
+		);
+	});
+
 	it('a charging call that timed out says it was sent twice with the same key and may have been charged', async () => {
 		const keys: string[] = [];
 		fake = await startFakeApi((_request, _res, req) => {
