@@ -3,7 +3,12 @@
  * while the budget holds its worst case (the same person twice is charged once), replay lost
  * answers, then one output item per input item. The credit rules are ../../shared/budget.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
 import {
@@ -41,7 +46,11 @@ const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 const [version1, canvas, asTool] = personExpressionShow(showFor);
 
 /** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
-const personParameters = ({ displayOptions, email, linkedinUrl }: ReturnType<typeof personExpressionShow>[number]): INodeProperties[] => [
+const personParameters = ({
+	displayOptions,
+	email,
+	linkedinUrl,
+}: ReturnType<typeof personExpressionShow>[number]): INodeProperties[] => [
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -123,7 +132,12 @@ export async function execute(
 	const outcomes = new Map<number, Outcome>(refused);
 	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is charged once).
 	const people = new Set(lookups.map(({ text }) => text)).size;
-	const refusal = stopBeforeSpending(this, run, `enriching ${plural(people, 'item')} at ${run.level} level`, people * run.cost);
+	const refusal = stopBeforeSpending(
+		this,
+		run,
+		`enriching ${plural(people, 'item')} at ${run.level} level`,
+		people * run.cost,
+	);
 	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
 	const queue = refusal ? [] : lookups;
 	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
@@ -131,8 +145,10 @@ export async function execute(
 	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
 	calls.finish();
 	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
-	const reached = notSent.length > 0 ? budgetReached(this, run, plural(notSent.length, 'item')) : undefined;
-	for (const { itemIndex } of notSent) outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
+	const reached =
+		notSent.length > 0 ? budgetReached(this, run, plural(notSent.length, 'item')) : undefined;
+	for (const { itemIndex } of notSent)
+		outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 	// 5. One output item per input item, in order.
 	const output = outputItems(this, items, outcomes);
 	const enriched = output.filter(({ json }) => isContactRecord(json)).length;
@@ -144,9 +160,19 @@ export async function execute(
 }
 
 /** Step 1 for one item: its parameters, checked, as the body it sends. */
-function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel, person: Person): Lookup {
+function readLookup(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	level: UnlockLevel,
+	person: Person,
+): Lookup {
 	const { email, linkedinUrl, names } = person;
-	const outputNoMatch = booleanParameter(context, 'options.outputNoMatch', 'Output No-Match Items', itemIndex);
+	const outputNoMatch = booleanParameter(
+		context,
+		'options.outputNoMatch',
+		'Output No-Match Items',
+		itemIndex,
+	);
 	const body = checkBody(
 		context,
 		enrichRequestSchema,
@@ -176,18 +202,29 @@ function enrichCalls(
 			const lookup = lookupOf.get(settled.call.itemIndex ?? 0)!;
 			const outcome = outcomeOf(context, lookup, settled);
 			outcomes.set(lookup.itemIndex, outcome);
-			if (outcome instanceof Error && !('lost' in settled && settled.lost) && !context.continueOnFail()) throw outcome;
+			if (
+				outcome instanceof Error &&
+				!('lost' in settled && settled.lost) &&
+				!context.continueOnFail()
+			)
+				throw outcome;
 		},
 	});
 }
 
 /** An item's outcome from its settled call: its contact, its no-match, or its error. */
-function outcomeOf(context: IExecuteFunctions, lookup: Lookup, settled: Settled<EnrichAnswer>): Outcome {
+function outcomeOf(
+	context: IExecuteFunctions,
+	lookup: Lookup,
+	settled: Settled<EnrichAnswer>,
+): Outcome {
 	if ('answer' in settled) {
 		const contact = settled.answer.contact as IDataObject;
 		return lookup.outputNoMatch ? { matched: true, ...contact } : contact;
 	}
-	return failureOf(settled.failure)?.kind === 'noMatch' ? noMatch(context, lookup) : settled.failure;
+	return failureOf(settled.failure)?.kind === 'noMatch'
+		? noMatch(context, lookup)
+		: settled.failure;
 }
 
 /**
@@ -212,15 +249,20 @@ async function sendWithinBudget(
 		if (!call) break;
 		const settled = await calls.send(call);
 		// A body answered (or lost, so still reserved) is not charged again in this run.
-		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
+		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error))
+			covered.add(text);
 	}
 	await calls.replayLost();
 	return next;
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
-function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, outputNoMatch }: Lookup): IDataObject | Error {
-	if (outputNoMatch) return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
+function noMatch(
+	context: IExecuteFunctions,
+	{ itemIndex, email, linkedinUrl, outputNoMatch }: Lookup,
+): IDataObject | Error {
+	if (outputNoMatch)
+		return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
 	const error = apiFailure(context.getNode(), 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:

@@ -3,7 +3,13 @@
  * Stop Before Spending, send calls of up to 100 ids within the budget, replay lost answers, then
  * one output item per wanted id in input order. The credit rules are ../../shared/budget.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -41,7 +47,10 @@ import { checkBody, plural, unique } from '../../shared/parameters/values';
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
 export const description: INodeProperties[] = [
-	...contactIdsParameters(showFor, 'The contacts to unlock; by default the ID field of a search result.'),
+	...contactIdsParameters(
+		showFor,
+		'The contacts to unlock; by default the ID field of a search result.',
+	),
 	levelParameter(showFor),
 	maxCreditsParameter(showFor),
 	whenMaxCreditsReachedParameter(showFor, {
@@ -84,7 +93,12 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Unlock What Fits');
-	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
+	const skipHeld = booleanParameter(
+		this,
+		'options.skipAlreadyUnlocked',
+		'Skip Already Unlocked',
+		0,
+	);
 	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
@@ -108,7 +122,10 @@ export async function execute(
 	await calls.replayLost();
 	calls.finish();
 	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
-	const reached = plan.queue.length > 0 ? budgetReached(this, run, plural(plan.queue.length, 'contact')) : undefined;
+	const reached =
+		plan.queue.length > 0
+			? budgetReached(this, run, plural(plan.queue.length, 'contact'))
+			: undefined;
 	const reason = results.refusedBalance ?? reached;
 	const notSent = new Set(plan.queue);
 	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
@@ -166,9 +183,19 @@ function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean
 }
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
-function planOf(items: INodeExecutionData[], wanted: Wanted[], level: UnlockLevel, skipHeld: boolean): Plan {
-	const shown = new Set(wanted.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level)).map(({ id }) => id));
-	const isSkipped = ({ itemIndex, id }: Wanted) => skipHeld && shownAsHeld(items[itemIndex].json, id, level);
+function planOf(
+	items: INodeExecutionData[],
+	wanted: Wanted[],
+	level: UnlockLevel,
+	skipHeld: boolean,
+): Plan {
+	const shown = new Set(
+		wanted
+			.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level))
+			.map(({ id }) => id),
+	);
+	const isSkipped = ({ itemIndex, id }: Wanted) =>
+		skipHeld && shownAsHeld(items[itemIndex].json, id, level);
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
@@ -179,8 +206,16 @@ function planOf(items: INodeExecutionData[], wanted: Wanted[], level: UnlockLeve
 }
 
 /** The body of a call for these ids, checked. */
-function unlockBody(context: IExecuteFunctions, ids: string[], level: UnlockLevel, itemIndex = 0): IDataObject {
-	return checkBody(context, unlockRequestSchema, { ids, level }, itemIndex, { ids: 'Contact IDs', level: 'Level' }) as IDataObject;
+function unlockBody(
+	context: IExecuteFunctions,
+	ids: string[],
+	level: UnlockLevel,
+	itemIndex = 0,
+): IDataObject {
+	return checkBody(context, unlockRequestSchema, { ids, level }, itemIndex, {
+		ids: 'Contact IDs',
+		level: 'Level',
+	}) as IDataObject;
 }
 
 /**
@@ -195,7 +230,9 @@ async function sendWithinBudget(
 	results: Results,
 ): Promise<void> {
 	while (queue.length > 0 && !results.refusedBalance) {
-		const size = heldCallSize(context, run, calls, queue) ?? callSize(LIMITS.idsPerUnlock, queue.length, run.budget.headroom, run.cost);
+		const size =
+			heldCallSize(context, run, calls, queue) ??
+			callSize(LIMITS.idsPerUnlock, queue.length, run.budget.headroom, run.cost);
 		if (size === 0) {
 			// Lost answers hold their worst case: their real charge may leave room for more.
 			if (!calls.hasLost) return;
@@ -205,7 +242,10 @@ async function sendWithinBudget(
 		const ids = queue.splice(0, size);
 		const itemIndex = firstItemOf(ids[0]);
 		// The size fits what the budget holds, reserved at once: the call is never refused here.
-		const call = calls.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids })!;
+		const call = calls.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, {
+			itemIndex,
+			ids,
+		})!;
 		await calls.send(call);
 	}
 }
@@ -214,10 +254,21 @@ async function sendWithinBudget(
  * The size of a call whose answer stayed lost in an earlier tool call of this execution (the same
  * ids first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
  */
-function heldCallSize(context: IExecuteFunctions, { budget, cost, level }: ChargingRun, calls: ChargingCalls<UnlockAnswer>, queue: string[]): number | undefined {
-	const fits = (size: number) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
-	const sizes = budget.heldCredits().map((credits) => credits / cost).filter(fits);
-	return sizes.find((size) => budget.holds(calls.keyFor(unlockBody(context, queue.slice(0, size), level))));
+function heldCallSize(
+	context: IExecuteFunctions,
+	{ budget, cost, level }: ChargingRun,
+	calls: ChargingCalls<UnlockAnswer>,
+	queue: string[],
+): number | undefined {
+	const fits = (size: number) =>
+		Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
+	const sizes = budget
+		.heldCredits()
+		.map((credits) => credits / cost)
+		.filter(fits);
+	return sizes.find((size) =>
+		budget.holds(calls.keyFor(unlockBody(context, queue.slice(0, size), level))),
+	);
 }
 
 /**
@@ -225,7 +276,11 @@ function heldCallSize(context: IExecuteFunctions, { budget, cost, level }: Charg
  * all its ids. A lost answer waits for its replay; any other failure stops the node unless
  * continueOnFail. A refused balance (402) refuses every later call too.
  */
-function sortOut(context: IExecuteFunctions, results: Results, settled: Settled<UnlockAnswer>): void {
+function sortOut(
+	context: IExecuteFunctions,
+	results: Results,
+	settled: Settled<UnlockAnswer>,
+): void {
 	if ('answer' in settled) {
 		for (const entry of settled.answer.contacts as IDataObject[]) {
 			const id = String(entry.id);
@@ -252,14 +307,24 @@ function outputItems(
 	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
 ): INodeExecutionData[] {
 	const outcome = new Map<number, INodeExecutionData[]>();
-	for (const [itemIndex, error] of refused) outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
+	for (const [itemIndex, error] of refused)
+		outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
 	for (const entry of plan.wanted) {
 		const itemOutput = outcome.get(entry.itemIndex) ?? [];
 		outcome.set(entry.itemIndex, itemOutput);
-		const output = outputFor(context, items, entry, results, plan.isSkipped(entry), passedOver(entry.id));
+		const output = outputFor(
+			context,
+			items,
+			entry,
+			results,
+			plan.isSkipped(entry),
+			passedOver(entry.id),
+		);
 		if (output) itemOutput.push(output);
 	}
-	return [...outcome.keys()].sort((a, b) => a - b).flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	return [...outcome.keys()]
+		.sort((a, b) => a - b)
+		.flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
@@ -278,14 +343,21 @@ function outputFor(
 	if (record) return { json: { ...record }, pairedItem };
 	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
 	const entryError = results.missing.get(id);
-	const failure = entryError ? notFoundError(context, id, entryError, itemIndex) : results.failures.get(id);
+	const failure = entryError
+		? notFoundError(context, id, entryError, itemIndex)
+		: results.failures.get(id);
 	if (!failure) return undefined;
 	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
 	return errorItem(failure, pairedItem, { id });
 }
 
 /** An id the API reported as unknown in its answer (its 404 for that id): nothing was charged for it. */
-function notFoundError(context: IExecuteFunctions, id: string, entryError: { code?: string; message?: string }, itemIndex: number): Error {
+function notFoundError(
+	context: IExecuteFunctions,
+	id: string,
+	entryError: { code?: string; message?: string },
+	itemIndex: number,
+): Error {
 	const error = apiFailure(context.getNode(), 'noMatch', {
 		body: { id, ...entryError } as JsonObject,
 		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,

@@ -4,7 +4,12 @@
  * every id it asked for. The operation passes in its path and schema, how an answer mirrors its
  * request, and what it does with each settled call.
  */
-import type { IDataObject, IExecuteFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { HEADERS } from '../client/contract';
@@ -62,8 +67,15 @@ export class ChargingCalls<A extends ChargeReport> {
 	) {}
 
 	/** The call for this body with its worst case reserved; undefined when that does not fit. */
-	callFor(body: IDataObject, worstCase: number, details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {}): ChargingCall | undefined {
-		const idempotencyKey = this.keyFor(body, this.operation.keyPerItem ? details.itemIndex : undefined);
+	callFor(
+		body: IDataObject,
+		worstCase: number,
+		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
+	): ChargingCall | undefined {
+		const idempotencyKey = this.keyFor(
+			body,
+			this.operation.keyPerItem ? details.itemIndex : undefined,
+		);
 		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
 		return reservation && { body, idempotencyKey, reservation, ...details };
 	}
@@ -116,7 +128,8 @@ export class ChargingCalls<A extends ChargeReport> {
 
 	/** The end of the run: calls still lost keep their reservation for the same call later in the execution. */
 	finish(): void {
-		for (const call of [...this.lost, ...this.stillLost]) this.run.budget.holdForReplay(call.reservation);
+		for (const call of [...this.lost, ...this.stillLost])
+			this.run.budget.holdForReplay(call.reservation);
 	}
 
 	private settled(settled: Settled<A>): Settled<A> {
@@ -126,7 +139,10 @@ export class ChargingCalls<A extends ChargeReport> {
 
 	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
 	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
-		const named = ids && ids.length <= 3 ? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}` : plural(ids?.length ?? 0, 'contact');
+		const named =
+			ids && ids.length <= 3
+				? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`
+				: plural(ids?.length ?? 0, 'contact');
 		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
 		if (refused) return `${what}was refused, so nothing was charged`;
 		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
@@ -138,20 +154,34 @@ export class ChargingCalls<A extends ChargeReport> {
 	 * if they were unlocked), with what the call's charge leaves of its worst case; left out again,
 	 * each fails saying it may have been charged, and that stays held.
 	 */
-	private async checkMirrored(call: ChargingCall, answer: A, charged: number | undefined): Promise<void> {
+	private async checkMirrored(
+		call: ChargingCall,
+		answer: A,
+		charged: number | undefined,
+	): Promise<void> {
 		const { answeredIds, bodyFor } = this.operation;
 		if (!call.ids || !answeredIds || !bodyFor) return;
 		const answered = new Set(answeredIds(answer));
 		const missing = call.ids.filter((id) => !answered.has(id));
 		if (missing.length === 0) return;
-		const worstCase = Math.min(missing.length * this.run.cost, charged === undefined ? 0 : call.reservation.credits - charged);
+		const worstCase = Math.min(
+			missing.length * this.run.cost,
+			charged === undefined ? 0 : call.reservation.credits - charged,
+		);
 		if (call.askedAgain) {
 			this.run.budget.reserve(worstCase);
-			this.settled({ call: { ...call, ids: missing }, failure: this.notAnswered(call, missing), lost: false });
+			this.settled({
+				call: { ...call, ids: missing },
+				failure: this.notAnswered(call, missing),
+				lost: false,
+			});
 			return;
 		}
 		// The charge settled frees at least `worstCase`, so the call fits.
-		const again = this.callFor(bodyFor(missing), worstCase, { itemIndex: call.itemIndex, ids: missing })!;
+		const again = this.callFor(bodyFor(missing), worstCase, {
+			itemIndex: call.itemIndex,
+			ids: missing,
+		})!;
 		await this.send({ ...again, askedAgain: true });
 	}
 

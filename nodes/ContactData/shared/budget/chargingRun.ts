@@ -3,14 +3,32 @@
  * and what the budget did not reach as errors, and the notice and totals of what it spent. The
  * rules themselves are ./rules; each call is sent by ./chargingCalls.
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { CREDIT_COST, type UnlockLevel } from '../client/contract';
 import { simplifyOutput } from '../items/simplify';
-import { capOverTimeOf } from '../parameters/capsOverTime';
+import {
+	CAP_OVER_TIME_NAMES,
+	capOverTimeOf,
+	type CapOverTimeName,
+} from '../parameters/capsOverTime';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
 import { plural, unique } from '../parameters/values';
-import { CreditBudget, leftOf, mustStop, tallyOf, type Cap, type CreditLedger, type WhenMaxCreditsReached } from './rules';
+import {
+	CreditBudget,
+	leftOf,
+	mustStop,
+	tallyOf,
+	type Cap,
+	type CreditLedger,
+	type Tally,
+	type WhenMaxCreditsReached,
+} from './rules';
 
 export interface ChargingRun {
 	level: UnlockLevel;
@@ -29,7 +47,14 @@ export function chargingRunOf(context: IExecuteFunctions, whatFits: string): Cha
 		{ name: 'Stop Before Spending', value: 'stop' },
 		{ name: whatFits, value: 'whatFits' },
 	];
-	const policy = optionParameter<WhenMaxCreditsReached>(context, 'whenMaxCreditsReached', 'When Max Credits Is Reached', 0, choices, 'stop');
+	const policy = optionParameter<WhenMaxCreditsReached>(
+		context,
+		'whenMaxCreditsReached',
+		'When Max Credits Is Reached',
+		0,
+		choices,
+		'stop',
+	);
 	return { level, cost: CREDIT_COST[level], budget: creditBudgetOf(context), policy, whatFits };
 }
 
@@ -47,11 +72,10 @@ const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 	let budget = budgets.get(context);
 	if (budget) return budget;
-	const [maxCredits, caps] = [maxCreditsOf(context, 0), capsOverTimeOf(context)];
-	if (runsAsTool(context)) {
-		const ledger = (context.getContext('flow').contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger;
-		budget = new CreditBudget(maxCredits, ledger, true, caps);
-	} else budget = new CreditBudget(maxCredits, undefined, false, caps);
+	const flow = runsAsTool(context) ? context.getContext('flow') : undefined;
+	const ledger =
+		flow && ((flow.contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger);
+	budget = new CreditBudget(maxCreditsOf(context, 0), ledger, !!flow, capsOverTimeOf(context));
 	budgets.set(context, budget);
 	return budget;
 }
@@ -59,37 +83,61 @@ export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 /** The MCP session id n8n's MCP Server Trigger (2.1, Streamable HTTP) hands the tool in `$json.headers`. */
 function sessionIdOf(context: IExecuteFunctions): string | undefined {
 	const headersOf = (json: unknown) => (json as { headers?: IDataObject } | undefined)?.headers;
-	const id = (headersOf(context.getWorkflowDataProxy(0).$json) ?? headersOf(context.getInputData()[0]?.json))?.['mcp-session-id'];
+	const id = (headersOf(context.getWorkflowDataProxy(0).$json) ??
+		headersOf(context.getInputData()[0]?.json))?.['mcp-session-id'];
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 /** The caps over time set on this node, counted in this process's memory (see docs/node.md). */
 function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
 	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
-	const [perDay, perSession] = [capOverTimeOf(context, 'maxCreditsPerDay'), capOverTimeOf(context, 'maxCreditsPerSession')];
+	const perDay = capOverTimeOf(context, 'maxCreditsPerDay');
+	const perSession = capOverTimeOf(context, 'maxCreditsPerSession');
 	const session = perSession > 0 ? sessionIdOf(context) : undefined;
-	return [
-		...(perDay > 0 ? [{ label: 'Max Credits per Day', max: perDay, tally: tallyOf(node, { now }), leftField: 'left_today' as const }] : []),
-		...(session === undefined
-			? []
-			: [{ label: 'Max Credits per MCP Session', max: perSession, tally: tallyOf(node, { session }), leftField: 'left_in_session' as const }]),
-	];
+	const caps: Cap[] = [];
+	if (perDay > 0)
+		caps.push(capOf('maxCreditsPerDay', perDay, tallyOf(node, { now }), 'left_today'));
+	if (session)
+		caps.push(
+			capOf('maxCreditsPerSession', perSession, tallyOf(node, { session }), 'left_in_session'),
+		);
+	return caps;
 }
 
+const capOf = (
+	name: CapOverTimeName,
+	max: number,
+	tally: Tally,
+	leftField: Cap['leftField'],
+): Cap => ({
+	label: CAP_OVER_TIME_NAMES[name],
+	max,
+	tally,
+	leftField,
+});
+
+/** Who used what a cap counted before this run, and how to get past it (a model reads the message). */
+const CAP_WORDS = {
+	left_today: ['Earlier runs and calls of this node today', 'wait for the next day (UTC), or '],
+	left_in_session: ['Earlier calls of this MCP session', 'or '],
+	none: ['Earlier tool calls of this execution', ''],
+};
+
 /** Stop Before Spending: a refusal when the run's worst case may not fit (thrown without continueOnFail). */
-export function stopBeforeSpending(context: IExecuteFunctions, run: ChargingRun, what: string, worstCase: number): NodeOperationError | undefined {
+export function stopBeforeSpending(
+	context: IExecuteFunctions,
+	run: ChargingRun,
+	what: string,
+	worstCase: number,
+): NodeOperationError | undefined {
 	const { budget, policy, whatFits } = run;
 	if (!mustStop(policy, worstCase, budget.headroom)) return undefined;
 	const cap = budget.tightest;
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
 	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
-	const raise = `raise ${cap.label} to ${worstCase + usedBefore}`;
-	const remedy = {
-		left_today: `Ask for fewer contacts, wait for the next day (UTC), or ${raise}`,
-		left_in_session: `Ask for fewer contacts, or ${raise}`,
-		none: `Ask for fewer contacts, ${raise}, or set When Max Credits Is Reached to ${whatFits}`,
-	}[cap.leftField ?? 'none'];
-	const who = { left_today: 'Earlier runs and calls of this node today', left_in_session: 'Earlier calls of this MCP session', none: 'Earlier tool calls of this execution' }[cap.leftField ?? 'none'];
+	const [who, wait] = CAP_WORDS[cap.leftField ?? 'none'];
+	const fits = cap.leftField ? '' : `, or set When Max Credits Is Reached to ${whatFits}`;
+	const remedy = `Ask for fewer contacts, ${wait}raise ${cap.label} to ${worstCase + usedBefore}${fits}`;
 	const refusal = new NodeOperationError(
 		context.getNode(),
 		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
@@ -102,13 +150,20 @@ export function stopBeforeSpending(context: IExecuteFunctions, run: ChargingRun,
 }
 
 /** What the budget did not reach (`notSent`, in words): under Stop Before Spending an error (thrown without continueOnFail). */
-export function budgetReached(context: IExecuteFunctions, { budget, policy }: ChargingRun, notSent: string): NodeOperationError | undefined {
+export function budgetReached(
+	context: IExecuteFunctions,
+	{ budget, policy }: ChargingRun,
+	notSent: string,
+): NodeOperationError | undefined {
 	if (policy !== 'stop') return undefined;
 	const cap = budget.tightest;
 	const reached = new NodeOperationError(
 		context.getNode(),
 		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
-		{ description: 'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.' },
+		{
+			description:
+				'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
+		},
 	);
 	if (!context.continueOnFail()) throw reached;
 	return reached;
@@ -116,11 +171,16 @@ export function budgetReached(context: IExecuteFunctions, { budget, policy }: Ch
 
 /** An output that is a contact record (not an error, a no-match or an item passed over). */
 export function isContactRecord(json: IDataObject): boolean {
-	return typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined;
+	return (
+		typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined
+	);
 }
 
 /** An input item passed through because the budget did not reach it. */
-export const skippedForBudget = (json: IDataObject): IDataObject => ({ ...json, unlock_skipped: 'budget' });
+export const skippedForBudget = (json: IDataObject): IDataObject => ({
+	...json,
+	unlock_skipped: 'budget',
+});
 
 /** The run's output: a notice of what was done and spent, the run's totals on every record, Simplify. */
 export function finishRun(
@@ -129,15 +189,25 @@ export function finishRun(
 	output: INodeExecutionData[],
 	notice: { done: string; notSent: number; unit: string; also?: string },
 ): INodeExecutionData[] {
-	const notSent = notice.notSent ? `; ${plural(notice.notSent, notice.unit)} not sent (Max Credits reached)` : '';
+	const notSent = notice.notSent
+		? `; ${plural(notice.notSent, notice.unit)} not sent (Max Credits reached)`
+		: '';
 	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
 	const spent = `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
 	context.addExecutionHints({
 		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. Contacts you already held were returned free of charge.`,
 		location: 'outputPane',
 	});
-	const totals = { credits_charged_in_run: budget.chargedHere, credits_remaining: budget.creditsRemaining };
-	return simplifyOutput(context, output.map((item) => (isContactRecord(item.json) ? { ...item, json: { ...item.json, ...totals } } : item)));
+	const totals = {
+		credits_charged_in_run: budget.chargedHere,
+		credits_remaining: budget.creditsRemaining,
+	};
+	return simplifyOutput(
+		context,
+		output.map((item) =>
+			isContactRecord(item.json) ? { ...item, json: { ...item.json, ...totals } } : item,
+		),
+	);
 }
 
 /** Charges the contract rules out, which the run did not take (their worst case stays held back). */

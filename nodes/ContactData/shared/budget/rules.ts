@@ -47,15 +47,19 @@ export interface Reservation {
 	key?: string;
 }
 
-export const leftOf = ({ max, tally }: Cap): number => Math.max(0, max - tally.charged - tally.reserved);
+export const leftOf = ({ max, tally }: Cap): number =>
+	Math.max(0, max - tally.charged - tally.reserved);
 
 /** What Fits: the ids of the next call, at most `limit`, as many as the caps leave room for. */
 export const callSize = (limit: number, queued: number, headroom: number, cost: number): number =>
 	Math.min(limit, queued, Math.floor(headroom / cost));
 
 /** Stop Before Spending: whether a run whose worst case is `worstCase` must send nothing. */
-export const mustStop = (policy: WhenMaxCreditsReached, worstCase: number, headroom: number): boolean =>
-	policy === 'stop' && worstCase > headroom;
+export const mustStop = (
+	policy: WhenMaxCreditsReached,
+	worstCase: number,
+	headroom: number,
+): boolean => policy === 'stop' && worstCase > headroom;
 
 /** A charge the contract allows for a call of this worst case. */
 export const isPossibleCharge = (charge: unknown, worstCase: number): charge is number =>
@@ -66,8 +70,15 @@ const MAX_TALLIES = 10_000;
 const tallies = new Map<string, Tally>();
 
 /** The tally of a cap over time: per node and UTC day of `now`, or per node and MCP session. */
-export function tallyOf(node: string, over: { now: number } | { session: string }, store = tallies): Tally {
-	const key = 'now' in over ? `${node}|day|${new Date(over.now).toISOString().slice(0, 10)}` : `${node}|session|${over.session}`;
+export function tallyOf(
+	node: string,
+	over: { now: number } | { session: string },
+	store = tallies,
+): Tally {
+	const key =
+		'now' in over
+			? `${node}|day|${new Date(over.now).toISOString().slice(0, 10)}`
+			: `${node}|session|${over.session}`;
 	let tally = store.get(key);
 	if (!tally) {
 		store.set(key, (tally = { charged: 0, reserved: 0 }));
@@ -154,7 +165,8 @@ export class CreditBudget {
 
 	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
 	holdForReplay(reservation: Reservation): void {
-		if (reservation.open && reservation.key !== undefined) (this.ledger.held ??= {})[reservation.key] = reservation.credits;
+		if (reservation.open && reservation.key !== undefined)
+			(this.ledger.held ??= {})[reservation.key] = reservation.credits;
 	}
 
 	/** Frees a reservation: the API refused the call (nothing charged), or its charge is counted. */
