@@ -145,8 +145,7 @@ export async function execute(
 	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
 	calls.finish();
 	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
-	const reached =
-		notSent.length > 0 ? budgetReached(this, run, plural(notSent.length, 'item')) : undefined;
+	const reached = budgetReached(this, run, notSent.length, 'item');
 	for (const { itemIndex } of notSent)
 		outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 	// 5. One output item per input item, in order.

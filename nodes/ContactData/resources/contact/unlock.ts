@@ -8,7 +8,6 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	JsonObject,
 } from 'n8n-workflow';
 
 import {
@@ -20,7 +19,7 @@ import {
 	type UnlockAnswer,
 	type UnlockLevel,
 } from '../../shared/client/contract';
-import { apiFailure, failureOf, isRefusal } from '../../shared/client/failures';
+import { entryNotFound, failureOf, isRefusal } from '../../shared/client/failures';
 import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
 import {
 	budgetReached,
@@ -30,7 +29,6 @@ import {
 	stopBeforeSpending,
 	type ChargingRun,
 } from '../../shared/budget/chargingRun';
-import { callSize } from '../../shared/budget/rules';
 import { contactIdsReader } from '../../shared/items/inputField';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
 import { simplifyParameters } from '../../shared/items/simplify';
@@ -93,40 +91,24 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Unlock What Fits');
-	const skipHeld = booleanParameter(
-		this,
-		'options.skipAlreadyUnlocked',
-		'Skip Already Unlocked',
-		0,
-	);
 	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
 		unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id })),
 	);
-	const plan = planOf(items, checked.flat(), run.level, skipHeld);
+	const plan = planOf(this, items, checked.flat(), run.level);
 	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
 	const refusal = stopBeforeSpending(this, run, what, plan.mayCharge * run.cost);
 	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
 	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
-	const calls = new ChargingCalls<UnlockAnswer>(this, run, {
-		path: PATHS.unlock,
-		schema: unlockAnswerSchema,
-		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
-		bodyFor: (ids) => unlockBody(this, ids, run.level),
-		onSettled: (settled) => sortOut(this, results, settled),
-	});
-	await sendWithinBudget(this, run, calls, plan, results);
+	const calls = unlockCalls(this, run, results);
+	await sendWithinBudget(calls, plan, results);
 	await calls.replayLost();
 	calls.finish();
 	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
-	const reached =
-		plan.queue.length > 0
-			? budgetReached(this, run, plural(plan.queue.length, 'contact'))
-			: undefined;
-	const reason = results.refusedBalance ?? reached;
+	const reason = results.refusedBalance ?? budgetReached(this, run, plan.queue.length, 'contact');
 	const notSent = new Set(plan.queue);
 	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
 	// 5. One output item per wanted id, in input order.
@@ -142,10 +124,7 @@ export async function execute(
 }
 
 /** One contact id wanted by one input item (an item may hold several). */
-interface Wanted {
-	itemIndex: number;
-	id: string;
-}
+type Wanted = { itemIndex: number; id: string };
 
 /** What a run sends, worked out from the checked items before anything is sent. */
 interface Plan {
@@ -153,7 +132,7 @@ interface Plan {
 	wanted: Wanted[];
 	/** Whether Skip Already Unlocked passes this entry through unsent. */
 	isSkipped: (entry: Wanted) => boolean;
-	/** The unique ids to send, those the input shows as held first; what the budget does not reach stays here. */
+	/** The unique ids to send, those shown as held first; what the budget does not reach stays. */
 	queue: string[];
 	/** How many of them the input does not show as held: what the run may be charged for. */
 	mayCharge: number;
@@ -164,7 +143,7 @@ interface Plan {
 /** What the calls of a run brought back, by contact id. */
 interface Results {
 	records: Map<string, IDataObject>;
-	/** Ids the API reported per entry as unknown (nothing charged for them). */
+	/** Ids the API reported as unknown in its answer (nothing charged for them). */
 	missing: Map<string, { code?: string; message?: string }>;
 	failures: Map<string, Error>;
 	/** A refused balance (402): every later call would be refused too. */
@@ -184,18 +163,20 @@ function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
 function planOf(
+	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	wanted: Wanted[],
 	level: UnlockLevel,
-	skipHeld: boolean,
 ): Plan {
-	const shown = new Set(
-		wanted
-			.filter(({ itemIndex, id }) => shownAsHeld(items[itemIndex].json, id, level))
-			.map(({ id }) => id),
+	const skipHeld = booleanParameter(
+		context,
+		'options.skipAlreadyUnlocked',
+		'Skip Already Unlocked',
+		0,
 	);
-	const isSkipped = ({ itemIndex, id }: Wanted) =>
-		skipHeld && shownAsHeld(items[itemIndex].json, id, level);
+	const held = ({ itemIndex, id }: Wanted) => shownAsHeld(items[itemIndex].json, id, level);
+	const shown = new Set(wanted.filter(held).map(({ id }) => id));
+	const isSkipped = (entry: Wanted) => skipHeld && held(entry);
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
@@ -205,17 +186,23 @@ function planOf(
 	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
 
-/** The body of a call for these ids, checked. */
-function unlockBody(
-	context: IExecuteFunctions,
-	ids: string[],
-	level: UnlockLevel,
-	itemIndex = 0,
-): IDataObject {
-	return checkBody(context, unlockRequestSchema, { ids, level }, itemIndex, {
-		ids: 'Contact IDs',
-		level: 'Level',
-	}) as IDataObject;
+/** Unlock's charging calls: an answer mirrors the ids asked for; each settled call is sorted out by id. */
+function unlockCalls(context: IExecuteFunctions, run: ChargingRun, results: Results) {
+	const names = { ids: 'Contact IDs', level: 'Level' };
+	return new ChargingCalls<UnlockAnswer>(context, run, {
+		path: PATHS.unlock,
+		schema: unlockAnswerSchema,
+		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
+		bodyFor: (ids, item = 0) =>
+			checkBody(
+				context,
+				unlockRequestSchema,
+				{ ids, level: run.level },
+				item,
+				names,
+			) as IDataObject,
+		onSettled: (settled) => sortOut(context, results, settled),
+	});
 }
 
 /**
@@ -223,52 +210,17 @@ function unlockBody(
  * what it never reaches stays in the queue. A refused balance (402) stops every later call.
  */
 async function sendWithinBudget(
-	context: IExecuteFunctions,
-	run: ChargingRun,
 	calls: ChargingCalls<UnlockAnswer>,
 	{ queue, firstItemOf }: Plan,
 	results: Results,
 ): Promise<void> {
 	while (queue.length > 0 && !results.refusedBalance) {
-		const size =
-			heldCallSize(context, run, calls, queue) ??
-			callSize(LIMITS.idsPerUnlock, queue.length, run.budget.headroom, run.cost);
-		if (size === 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (!calls.hasLost) return;
-			await calls.replayLost();
-			continue;
-		}
-		const ids = queue.splice(0, size);
-		const itemIndex = firstItemOf(ids[0]);
-		// The size fits what the budget holds, reserved at once: the call is never refused here.
-		const call = calls.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, {
-			itemIndex,
-			ids,
-		})!;
-		await calls.send(call);
+		const call = calls.nextIdsCall(queue, LIMITS.idsPerUnlock, firstItemOf);
+		if (call) await calls.send(call);
+		// Lost answers hold their worst case: their real charge may leave room for more.
+		else if (calls.hasLost) await calls.replayLost();
+		else return;
 	}
-}
-
-/**
- * The size of a call whose answer stayed lost in an earlier tool call of this execution (the same
- * ids first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
- */
-function heldCallSize(
-	context: IExecuteFunctions,
-	{ budget, cost, level }: ChargingRun,
-	calls: ChargingCalls<UnlockAnswer>,
-	queue: string[],
-): number | undefined {
-	const fits = (size: number) =>
-		Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
-	const sizes = budget
-		.heldCredits()
-		.map((credits) => credits / cost)
-		.filter(fits);
-	return sizes.find((size) =>
-		budget.holds(calls.keyFor(unlockBody(context, queue.slice(0, size), level))),
-	);
 }
 
 /**
@@ -312,14 +264,8 @@ function outputItems(
 	for (const entry of plan.wanted) {
 		const itemOutput = outcome.get(entry.itemIndex) ?? [];
 		outcome.set(entry.itemIndex, itemOutput);
-		const output = outputFor(
-			context,
-			items,
-			entry,
-			results,
-			plan.isSkipped(entry),
-			passedOver(entry.id),
-		);
+		const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
+		const output = outputFor(context, items, entry, results, how);
 		if (output) itemOutput.push(output);
 	}
 	return [...outcome.keys()]
@@ -333,8 +279,7 @@ function outputFor(
 	items: INodeExecutionData[],
 	{ itemIndex, id }: Wanted,
 	results: Results,
-	skipped: boolean,
-	passedOver: boolean,
+	{ skipped, passedOver }: { skipped: boolean; passedOver: boolean },
 ): INodeExecutionData | undefined {
 	const json = items[itemIndex].json;
 	const pairedItem = { item: itemIndex };
@@ -343,28 +288,9 @@ function outputFor(
 	if (record) return { json: { ...record }, pairedItem };
 	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
 	const entryError = results.missing.get(id);
-	const failure = entryError
-		? notFoundError(context, id, entryError, itemIndex)
-		: results.failures.get(id);
+	const notFound = entryError && entryNotFound(context.getNode(), id, entryError, itemIndex);
+	const failure = notFound ? asNodeError(context, notFound, itemIndex) : results.failures.get(id);
 	if (!failure) return undefined;
 	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
 	return errorItem(failure, pairedItem, { id });
-}
-
-/** An id the API reported as unknown in its answer (its 404 for that id): nothing was charged for it. */
-function notFoundError(
-	context: IExecuteFunctions,
-	id: string,
-	entryError: { code?: string; message?: string },
-	itemIndex: number,
-): Error {
-	const error = apiFailure(context.getNode(), 'noMatch', {
-		body: { id, ...entryError } as JsonObject,
-		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
-		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
-		status: entryError.code === 'not_found' ? 404 : undefined,
-		apiCode: entryError.code,
-		itemIndex,
-	});
-	return asNodeError(context, error, itemIndex);
 }

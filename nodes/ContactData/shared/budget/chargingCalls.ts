@@ -21,7 +21,7 @@ import { asNodeError } from '../items/items';
 import { editorFieldNames } from '../parameters/fieldNames';
 import { plural } from '../parameters/values';
 import type { ChargingRun } from './chargingRun';
-import type { ChargeReport, Reservation } from './rules';
+import { callSize, type ChargeReport, type Reservation } from './rules';
 
 export interface ChargingCall {
 	body: IDataObject;
@@ -44,7 +44,7 @@ export interface ChargingOperation<A extends ChargeReport> {
 	keyPerItem?: boolean;
 	/** For an answer that mirrors its request: the ids its entries are for, and the body asking for some ids. */
 	answeredIds?: (answer: A) => string[];
-	bodyFor?: (ids: string[]) => IDataObject;
+	bodyFor?: (ids: string[], itemIndex?: number) => IDataObject;
 	/** What the operation does with each settled call (it may throw to stop the node). */
 	onSettled: (settled: Settled<A>) => void;
 }
@@ -78,6 +78,29 @@ export class ChargingCalls<A extends ChargeReport> {
 		);
 		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
 		return reservation && { body, idempotencyKey, reservation, ...details };
+	}
+
+	/**
+	 * The next call of ids from the head of `queue` (an operation whose calls take ids): the size of a
+	 * call whose answer stayed lost in an earlier tool call of the execution (the same ids first), which
+	 * takes its reservation over, or as many as the budget holds (What Fits). Undefined: none fits.
+	 */
+	nextIdsCall(queue: string[], limit: number, itemIndexOf: (id: string) => number | undefined) {
+		const { budget, cost } = this.run;
+		const bodyFor = this.operation.bodyFor!;
+		const fits = (size: number) =>
+			Number.isInteger(size) && size > 0 && size <= Math.min(limit, queue.length);
+		const heldSizes = budget
+			.heldCredits()
+			.map((credits) => credits / cost)
+			.filter(fits);
+		const held = heldSizes.find((size) => budget.holds(this.keyFor(bodyFor(queue.slice(0, size)))));
+		const size = held ?? callSize(limit, queue.length, budget.headroom, cost);
+		if (size === 0) return undefined;
+		const ids = queue.splice(0, size);
+		const itemIndex = itemIndexOf(ids[0]);
+		// The size fits what the budget holds and is reserved at once: never refused here.
+		return this.callFor(bodyFor(ids, itemIndex), size * cost, { itemIndex, ids })!;
 	}
 
 	/** Every attempt of the same call carries the same key. */

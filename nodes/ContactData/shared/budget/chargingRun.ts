@@ -149,13 +149,15 @@ export function stopBeforeSpending(
 	return refusal;
 }
 
-/** What the budget did not reach (`notSent`, in words): under Stop Before Spending an error (thrown without continueOnFail). */
+/** What the budget did not reach (`notSentCount` of `unit`): under Stop Before Spending an error (thrown without continueOnFail). */
 export function budgetReached(
 	context: IExecuteFunctions,
 	{ budget, policy }: ChargingRun,
-	notSent: string,
+	notSentCount: number,
+	unit: string,
 ): NodeOperationError | undefined {
-	if (policy !== 'stop') return undefined;
+	if (policy !== 'stop' || notSentCount === 0) return undefined;
+	const notSent = plural(notSentCount, unit);
 	const cap = budget.tightest;
 	const reached = new NodeOperationError(
 		context.getNode(),

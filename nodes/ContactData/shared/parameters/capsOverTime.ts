@@ -20,7 +20,7 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		displayOptions: fromVersion2,
 		description:
 			'The most credits this node may spend per day (UTC), across its runs and MCP tool calls. 0: no daily cap.',
-		hint: 'Counted in this n8n process: queue-mode workers and a restart each start from 0',
+		hint: 'Counted per n8n process: queue-mode workers and restarts start from 0 (then at most one cap per process)',
 	},
 	{
 		displayName: 'Max Credits per MCP Session',
@@ -31,7 +31,7 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		displayOptions: fromVersion2,
 		description:
 			'The most credits the calls of one MCP client session may spend (MCP Server Trigger over Streamable HTTP). 0: none.',
-		hint: 'Needs the mcp-session-id header (not sent over SSE); counted in this n8n process',
+		hint: 'Needs the mcp-session-id header (Streamable HTTP); over SSE only Max Credits applies, per call',
 	},
 ];
 
@@ -45,5 +45,7 @@ export const CAP_OVER_TIME_NAMES: Record<CapOverTimeName, string> = {
 /** A cap over time, checked (a whole number of 0 or more; 0: no cap); read from the first item. */
 export function capOverTimeOf(context: IExecuteFunctions, name: CapOverTimeName): number {
 	const value = context.getNodeParameter(`options.${name}`, 0, 0);
-	return wholeNumber({ node: context.getNode(), itemIndex: 0 }, CAP_OVER_TIME_NAMES[name], value, { min: 0 });
+	return wholeNumber({ node: context.getNode(), itemIndex: 0 }, CAP_OVER_TIME_NAMES[name], value, {
+		min: 0,
+	});
 }

@@ -15,7 +15,12 @@ import {
 const DAY = 24 * 3600 * 1000;
 const NOON = Date.parse('2026-11-25T12:00:00Z');
 
-const dayCap = (max: number, tally: Tally): Cap => ({ label: 'Max Credits per Day', max, tally, leftField: 'left_today' });
+const dayCap = (max: number, tally: Tally): Cap => ({
+	label: 'Max Credits per Day',
+	max,
+	tally,
+	leftField: 'left_today',
+});
 
 describe('reserve and settle', () => {
 	it('reserves a worst case only while it fits, and the charge reported replaces it', () => {
@@ -28,14 +33,17 @@ describe('reserve and settle', () => {
 		expect(budget.reserve(8, 'k2')).toBeDefined();
 	});
 
-	it.each([[-1], [7], [1.5], ['3'], [null], [undefined]])('an impossible charge (%p) keeps the worst case held', (charge) => {
-		const budget = new CreditBudget(10);
-		const reservation = budget.reserve(6, 'k')!;
-		expect(budget.settle(reservation, { credits_charged: charge })).toBeUndefined();
-		expect(budget.headroom).toBe(4);
-		expect(budget.impossibleCharges).toHaveLength(1);
-		expect(isPossibleCharge(charge, 6)).toBe(false);
-	});
+	it.each([[-1], [7], [1.5], ['3'], [null], [undefined]])(
+		'an impossible charge (%p) keeps the worst case held',
+		(charge) => {
+			const budget = new CreditBudget(10);
+			const reservation = budget.reserve(6, 'k')!;
+			expect(budget.settle(reservation, { credits_charged: charge })).toBeUndefined();
+			expect(budget.headroom).toBe(4);
+			expect(budget.impossibleCharges).toHaveLength(1);
+			expect(isPossibleCharge(charge, 6)).toBe(false);
+		},
+	);
 
 	it('a refused call (nothing charged) gives its room back', () => {
 		const budget = new CreditBudget(5);
@@ -103,24 +111,32 @@ describe('caps over time (a fake clock)', () => {
 		expect(tallyOf('wf|node', { now: NOON + 11 * 3600 * 1000 }, store)).toBe(morning);
 		expect(tallyOf('wf|node', { now: NOON + DAY }, store).charged).toBe(0);
 		expect(tallyOf('wf|other', { now: NOON }, store).charged).toBe(0);
-		expect(tallyOf('wf|node', { session: 's1' }, store)).not.toBe(tallyOf('wf|node', { session: 's2' }, store));
+		expect(tallyOf('wf|node', { session: 's1' }, store)).not.toBe(
+			tallyOf('wf|node', { session: 's2' }, store),
+		);
 	});
 
 	it('keeps at most 10,000 tallies, dropping the oldest', () => {
 		const store = new Map<string, Tally>();
 		const oldest = tallyOf('node', { session: 'first' }, store);
-		for (let session = 0; session < 10_000; session++) tallyOf('node', { session: `s${session}` }, store);
+		for (let session = 0; session < 10_000; session++)
+			tallyOf('node', { session: `s${session}` }, store);
 		expect(store.size).toBe(10_000);
 		expect(tallyOf('node', { session: 'first' }, store)).not.toBe(oldest);
 	});
 
 	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = { charged: 0, reserved: 0 };
-		const runs = [new CreditBudget(5, undefined, false, [dayCap(6, day)]), new CreditBudget(5, undefined, false, [dayCap(6, day)])];
+		const runs = [
+			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
+			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
+		];
 		const reserved = runs.map((budget) => budget.reserve(callSize(100, 4, budget.headroom, 1)));
 		expect(reserved.map((reservation) => reservation?.credits)).toEqual([4, 2]);
 		expect(runs[1].tightest.label).toBe('Max Credits per Day');
-		runs.forEach((budget, index) => budget.settle(reserved[index]!, { credits_charged: reserved[index]!.credits }));
+		runs.forEach((budget, index) =>
+			budget.settle(reserved[index]!, { credits_charged: reserved[index]!.credits }),
+		);
 		expect(day).toEqual({ charged: 6, reserved: 0 });
 		expect(new CreditBudget(5, undefined, false, [dayCap(6, day)]).headroom).toBe(0);
 	});
