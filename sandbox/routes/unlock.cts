@@ -62,7 +62,8 @@ function idempotencyKeyOf(ctx: RequestContext): string | undefined {
 
 /**
  * Runs a charging call once per `Idempotency-Key`: the same key and body (as parsed JSON) replay
- * the first 2xx answer, credits_charged included, and charge nothing more; another body is 409.
+ * the first 2xx answer, credits_charged included, marked Idempotent-Replayed, and charge nothing
+ * more; another body is 409.
  */
 function once(ctx: RequestContext, path: string, key: string | undefined, body: unknown, perform: () => Answer): Answer {
 	if (key === undefined) return perform();
@@ -72,7 +73,7 @@ function once(ctx: RequestContext, path: string, key: string | undefined, body: 
 	const previous = account.idempotency.lookup(path, key, canonical, now);
 	if (previous.kind === 'replay') {
 		account.idempotentReplays++;
-		return { status: previous.status, body: previous.response };
+		return { status: previous.status, body: previous.response, headers: { [HEADERS.idempotentReplayed]: 'true' } };
 	}
 	if (previous.kind === 'conflict') {
 		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });

@@ -144,6 +144,15 @@ export async function runAgent(options: {
 	rounds: IDataObject[][];
 	credentialTypes: ICredentialType[];
 	credentials: Record<string, ICredentialDataDecryptedObject>;
+	/**
+	 * As n8n's MCP Server Trigger runs a tool call: inside the webhook request, before an execution
+	 * exists, so the tool's `getExecutionId()` is undefined.
+	 */
+	withoutExecutionId?: boolean;
+	/** The item the agent (and so the tool) gets as input; `{}` unless given. */
+	input?: IDataObject;
+	/** The tool node's id ("tool" unless given): what a cap over time is counted per. */
+	toolNodeId?: string;
 }): Promise<AgentRun> {
 	const executionId = `agent-exec-${++executions}`;
 	const toolTypeName = `test.${options.toolType.description.name}Tool`;
@@ -151,7 +160,7 @@ export async function runAgent(options: {
 		{ id: 'start', name: 'Start', type: 'test.start', typeVersion: 1, position: [0, 0], parameters: {} },
 		{ id: 'agent', name: 'Agent', type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
 		{
-			id: 'tool',
+			id: options.toolNodeId ?? 'tool',
 			name: TOOL,
 			type: toolTypeName,
 			typeVersion: options.typeVersion ?? 2,
@@ -189,11 +198,11 @@ export async function runAgent(options: {
 	const hooks = manualExecutionHooks(executionId, { id: 'wf-agent', name: 'agent', nodes, connections });
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: options.input ?? {} }]] }, source: null }],
 		},
 	});
 	const additionalData = makeAdditionalData(credentialsHelper, hooks);
-	additionalData.executionId = executionId;
+	additionalData.executionId = options.withoutExecutionId ? undefined : executionId;
 	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
 	const toolCalls = (run.data.resultData.runData[TOOL] ?? []).map((task) => ({
 		items: (task.data?.ai_tool?.[0] ?? task.data?.main?.[0] ?? []) as INodeExecutionData[],

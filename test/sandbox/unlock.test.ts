@@ -1,5 +1,6 @@
 /** POST /v1/unlock and POST /v1/enrich: levels, charges, 402/413/400, idempotency. */
 import {
+	HEADERS,
 	enrichResponseSchema,
 	unlockResponseSchema,
 	unlockedContactSchema,
@@ -135,6 +136,9 @@ describe('POST /v1/unlock', () => {
 			const replay = await api('POST', '/v1/unlock', { level: 'premium', ids: ids.slice(0, 3) }, { headers });
 			expect(replay.status).toBe(200);
 			expect(replay.body).toEqual(first.body);
+			// A replay says so; a first answer does not.
+			expect(replay.headers[HEADERS.idempotentReplayed]).toBe('true');
+			expect(first.headers[HEADERS.idempotentReplayed]).toBeUndefined();
 			expect(await balance()).toBe(1_000_000 - 6);
 			const stats = await env.sandbox.admin.stats();
 			expect(stats.keys[KEYS.growth].credits_charged).toBe(6);
@@ -235,6 +239,8 @@ describe('POST /v1/enrich', () => {
 		const replay = await api('POST', '/v1/enrich', { level: 'basic', email: contact.email }, { headers });
 		expect(replay.status).toBe(200);
 		expect(replay.body).toEqual(first.body);
+		expect(replay.headers[HEADERS.idempotentReplayed]).toBe('true');
+		expect(first.headers[HEADERS.idempotentReplayed]).toBeUndefined();
 		expect(await balance()).toBe(1_000_000 - 1);
 		expect((await env.sandbox.admin.stats()).keys[KEYS.growth].idempotent_replays).toBe(1);
 		expectError(await api('POST', '/v1/enrich', { email: contact.email, level: 'premium' }, { headers }), 409, 'conflict');

@@ -1,15 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/**
+ * Contact → Enrich, top-down: check every item, Stop Before Spending, one call per item in order
+ * while the budget holds its worst case (the same person twice is charged once), replay lost
+ * answers, then one output item per input item. The credit rules are ../../shared/budget.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { skippedForBudget } from '../../shared/credits/budget';
-import { isContactRecord } from '../../shared/credits/charges';
-import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
+import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
 import {
 	budgetReached,
 	chargingRunOf,
 	finishRun,
+	isContactRecord,
+	skippedForBudget,
 	stopBeforeSpending,
 	type ChargingRun,
-} from '../../shared/credits/chargingRun';
+} from '../../shared/budget/chargingRun';
 import {
 	PATHS,
 	enrichAnswerSchema,
@@ -18,17 +28,19 @@ import {
 	type UnlockLevel,
 } from '../../shared/client/contract';
 import { apiFailure, failureOf } from '../../shared/client/failures';
+import { personReader, type Person } from '../../shared/items/perItemReaders';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
 	booleanParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
-import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { checkBody, plural } from '../../shared/parameters/values';
+import { checkBody } from '../../shared/parameters/values';
+import { plural } from '../../shared/parameters/utilities';
 import { personParameters } from '../../shared/parameters/perItemParameters';
-import { personReader, type Person } from '../../shared/items/perItemReaders';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
@@ -50,6 +62,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor,
 		options: [
+			...capsOverTimeOptions,
 			{
 				displayName: 'Output No-Match Items',
 				name: 'outputNoMatch',
@@ -86,14 +99,24 @@ export async function execute(
 		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
 	);
 	const outcomes = new Map<number, Outcome>(refused);
-	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const queue = forecast(this, run, lookups, outcomes);
-	// 3. One call per item, in order, while the budget holds its worst case.
-	const driver = enrichDriver(this, run, lookups, outcomes);
-	const notSent = queue.slice(await sendWithinBudget(run, driver, queue, outcomes));
-	driver.finish();
-	// 4. What the budget did not reach.
-	passOver(this, run, items, notSent, outcomes);
+	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is charged once).
+	const people = new Set(lookups.map(({ text }) => text)).size;
+	const refusal = stopBeforeSpending(
+		this,
+		run,
+		`enriching ${plural(people, 'item')} at ${run.level} level`,
+		people * run.cost,
+	);
+	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
+	const queue = refusal ? [] : lookups;
+	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
+	const calls = enrichCalls(this, run, lookups, outcomes);
+	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
+	calls.finish();
+	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
+	const reached = budgetReached(this, run, notSent.length, 'item');
+	for (const { itemIndex } of notSent)
+		outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 	// 5. One output item per input item, in order.
 	const output = outputItems(this, items, outcomes);
 	const enriched = output.filter(({ json }) => isContactRecord(json)).length;
@@ -105,9 +128,19 @@ export async function execute(
 }
 
 /** Step 1 for one item: its parameters, checked, as the body it sends. */
-function readLookup(context: IExecuteFunctions, itemIndex: number, level: UnlockLevel, person: Person): Lookup {
+function readLookup(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	level: UnlockLevel,
+	person: Person,
+): Lookup {
 	const { email, linkedinUrl, names } = person;
-	const outputNoMatch = booleanParameter(context, 'options.outputNoMatch', 'Output No-Match Items', itemIndex);
+	const outputNoMatch = booleanParameter(
+		context,
+		'options.outputNoMatch',
+		'Output No-Match Items',
+		itemIndex,
+	);
 	const body = checkBody(
 		context,
 		enrichRequestSchema,
@@ -118,29 +151,18 @@ function readLookup(context: IExecuteFunctions, itemIndex: number, level: Unlock
 	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
 }
 
-/** The lookups to send: all of them, or none when Stop Before Spending refuses the run (each item then gets the refusal). */
-function forecast(context: IExecuteFunctions, run: ChargingRun, lookups: Lookup[], outcomes: Map<number, Outcome>): Lookup[] {
-	// The same person asked for twice is charged once.
-	const people = new Set(lookups.map(({ text }) => text)).size;
-	const what = `enriching ${plural(people, 'item')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(context, run, what, people * run.cost);
-	if (!refusal) return lookups;
-	for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
-	return [];
-}
-
 /**
- * The charging driver as Enrich uses it: a call per item (its key names the item), each settled
- * call its item's outcome: its contact, its no-match, or its error (a lost one until its replay).
+ * Enrich's charging calls: one per item (its key names the item), each settled call its item's
+ * outcome: its contact, its no-match, or its error (a lost one until its replay).
  */
-function enrichDriver(
+function enrichCalls(
 	context: IExecuteFunctions,
 	run: ChargingRun,
 	lookups: Lookup[],
 	outcomes: Map<number, Outcome>,
-): ChargingDriver<EnrichAnswer> {
+): ChargingCalls<EnrichAnswer> {
 	const lookupOf = new Map(lookups.map((lookup) => [lookup.itemIndex, lookup]));
-	return new ChargingDriver<EnrichAnswer>(context, run, {
+	return new ChargingCalls<EnrichAnswer>(context, run, {
 		path: PATHS.enrich,
 		schema: enrichAnswerSchema,
 		keyPerItem: true,
@@ -148,18 +170,29 @@ function enrichDriver(
 			const lookup = lookupOf.get(settled.call.itemIndex ?? 0)!;
 			const outcome = outcomeOf(context, lookup, settled);
 			outcomes.set(lookup.itemIndex, outcome);
-			if (outcome instanceof Error && !('lost' in settled && settled.lost) && !context.continueOnFail()) throw outcome;
+			if (
+				outcome instanceof Error &&
+				!('lost' in settled && settled.lost) &&
+				!context.continueOnFail()
+			)
+				throw outcome;
 		},
 	});
 }
 
 /** An item's outcome from its settled call: its contact, its no-match, or its error. */
-function outcomeOf(context: IExecuteFunctions, lookup: Lookup, settled: Settled<EnrichAnswer>): Outcome {
+function outcomeOf(
+	context: IExecuteFunctions,
+	lookup: Lookup,
+	settled: Settled<EnrichAnswer>,
+): Outcome {
 	if ('answer' in settled) {
 		const contact = settled.answer.contact as IDataObject;
 		return lookup.outputNoMatch ? { matched: true, ...contact } : contact;
 	}
-	return failureOf(settled.failure)?.kind === 'noMatch' ? noMatch(context, lookup) : settled.failure;
+	return failureOf(settled.failure)?.kind === 'noMatch'
+		? noMatch(context, lookup)
+		: settled.failure;
 }
 
 /**
@@ -169,7 +202,7 @@ function outcomeOf(context: IExecuteFunctions, lookup: Lookup, settled: Settled<
  */
 async function sendWithinBudget(
 	{ budget, cost }: ChargingRun,
-	driver: ChargingDriver<EnrichAnswer>,
+	calls: ChargingCalls<EnrichAnswer>,
 	queue: Lookup[],
 	outcomes: Map<number, Outcome>,
 ): Promise<number> {
@@ -179,20 +212,25 @@ async function sendWithinBudget(
 		const { body, itemIndex, text } = queue[next];
 		const worstCase = covered.has(text) ? 0 : cost;
 		// Lost answers hold their worst case: their real charge may leave room for more.
-		if (worstCase > budget.headroom && driver.hasLost) await driver.replayLost();
-		const call = driver.callFor(body, worstCase, { itemIndex });
+		if (worstCase > budget.headroom && calls.hasLost) await calls.replayLost();
+		const call = calls.callFor(body, worstCase, { itemIndex });
 		if (!call) break;
-		const settled = await driver.send(call);
+		const settled = await calls.send(call);
 		// A body answered (or lost, so still reserved) is not charged again in this run.
-		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
+		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error))
+			covered.add(text);
 	}
-	await driver.replayLost();
+	await calls.replayLost();
 	return next;
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
-function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, outputNoMatch }: Lookup): IDataObject | Error {
-	if (outputNoMatch) return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
+function noMatch(
+	context: IExecuteFunctions,
+	{ itemIndex, email, linkedinUrl, outputNoMatch }: Lookup,
+): IDataObject | Error {
+	if (outputNoMatch)
+		return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
 	const error = apiFailure(context.getNode(), 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:
@@ -202,19 +240,6 @@ function noMatch(context: IExecuteFunctions, { itemIndex, email, linkedinUrl, ou
 		itemIndex,
 	});
 	return asNodeError(context, error, itemIndex);
-}
-
-/** Items the budget did not reach: an error each (Stop Before Spending), or passed through marked (What Fits). */
-function passOver(
-	context: IExecuteFunctions,
-	run: ChargingRun,
-	items: INodeExecutionData[],
-	notSent: Lookup[],
-	outcomes: Map<number, Outcome>,
-): void {
-	if (notSent.length === 0) return;
-	const reached = budgetReached(context, run, plural(notSent.length, 'item'));
-	for (const { itemIndex } of notSent) outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
 }
 
 /** One output item per input item, in order: its contact, no-match or pass-through, or its error (thrown without continueOnFail). */

@@ -1,35 +1,47 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+/**
+ * Contact → Unlock, top-down: read and check every item's ids, plan what to send (each id once),
+ * Stop Before Spending, send calls of up to 100 ids within the budget, replay lost answers, then
+ * one output item per wanted id in input order. The credit rules are ../../shared/budget.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { ChargingDriver, type Settled } from '../../shared/credits/chargingDriver';
-import {
-	budgetReached,
-	chargingRunOf,
-	finishRun,
-	stopBeforeSpending,
-	type ChargingRun,
-} from '../../shared/credits/chargingRun';
 import {
 	LIMITS,
 	PATHS,
+	UNLOCK_LEVELS,
 	unlockAnswerSchema,
 	unlockRequestSchema,
 	type UnlockAnswer,
 	type UnlockLevel,
 } from '../../shared/client/contract';
-import { failureOf, isRefusal } from '../../shared/client/failures';
+import { entryNotFound, failureOf, isRefusal } from '../../shared/client/failures';
+import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
+import {
+	budgetReached,
+	chargingRunOf,
+	finishRun,
+	skippedForBudget,
+	stopBeforeSpending,
+	type ChargingRun,
+} from '../../shared/budget/chargingRun';
+import { contactIdsReader } from '../../shared/items/perItemReaders';
+import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
+import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
 	booleanParameter,
 	whenMaxCreditsReachedParameter,
 } from '../../shared/parameters/descriptions';
-import { checkEveryItem } from '../../shared/items/items';
-import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { checkBody, plural } from '../../shared/parameters/values';
 import { CONTACT_IDS_PARAMETERS } from '../../shared/parameters/perItemParameters';
-import { contactIdsReader } from '../../shared/items/perItemReaders';
-import { outputItems, Results } from './unlockOutput';
-import { planOf, wantedBy, type Plan } from './unlockPlan';
+import { checkBody } from '../../shared/parameters/values';
+import { plural, unique } from '../../shared/parameters/utilities';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
@@ -51,6 +63,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: showFor,
 		options: [
+			...capsOverTimeOptions,
 			{
 				displayName: 'Skip Already Unlocked',
 				name: 'skipAlreadyUnlocked',
@@ -76,103 +89,136 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const run = chargingRunOf(this, 'Unlock What Fits');
-	const skipHeld = booleanParameter(this, 'options.skipAlreadyUnlocked', 'Skip Already Unlocked', 0);
-	// 1. Read and check every item's ids before anything is sent.
+	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
-	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) => wantedBy(contactIdsOf, itemIndex));
-	const plan = planOf(items, checked.flat(), run.level, skipHeld);
-	const results = new Results();
+	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
+		unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id })),
+	);
+	const plan = planOf(this, items, checked.flat(), run.level);
+	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
 	// 2. Stop Before Spending: a run that could go over sends nothing.
-	forecast(this, run, plan, results);
-	// 3. Calls of up to 100 ids, each cut to what the budget can still hold, in order.
-	const driver = unlockDriver(this, run, results);
-	await sendWithinBudget(this, run, driver, plan, results);
-	await driver.replayLost();
-	driver.finish();
-	// 4. What the budget did not reach.
-	const notSent = notReached(this, run, plan.queue, results, results.refusedBalance);
+	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(this, run, what, plan.mayCharge * run.cost);
+	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
+	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
+	const calls = unlockCalls(this, run, results);
+	await sendWithinBudget(calls, plan, results);
+	await calls.replayLost();
+	calls.finish();
+	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
+	const reason = results.refusedBalance ?? budgetReached(this, run, plan.queue.length, 'contact');
+	const notSent = new Set(plan.queue);
+	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
 	// 5. One output item per wanted id, in input order.
-	const passedOver = (id: string) => notSent.has(id) && run.policy === 'whatFits';
+	const passedOver = (id: string) => notSent.has(id) && !reason;
 	const output = outputItems(this, items, plan, results, { refused, passedOver });
 	const skipped = plan.wanted.filter(plan.isSkipped).length;
 	return finishRun(this, run, output, {
-		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(driver.calls, 'call')}`,
-		notSent: notSent.size,
+		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(calls.sent, 'call')}`,
+		notSent: results.refusedBalance ? 0 : notSent.size,
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
 }
 
-/** Stop Before Spending refuses a run that could go over: every id gets the refusal, and none is sent. */
-function forecast(context: IExecuteFunctions, run: ChargingRun, plan: Plan, results: Results): void {
-	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(context, run, what, plan.mayCharge * run.cost);
-	if (!refusal) return;
-	for (const id of plan.queue) results.failures.set(id, refusal);
-	plan.queue.length = 0;
+/** One contact id wanted by one input item (an item may hold several). */
+type Wanted = { itemIndex: number; id: string };
+
+/** What a run sends, worked out from the checked items before anything is sent. */
+interface Plan {
+	/** One entry per id an item wants, in input order. */
+	wanted: Wanted[];
+	/** Whether Skip Already Unlocked passes this entry through unsent. */
+	isSkipped: (entry: Wanted) => boolean;
+	/** The unique ids to send, those shown as held first; what the budget does not reach stays. */
+	queue: string[];
+	/** How many of them the input does not show as held: what the run may be charged for. */
+	mayCharge: number;
+	/** The first item that wants an id: the item named in the errors of its call. */
+	firstItemOf: (id: string) => number | undefined;
 }
 
-/** The charging driver as Unlock uses it: answers mirror the ids asked for, each settled call sorted into the results. */
-function unlockDriver(context: IExecuteFunctions, run: ChargingRun, results: Results): ChargingDriver<UnlockAnswer> {
-	return new ChargingDriver<UnlockAnswer>(context, run, {
+/** What the calls of a run brought back, by contact id. */
+interface Results {
+	records: Map<string, IDataObject>;
+	/** Ids the API reported as unknown in its answer (nothing charged for them). */
+	missing: Map<string, { code?: string; message?: string }>;
+	failures: Map<string, Error>;
+	/** A refused balance (402): every later call would be refused too. */
+	refusedBalance?: Error;
+}
+
+const LEVEL_RANK: Record<UnlockLevel, number> = { basic: 0, premium: 1 };
+
+/** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
+function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
+	if (json.id !== id || json.unlocked !== true) return false;
+	const heldLevel = json.level as UnlockLevel | undefined;
+	// A preview says only "unlocked": it is held at basic level at least.
+	const rank = heldLevel && UNLOCK_LEVELS.includes(heldLevel) ? LEVEL_RANK[heldLevel] : 0;
+	return rank >= LEVEL_RANK[level];
+}
+
+/** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
+function planOf(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	wanted: Wanted[],
+	level: UnlockLevel,
+): Plan {
+	const skipHeld = booleanParameter(
+		context,
+		'options.skipAlreadyUnlocked',
+		'Skip Already Unlocked',
+		0,
+	);
+	const held = ({ itemIndex, id }: Wanted) => shownAsHeld(items[itemIndex].json, id, level);
+	const shown = new Set(wanted.filter(held).map(({ id }) => id));
+	const isSkipped = (entry: Wanted) => skipHeld && held(entry);
+	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
+	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
+	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
+	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
+	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
+}
+
+/** Unlock's charging calls: an answer mirrors the ids asked for; each settled call is sorted out by id. */
+function unlockCalls(context: IExecuteFunctions, run: ChargingRun, results: Results) {
+	const names = { ids: 'Contact IDs', level: 'Level' };
+	return new ChargingCalls<UnlockAnswer>(context, run, {
 		path: PATHS.unlock,
 		schema: unlockAnswerSchema,
 		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
-		bodyFor: (ids) => unlockBody(context, ids, run.level),
+		bodyFor: (ids, item = 0) =>
+			checkBody(
+				context,
+				unlockRequestSchema,
+				{ ids, level: run.level },
+				item,
+				names,
+			) as IDataObject,
 		onSettled: (settled) => sortOut(context, results, settled),
 	});
 }
 
-/** The body of a call for these ids, checked. */
-function unlockBody(context: IExecuteFunctions, ids: string[], level: UnlockLevel, itemIndex = 0): IDataObject {
-	return checkBody(context, unlockRequestSchema, { ids, level }, itemIndex, { ids: 'Contact IDs', level: 'Level' }) as IDataObject;
-}
-
 /**
- * Sends the queue in calls of up to 100 ids, each cut to what the budget can still hold; what the
- * budget never reaches stays in the queue. A refused balance (402) stops every later call.
+ * Sends the queue in calls of up to 100 ids, each cut to what the budget still holds (What Fits);
+ * what it never reaches stays in the queue. A refused balance (402) stops every later call.
  */
 async function sendWithinBudget(
-	context: IExecuteFunctions,
-	run: ChargingRun,
-	driver: ChargingDriver<UnlockAnswer>,
+	calls: ChargingCalls<UnlockAnswer>,
 	{ queue, firstItemOf }: Plan,
 	results: Results,
 ): Promise<void> {
 	while (queue.length > 0 && !results.refusedBalance) {
-		const fits = Math.min(LIMITS.idsPerUnlock, queue.length, Math.floor(run.budget.headroom / run.cost));
-		const size = heldCallSize(context, run, driver, queue) ?? fits;
-		if (size === 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			if (!driver.hasLost) return;
-			await driver.replayLost();
-			continue;
-		}
-		const ids = queue.splice(0, size);
-		const itemIndex = firstItemOf(ids[0]);
-		const call = driver.callFor(unlockBody(context, ids, run.level, itemIndex), size * run.cost, { itemIndex, ids });
-		if (!call) {
-			// The cap refused the call after all: its ids stay unsent, for what the budget did not reach.
-			queue.unshift(...ids);
-			return;
-		}
-		await driver.send(call);
+		const call = calls.nextIdsCall(queue, LIMITS.idsPerUnlock, firstItemOf);
+		if (call) await calls.send(call);
+		// Lost answers hold their worst case: their real charge may leave room for more.
+		else if (calls.hasLost) await calls.replayLost();
+		else return;
 	}
-}
-
-/**
- * The size of a call that a lost call of an earlier tool call of this execution was (the same ids
- * first in the queue): it takes that call's reservation over, so the cap does not refuse its replay.
- */
-function heldCallSize(
-	context: IExecuteFunctions,
-	{ budget, cost, level }: ChargingRun,
-	driver: ChargingDriver<UnlockAnswer>,
-	queue: string[],
-): number | undefined {
-	const fits = (size: number) => Number.isInteger(size) && size > 0 && size <= Math.min(LIMITS.idsPerUnlock, queue.length);
-	const sizes = budget.heldCredits().map((credits) => credits / cost).filter(fits);
-	return sizes.find((size) => budget.holds(driver.keyFor(unlockBody(context, queue.slice(0, size), level))));
 }
 
 /**
@@ -180,7 +226,11 @@ function heldCallSize(
  * all its ids. A lost answer waits for its replay; any other failure stops the node unless
  * continueOnFail. A refused balance (402) refuses every later call too.
  */
-function sortOut(context: IExecuteFunctions, results: Results, settled: Settled<UnlockAnswer>): void {
+function sortOut(
+	context: IExecuteFunctions,
+	results: Results,
+	settled: Settled<UnlockAnswer>,
+): void {
 	if ('answer' in settled) {
 		for (const entry of settled.answer.contacts as IDataObject[]) {
 			const id = String(entry.id);
@@ -198,20 +248,47 @@ function sortOut(context: IExecuteFunctions, results: Results, settled: Settled<
 	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
 }
 
-/**
- * What the budget did not reach: after a refused balance every id left fails with it; under Stop
- * Before Spending the rest fail with Max Credits reached. Returns the ids not sent.
- */
-function notReached(
+/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
+function outputItems(
 	context: IExecuteFunctions,
-	run: ChargingRun,
-	queue: string[],
+	items: INodeExecutionData[],
+	plan: Plan,
 	results: Results,
-	stopped: Error | undefined,
-): Set<string> {
-	if (stopped) for (const id of queue.splice(0)) results.failures.set(id, stopped);
-	const notSent = new Set(queue);
-	const reached = notSent.size > 0 ? budgetReached(context, run, plural(notSent.size, 'contact')) : undefined;
-	if (reached) for (const id of notSent) results.failures.set(id, reached);
-	return notSent;
+	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
+): INodeExecutionData[] {
+	const outcome = new Map<number, INodeExecutionData[]>();
+	for (const [itemIndex, error] of refused)
+		outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
+	for (const entry of plan.wanted) {
+		const itemOutput = outcome.get(entry.itemIndex) ?? [];
+		outcome.set(entry.itemIndex, itemOutput);
+		const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
+		const output = outputFor(context, items, entry, results, how);
+		if (output) itemOutput.push(output);
+	}
+	return [...outcome.keys()]
+		.sort((a, b) => a - b)
+		.flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+}
+
+/** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
+function outputFor(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	{ itemIndex, id }: Wanted,
+	results: Results,
+	{ skipped, passedOver }: { skipped: boolean; passedOver: boolean },
+): INodeExecutionData | undefined {
+	const json = items[itemIndex].json;
+	const pairedItem = { item: itemIndex };
+	if (skipped) return { json: { ...json, unlock_skipped: 'already_unlocked' }, pairedItem };
+	const record = results.records.get(id);
+	if (record) return { json: { ...record }, pairedItem };
+	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
+	const entryError = results.missing.get(id);
+	const notFound = entryError && entryNotFound(context.getNode(), id, entryError, itemIndex);
+	const failure = notFound ? asNodeError(context, notFound, itemIndex) : results.failures.get(id);
+	if (!failure) return undefined;
+	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
+	return errorItem(failure, pairedItem, { id });
 }

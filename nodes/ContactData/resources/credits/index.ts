@@ -19,13 +19,13 @@ const operation: INodeProperties = {
 		{
 			name: 'File Refund Claim',
 			value: 'fileRefundClaim',
-			action: 'File a refund claim',
+			action: 'File a refund claim (free)',
 			description: 'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
 		},
 		{
 			name: 'Get Balance',
 			value: 'getBalance',
-			action: 'Get the credit balance',
+			action: 'Get the credit balance (free)',
 			description: 'Balance, tier, recent usage and refunds',
 		},
 	] satisfies Array<OperationOption<'credits'>>),

@@ -6,8 +6,8 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { creditBudgetOf, runsAsTool } from '../credits/budget';
-import { isContactRecord } from '../credits/charges';
+import { creditBudgetOf, isContactRecord, runsAsTool } from '../budget/chargingRun';
+import { leftOf } from '../budget/rules';
 import { pairedWith } from '../items/items';
 import { fromVersion2 } from '../parameters/versions';
 import { agentContact } from '../items/simplify';
@@ -48,7 +48,7 @@ export function toolAnswer(
 		contacts,
 		...(notDone.length ? { not_done: notDone } : {}),
 		...page,
-		credits: creditsOf(context, items, CHARGING.has(operation)),
+		credits: creditsOf(context, CHARGING.has(operation)),
 	};
 	return [{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) }];
 }
@@ -57,13 +57,16 @@ export function toolAnswer(
  * What this call spent, what the tool calls of this execution spent together, and what is left of
  * Max Credits (the cap they share). A search has no cap of its own: it is free.
  */
-function creditsOf(context: IExecuteFunctions, items: INodeExecutionData[], charging: boolean): IDataObject {
+function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
+	// The budget this call's run used (a search makes one, of nothing spent).
 	const budget = creditBudgetOf(context);
-	const record = items.find(({ json }) => typeof json.credits_charged_in_run === 'number');
+	const capsOverTime = charging ? budget.caps.filter((cap) => cap.leftField) : [];
 	return {
-		spent_by_this_call: charging ? Number(record?.json.credits_charged_in_run ?? 0) : 0,
+		spent_by_this_call: budget.chargedHere,
 		spent_in_run: budget.charged,
 		max_credits: charging ? budget.maxCredits : null,
 		left: charging ? budget.headroom : null,
+		replayed: budget.replayedHere,
+		...Object.fromEntries(capsOverTime.map((cap) => [cap.leftField, leftOf(cap)])),
 	};
 }

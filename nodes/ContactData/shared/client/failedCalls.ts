@@ -33,11 +33,12 @@ export function noAnswer(
 	const code = errorCodeOf(error);
 	if (code === 'ERR_CANCELED') throw stopped(context, call.itemIndex);
 	if (isTimeout(error)) {
-		// Not sent again: an API that does not answer in this time would only be waited on again.
+		// Not retried here: an API that does not answer in this time would only be waited on again. A
+		// charging call may still be replayed once with its key (the caller says so when it is).
 		throw apiFailure(context.getNode(), 'lostAnswer', {
 			code: 'timeout',
 			message: `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
-			description: `${call.method} ${call.path} got no answer, so it was not sent again. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
+			description: `${call.method} ${call.path} got no answer in that time. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
 			itemIndex: call.itemIndex,
 		});
 	}

@@ -74,3 +74,20 @@ export function certainlyNotCarriedOut(error: unknown): boolean {
 export function isRefusal(error: unknown, apiCode: string): boolean {
 	return failureOf(error)?.apiCode === apiCode;
 }
+
+/** An id an answer reported as unknown (a per-id `not_found` entry, the API's 404 for it): nothing was charged. */
+export function entryNotFound(
+	node: INode,
+	id: string,
+	entryError: { code?: string; message?: string },
+	itemIndex: number,
+): NodeApiError {
+	return apiFailure(node, 'noMatch', {
+		body: { id, ...entryError } as JsonObject,
+		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
+		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+		status: entryError.code === 'not_found' ? 404 : undefined,
+		apiCode: entryError.code,
+		itemIndex,
+	});
+}

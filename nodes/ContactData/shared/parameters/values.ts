@@ -11,10 +11,6 @@ import { asWritten } from '../client/asWritten';
 import { ID_PREFIXES, LIMITS } from '../client/contract';
 import { plural } from './utilities';
 
-// For the paid path's files (resources/contact, credits/), reshaped in another branch: once merged,
-// they import utilities.ts and this line goes.
-export { plural, unique } from './utilities';
-
 /** Where a value comes from: the node and the input item it is read for. */
 export interface Where {
 	node: INode;

@@ -1,12 +1,12 @@
 /**
  * The layers of nodes/ContactData/shared, read from each file's import lines: client < parameters <
- * items < credits < agent, and the resources above them all. A file imports only its own layer or lower
+ * items < budget < agent, and the resources above them all. A file imports only its own layer or lower
  * ones, so the wire client never depends on the editor's parameters or on the credit policy.
  */
 import { importsOf, sourceFiles } from '../../../support/sources.cjs';
 
 const SHARED = 'nodes/ContactData/shared';
-const LAYERS = ['client', 'parameters', 'items', 'credits', 'agent'];
+const LAYERS = ['client', 'parameters', 'items', 'budget', 'agent'];
 
 /** The layer of a file of the node, by its folder: shared's layers in order, then everything above. */
 function layerOf(file: string): number {
@@ -39,8 +39,8 @@ it('tells an upward import from a downward one', () => {
 	expect(layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters'))).toBeGreaterThan(
 		layerOf(`${SHARED}/client/apiErrors.ts`),
 	);
-	expect(layerOf(resolved(`${SHARED}/credits/budget.ts`, '../client/contract'))).toBe(0);
-	expect(layerOf(resolved(`${SHARED}/credits/budget.ts`, '../../resources/contact/unlock'))).toBe(LAYERS.length);
+	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../client/contract'))).toBe(0);
+	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../../resources/contact/unlock'))).toBe(LAYERS.length);
 });
 
 it('no file of shared imports a higher layer', () => {

@@ -3,6 +3,8 @@
 export const HEADERS = {
 	authorization: 'authorization',
 	idempotencyKey: 'idempotency-key',
+	/** "true" on an answer replayed for an Idempotency-Key; absent on a first answer. */
+	idempotentReplayed: 'idempotent-replayed',
 	rateLimitLimit: 'x-ratelimit-limit',
 	rateLimitRemaining: 'x-ratelimit-remaining',
 	/** Seconds (a number; the sandbox's scaled clock gives decimals) until a slot frees. */

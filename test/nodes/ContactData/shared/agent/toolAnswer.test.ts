@@ -54,7 +54,7 @@ it('Search: a page of 10 compact contacts and the cursor the agent gives back fo
 	expect(page1.next_cursor).toBe(first.next_cursor);
 	expect((page2.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(second.results.map((contact) => contact.id));
 	for (const contact of page1.contacts as IDataObject[]) expectCompact(contact);
-	expect(page1.credits).toEqual({ spent_by_this_call: 0, spent_in_run: 0, max_credits: null, left: null });
+	expect(page1.credits).toEqual({ spent_by_this_call: 0, spent_in_run: 0, max_credits: null, left: null, replayed: 0 });
 });
 
 it('Unlock: the IDs from the model, compact records, and what was spent and is left of the shared cap', async () => {
@@ -67,9 +67,9 @@ it('Unlock: the IDs from the model, compact records, and what was spent and is l
 		expectCompact(contact);
 		expect(contact).toHaveProperty('email');
 	}
-	expect(first.credits).toEqual({ spent_by_this_call: 3, spent_in_run: 3, max_credits: 25, left: 22 });
+	expect(first.credits).toEqual({ spent_by_this_call: 3, spent_in_run: 3, max_credits: 25, left: 22, replayed: 0 });
 	// ids[2] is held already: free.
-	expect(second.credits).toEqual({ spent_by_this_call: 1, spent_in_run: 4, max_credits: 25, left: 21 });
+	expect(second.credits).toEqual({ spent_by_this_call: 1, spent_in_run: 4, max_credits: 25, left: 21, replayed: 0 });
 	expect((await keyStats(sandbox)).credits_charged).toBe(4);
 });
 
@@ -81,7 +81,7 @@ it('Unlock What Fits: what the cap did not reach comes apart, marked, with nothi
 	const answer = answerOf(toolCalls[0].items);
 	expect((answer.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(ids.slice(10, 12));
 	expect(answer.not_done).toEqual([{ id: ids[12], unlock_skipped: 'budget' }]);
-	expect(answer.credits).toEqual({ spent_by_this_call: 2, spent_in_run: 2, max_credits: 2, left: 0 });
+	expect(answer.credits).toEqual({ spent_by_this_call: 2, spent_in_run: 2, max_credits: 2, left: 0, replayed: 0 });
 });
 
 it('version 1 as a tool keeps its items: one per contact, with every field', async () => {

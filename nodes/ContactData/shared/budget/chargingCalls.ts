@@ -1,0 +1,220 @@
+/**
+ * Sending charging calls (Unlock, Enrich): each reserved, sent with its Idempotency-Key, settled
+ * with the charge the API reports, replayed once when its answer was lost, and checked to answer
+ * every id it asked for. The operation passes in its path and schema, how an answer mirrors its
+ * request, and what it does with each settled call.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import { HEADERS } from '../client/contract';
+import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
+import { firstHeaderValue } from '../client/headers';
+import { idempotencyKeyFor } from '../client/idempotency';
+import { apiRequest } from '../client/transport';
+import { asNodeError } from '../items/items';
+import { editorFieldNames } from '../parameters/fieldNames';
+import { plural } from '../parameters/utilities';
+import type { ChargingRun } from './chargingRun';
+import { callSize, type ChargeReport, type Reservation } from './rules';
+
+export interface ChargingCall {
+	body: IDataObject;
+	idempotencyKey: string;
+	reservation: Reservation;
+	/** The input item named in its errors. */
+	itemIndex?: number;
+	/** The ids an answer must have an entry for (a call whose answer mirrors its request). */
+	ids?: string[];
+	/** Whether it asks again for ids an earlier answer left out (asked for twice at most). */
+	askedAgain?: boolean;
+	/** How often the node sent it (each send with the transport's own retries). */
+	sends?: number;
+}
+
+export interface ChargingOperation<A extends ChargeReport> {
+	path: string;
+	schema: ZodType<A, ZodTypeDef, unknown>;
+	/** Whether the Idempotency-Key names the input item (a call per item), or only the body. */
+	keyPerItem?: boolean;
+	/** For an answer that mirrors its request: the ids its entries are for, and the body asking for some ids. */
+	answeredIds?: (answer: A) => string[];
+	bodyFor?: (ids: string[], itemIndex?: number) => IDataObject;
+	/** What the operation does with each settled call (it may throw to stop the node). */
+	onSettled: (settled: Settled<A>) => void;
+}
+
+export type Settled<A> =
+	| { call: ChargingCall; answer: A }
+	| { call: ChargingCall; failure: NodeApiError | NodeOperationError; lost: boolean };
+
+export class ChargingCalls<A extends ChargeReport> {
+	/** Calls sent (replays and asking again included). */
+	sent = 0;
+	private lost: ChargingCall[] = [];
+	/** Calls lost again when replayed: their reservation is kept for the rest of the execution. */
+	private stillLost: ChargingCall[] = [];
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly run: ChargingRun,
+		private readonly operation: ChargingOperation<A>,
+	) {}
+
+	/** The call for this body with its worst case reserved; undefined when that does not fit. */
+	callFor(
+		body: IDataObject,
+		worstCase: number,
+		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
+	): ChargingCall | undefined {
+		const idempotencyKey = this.keyFor(
+			body,
+			this.operation.keyPerItem ? details.itemIndex : undefined,
+		);
+		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
+		return reservation && { body, idempotencyKey, reservation, ...details };
+	}
+
+	/**
+	 * The next call of ids from the head of `queue` (an operation whose calls take ids): the size of a
+	 * call whose answer stayed lost in an earlier tool call of the execution (the same ids first), which
+	 * takes its reservation over, or as many as the budget holds (What Fits). Undefined: none fits.
+	 */
+	nextIdsCall(queue: string[], limit: number, itemIndexOf: (id: string) => number | undefined) {
+		const { budget, cost } = this.run;
+		const bodyFor = this.operation.bodyFor!;
+		const fits = (size: number) =>
+			Number.isInteger(size) && size > 0 && size <= Math.min(limit, queue.length);
+		const heldSizes = budget
+			.heldCredits()
+			.map((credits) => credits / cost)
+			.filter(fits);
+		const held = heldSizes.find((size) => budget.holds(this.keyFor(bodyFor(queue.slice(0, size)))));
+		const size = held ?? callSize(limit, queue.length, budget.headroom, cost);
+		if (size === 0) return undefined;
+		const ids = queue.splice(0, size);
+		const itemIndex = itemIndexOf(ids[0]);
+		// The size fits what the budget holds and is reserved at once: never refused here.
+		return this.callFor(bodyFor(ids, itemIndex), size * cost, { itemIndex, ids })!;
+	}
+
+	/** Every attempt of the same call carries the same key. */
+	keyFor(body: IDataObject, itemIndex?: number): string {
+		return idempotencyKeyFor(this.context, this.operation.path, body, itemIndex);
+	}
+
+	get hasLost(): boolean {
+		return this.lost.length > 0;
+	}
+
+	/** Sends a call and settles it: its answer, or its failure (a lost one waits for its replay). */
+	async send(call: ChargingCall, replaying = false): Promise<Settled<A>> {
+		this.sent++;
+		call.sends = (call.sends ?? 0) + 1;
+		const { path, schema } = this.operation;
+		const { budget } = this.run;
+		let response;
+		try {
+			response = await (apiRequest<A>).call(this.context, {
+				...{ method: 'POST', path, body: call.body, schema, fieldNames: editorFieldNames },
+				...{ idempotencyKey: call.idempotencyKey, itemIndex: call.itemIndex },
+			});
+		} catch (error) {
+			const failure = asNodeError(this.context, error, call.itemIndex);
+			// Stop pressed: send nothing more.
+			if (this.context.getExecutionCancelSignal()?.aborted) throw failure;
+			const refused = certainlyNotCarriedOut(failure);
+			if (refused) budget.release(call.reservation);
+			const lost = !refused && failureOf(failure)?.kind !== 'unreadableAnswer';
+			if (lost) (replaying ? this.stillLost : this.lost).push(call);
+			failure.message = `${failure.message}. ${this.sentText(call, refused)}`;
+			return this.settled({ call, failure, lost });
+		}
+		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
+		const charged = budget.settle(call.reservation, response.body, replayed);
+		const settled = this.settled({ call, answer: response.body });
+		await this.checkMirrored(call, response.body, charged);
+		return settled;
+	}
+
+	/** Replays every lost call once with its own key: the API answers with the first answer and its charge. */
+	async replayLost(): Promise<void> {
+		const lost = this.lost;
+		this.lost = [];
+		for (const call of lost) await this.send(call, true);
+	}
+
+	/** The end of the run: calls still lost keep their reservation for the same call later in the execution. */
+	finish(): void {
+		for (const call of [...this.lost, ...this.stillLost])
+			this.run.budget.holdForReplay(call.reservation);
+	}
+
+	private settled(settled: Settled<A>): Settled<A> {
+		this.operation.onSettled(settled);
+		return settled;
+	}
+
+	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
+	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
+		const named =
+			ids && ids.length <= 3
+				? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`
+				: plural(ids?.length ?? 0, 'contact');
+		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
+		if (refused) return `${what}was refused, so nothing was charged`;
+		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
+		return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
+	}
+
+	/**
+	 * An answer must have an entry for every id asked for. Ids left out are asked for again once (free
+	 * if they were unlocked), with what the call's charge leaves of its worst case; left out again,
+	 * each fails saying it may have been charged, and that stays held.
+	 */
+	private async checkMirrored(
+		call: ChargingCall,
+		answer: A,
+		charged: number | undefined,
+	): Promise<void> {
+		const { answeredIds, bodyFor } = this.operation;
+		if (!call.ids || !answeredIds || !bodyFor) return;
+		const answered = new Set(answeredIds(answer));
+		const missing = call.ids.filter((id) => !answered.has(id));
+		if (missing.length === 0) return;
+		const worstCase = Math.min(
+			missing.length * this.run.cost,
+			charged === undefined ? 0 : call.reservation.credits - charged,
+		);
+		if (call.askedAgain) {
+			this.run.budget.reserve(worstCase);
+			this.settled({
+				call: { ...call, ids: missing },
+				failure: this.notAnswered(call, missing),
+				lost: false,
+			});
+			return;
+		}
+		// The charge settled frees at least `worstCase`, so the call fits.
+		const again = this.callFor(bodyFor(missing), worstCase, {
+			itemIndex: call.itemIndex,
+			ids: missing,
+		})!;
+		await this.send({ ...again, askedAgain: true });
+	}
+
+	private notAnswered({ itemIndex }: ChargingCall, missing: string[]): NodeApiError {
+		const ids = missing.join(', ');
+		const them = missing.length === 1 ? 'it' : 'them';
+		return apiFailure(this.context.getNode(), 'notAnswered', {
+			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
+			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+			itemIndex,
+		});
+	}
+}

@@ -1,0 +1,226 @@
+/**
+ * A charging run (Unlock, Enrich) in n8n: its settings and budget read once, Stop Before Spending
+ * and what the budget did not reach as errors, and the notice and totals of what it spent. The
+ * rules themselves are ./rules; each call is sent by ./chargingCalls.
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+import { CREDIT_COST, type UnlockLevel } from '../client/contract';
+import { simplifyOutput } from '../items/simplify';
+import {
+	CAP_OVER_TIME_NAMES,
+	capOverTimeOf,
+	type CapOverTimeName,
+} from '../parameters/capsOverTime';
+import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
+import { plural, unique } from '../parameters/utilities';
+import {
+	CreditBudget,
+	leftOf,
+	mustStop,
+	tallyOf,
+	type Cap,
+	type CreditLedger,
+	type Tally,
+	type WhenMaxCreditsReached,
+} from './rules';
+
+export interface ChargingRun {
+	level: UnlockLevel;
+	/** The price of one contact at that level. */
+	cost: number;
+	budget: CreditBudget;
+	policy: WhenMaxCreditsReached;
+	/** The operation's name of the What Fits choice ("Unlock What Fits"). */
+	whatFits: string;
+}
+
+/** Read once per run: one level, one budget and one policy for all input items. */
+export function chargingRunOf(context: IExecuteFunctions, whatFits: string): ChargingRun {
+	const level = levelOf(context, 0);
+	const choices = [
+		{ name: 'Stop Before Spending', value: 'stop' },
+		{ name: whatFits, value: 'whatFits' },
+	];
+	const policy = optionParameter<WhenMaxCreditsReached>(
+		context,
+		'whenMaxCreditsReached',
+		'When Max Credits Is Reached',
+		0,
+		choices,
+		'stop',
+	);
+	return { level, cost: CREDIT_COST[level], budget: creditBudgetOf(context), policy, whatFits };
+}
+
+/** Whether the node runs as an agent's tool: named "…Tool" by n8n, or said so by LangChain. */
+export function runsAsTool(context: IExecuteFunctions): boolean {
+	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
+}
+
+const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
+
+/**
+ * This node run's budget. As a tool, its ledger is the execution's (n8n's flow context), shared by
+ * every Contact Data tool call in it, so an agent cannot spend a Max Credits per call.
+ */
+export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
+	let budget = budgets.get(context);
+	if (budget) return budget;
+	const flow = runsAsTool(context) ? context.getContext('flow') : undefined;
+	const ledger =
+		flow && ((flow.contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger);
+	budget = new CreditBudget(maxCreditsOf(context, 0), ledger, !!flow, capsOverTimeOf(context));
+	budgets.set(context, budget);
+	return budget;
+}
+
+/** The MCP session id n8n's MCP Server Trigger (2.1, Streamable HTTP) hands the tool in `$json.headers`. */
+function sessionIdOf(context: IExecuteFunctions): string | undefined {
+	const headersOf = (json: unknown) => (json as { headers?: IDataObject } | undefined)?.headers;
+	const id = (headersOf(context.getWorkflowDataProxy(0).$json) ??
+		headersOf(context.getInputData()[0]?.json))?.['mcp-session-id'];
+	return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The caps over time set on this node, counted in this process's memory (see docs/node.md). */
+function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
+	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
+	const perDay = capOverTimeOf(context, 'maxCreditsPerDay');
+	const perSession = capOverTimeOf(context, 'maxCreditsPerSession');
+	const session = perSession > 0 ? sessionIdOf(context) : undefined;
+	const caps: Cap[] = [];
+	if (perDay > 0)
+		caps.push(capOf('maxCreditsPerDay', perDay, tallyOf(node, { now }), 'left_today'));
+	if (session)
+		caps.push(
+			capOf('maxCreditsPerSession', perSession, tallyOf(node, { session }), 'left_in_session'),
+		);
+	return caps;
+}
+
+const capOf = (
+	name: CapOverTimeName,
+	max: number,
+	tally: Tally,
+	leftField: Cap['leftField'],
+): Cap => ({
+	label: CAP_OVER_TIME_NAMES[name],
+	max,
+	tally,
+	leftField,
+});
+
+/** Who used what a cap counted before this run, and how to get past it (a model reads the message). */
+const CAP_WORDS = {
+	left_today: ['Earlier runs and calls of this node today', 'wait for the next day (UTC), or '],
+	left_in_session: ['Earlier calls of this MCP session', 'or '],
+	none: ['Earlier tool calls of this execution', ''],
+};
+
+/** Stop Before Spending: a refusal when the run's worst case may not fit (thrown without continueOnFail). */
+export function stopBeforeSpending(
+	context: IExecuteFunctions,
+	run: ChargingRun,
+	what: string,
+	worstCase: number,
+): NodeOperationError | undefined {
+	const { budget, policy, whatFits } = run;
+	if (!mustStop(policy, worstCase, budget.headroom)) return undefined;
+	const cap = budget.tightest;
+	const usedBefore = cap.tally.charged + cap.tally.reserved;
+	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
+	const [who, wait] = CAP_WORDS[cap.leftField ?? 'none'];
+	const fits = cap.leftField ? '' : `, or set When Max Credits Is Reached to ${whatFits}`;
+	const remedy = `Ask for fewer contacts, ${wait}raise ${cap.label} to ${worstCase + usedBefore}${fits}`;
+	const refusal = new NodeOperationError(
+		context.getNode(),
+		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
+		{
+			description: `${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${cap.label} to ${worstCase + usedBefore}, or set When Max Credits Is Reached to ${whatFits} to spend up to the budget and pass the rest through.`,
+		},
+	);
+	if (!context.continueOnFail()) throw refusal;
+	return refusal;
+}
+
+/** What the budget did not reach (`notSentCount` of `unit`): under Stop Before Spending an error (thrown without continueOnFail). */
+export function budgetReached(
+	context: IExecuteFunctions,
+	{ budget, policy }: ChargingRun,
+	notSentCount: number,
+	unit: string,
+): NodeOperationError | undefined {
+	if (policy !== 'stop' || notSentCount === 0) return undefined;
+	const notSent = plural(notSentCount, unit);
+	const cap = budget.tightest;
+	const reached = new NodeOperationError(
+		context.getNode(),
+		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
+		{
+			description:
+				'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
+		},
+	);
+	if (!context.continueOnFail()) throw reached;
+	return reached;
+}
+
+/** An output that is a contact record (not an error, a no-match or an item passed over). */
+export function isContactRecord(json: IDataObject): boolean {
+	return (
+		typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined
+	);
+}
+
+/** An input item passed through because the budget did not reach it. */
+export const skippedForBudget = (json: IDataObject): IDataObject => ({
+	...json,
+	unlock_skipped: 'budget',
+});
+
+/** The run's output: a notice of what was done and spent, the run's totals on every record, Simplify. */
+export function finishRun(
+	context: IExecuteFunctions,
+	{ budget }: ChargingRun,
+	output: INodeExecutionData[],
+	notice: { done: string; notSent: number; unit: string; also?: string },
+): INodeExecutionData[] {
+	const notSent = notice.notSent
+		? `; ${plural(notice.notSent, notice.unit)} not sent (Max Credits reached)`
+		: '';
+	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
+	const spent = `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
+	context.addExecutionHints({
+		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. Contacts you already held were returned free of charge.`,
+		location: 'outputPane',
+	});
+	const totals = {
+		credits_charged_in_run: budget.chargedHere,
+		credits_remaining: budget.creditsRemaining,
+	};
+	return simplifyOutput(
+		context,
+		output.map((item) =>
+			isContactRecord(item.json) ? { ...item, json: { ...item.json, ...totals } } : item,
+		),
+	);
+}
+
+/** Charges the contract rules out, which the run did not take (their worst case stays held back). */
+function impossibleText({ impossibleCharges }: CreditBudget): string {
+	if (impossibleCharges.length === 0) return '';
+	const calls = impossibleCharges.length === 1 ? 'that call stays' : 'those calls stays';
+	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits`;
+}
+
+/** Credits still reserved for answers that were lost (they may have been charged). */
+function heldBackText(budget: CreditBudget): string {
+	if (budget.reservedHere <= 0) return '';
+	return `, and ${budget.reservedHere} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`;
+}

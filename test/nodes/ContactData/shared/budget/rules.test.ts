@@ -1,0 +1,150 @@
+/**
+ * The credit rules as pure functions, with plain values and a fake clock: reserve, settle, replay,
+ * impossible charges, What Fits, Stop Before Spending and the caps over time. No sandbox, no n8n.
+ */
+import {
+	CreditBudget,
+	callSize,
+	isPossibleCharge,
+	mustStop,
+	tallyOf,
+	type Cap,
+	type Tally,
+} from '../../../../../nodes/ContactData/shared/budget/rules';
+
+const DAY = 24 * 3600 * 1000;
+const NOON = Date.parse('2026-11-25T12:00:00Z');
+
+const dayCap = (max: number, tally: Tally): Cap => ({
+	label: 'Max Credits per Day',
+	max,
+	tally,
+	leftField: 'left_today',
+});
+
+describe('reserve and settle', () => {
+	it('reserves a worst case only while it fits, and the charge reported replaces it', () => {
+		const budget = new CreditBudget(10);
+		const first = budget.reserve(6, 'k1')!;
+		expect(budget.reserve(5, 'k2')).toBeUndefined();
+		expect(budget.headroom).toBe(4);
+		expect(budget.settle(first, { credits_charged: 2, credits_remaining: 98 })).toBe(2);
+		expect([budget.charged, budget.headroom, budget.creditsRemaining]).toEqual([2, 8, 98]);
+		expect(budget.reserve(8, 'k2')).toBeDefined();
+	});
+
+	it.each([[-1], [7], [1.5], ['3'], [null], [undefined]])(
+		'an impossible charge (%p) keeps the worst case held',
+		(charge) => {
+			const budget = new CreditBudget(10);
+			const reservation = budget.reserve(6, 'k')!;
+			expect(budget.settle(reservation, { credits_charged: charge })).toBeUndefined();
+			expect(budget.headroom).toBe(4);
+			expect(budget.impossibleCharges).toHaveLength(1);
+			expect(isPossibleCharge(charge, 6)).toBe(false);
+		},
+	);
+
+	it('a refused call (nothing charged) gives its room back', () => {
+		const budget = new CreditBudget(5);
+		budget.release(budget.reserve(5)!);
+		expect(budget.headroom).toBe(5);
+	});
+});
+
+describe('replays', () => {
+	it('a key settled before is a replay: counted once, with or without the API saying so', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const first = new CreditBudget(10, ledger, true);
+		first.settle(first.reserve(3, 'same')!, { credits_charged: 3 });
+		const second = new CreditBudget(10, ledger, true);
+		expect(second.settle(second.reserve(3, 'same')!, { credits_charged: 3 })).toBe(0);
+		const third = new CreditBudget(10, ledger, true);
+		expect(third.settle(third.reserve(3, 'same')!, { credits_charged: 3 }, true)).toBe(0);
+		expect([ledger.charged, ledger.reserved]).toEqual([3, 0]);
+		expect([first.replayedHere, second.replayedHere, third.replayedHere]).toEqual([0, 1, 1]);
+		expect([first.chargedHere, second.chargedHere]).toEqual([3, 0]);
+	});
+
+	it('a first answer marked replayed (its first send lost) is still its one charge', () => {
+		const budget = new CreditBudget(10);
+		expect(budget.settle(budget.reserve(3, 'k')!, { credits_charged: 3 }, true)).toBe(3);
+		expect([budget.charged, budget.replayedHere]).toEqual([3, 1]);
+	});
+
+	it('a lost call keeps its worst case; the same key later takes it over even with no room left', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const lostRun = new CreditBudget(4, ledger, true);
+		lostRun.holdForReplay(lostRun.reserve(4, 'lost')!);
+		const next = new CreditBudget(4, ledger, true);
+		expect(next.headroom).toBe(0);
+		expect(next.reserve(1, 'other')).toBeUndefined();
+		expect(next.holds('lost')).toBe(true);
+		const takenOver = next.reserve(4, 'lost')!;
+		expect(takenOver.credits).toBe(4);
+		expect(next.settle(takenOver, { credits_charged: 1 })).toBe(1);
+		expect([ledger.charged, ledger.reserved, next.headroom]).toEqual([1, 0, 3]);
+	});
+});
+
+describe('What Fits and Stop Before Spending', () => {
+	it('What Fits sends as many ids as the caps leave room for, at most the call limit', () => {
+		expect(callSize(100, 250, 150, 1)).toBe(100);
+		expect(callSize(100, 250, 50, 1)).toBe(50);
+		expect(callSize(100, 250, 5, 2)).toBe(2);
+		expect(callSize(100, 3, 50, 1)).toBe(3);
+		expect(callSize(100, 3, 1, 2)).toBe(0);
+	});
+
+	it('Stop Before Spending refuses a run whose worst case does not fit; What Fits never does', () => {
+		expect(mustStop('stop', 11, 10)).toBe(true);
+		expect(mustStop('stop', 10, 10)).toBe(false);
+		expect(mustStop('whatFits', 11, 10)).toBe(false);
+	});
+});
+
+describe('caps over time (a fake clock)', () => {
+	it('a day’s tally is the node’s for that UTC day: the same all day, fresh the next', () => {
+		const store = new Map<string, Tally>();
+		const morning = tallyOf('wf|node', { now: NOON - 11 * 3600 * 1000 }, store);
+		morning.charged = 4;
+		expect(tallyOf('wf|node', { now: NOON + 11 * 3600 * 1000 }, store)).toBe(morning);
+		expect(tallyOf('wf|node', { now: NOON + DAY }, store).charged).toBe(0);
+		expect(tallyOf('wf|other', { now: NOON }, store).charged).toBe(0);
+		expect(tallyOf('wf|node', { session: 's1' }, store)).not.toBe(
+			tallyOf('wf|node', { session: 's2' }, store),
+		);
+	});
+
+	it('keeps at most 10,000 tallies, dropping the oldest', () => {
+		const store = new Map<string, Tally>();
+		const oldest = tallyOf('node', { session: 'first' }, store);
+		for (let session = 0; session < 10_000; session++)
+			tallyOf('node', { session: `s${session}` }, store);
+		expect(store.size).toBe(10_000);
+		expect(tallyOf('node', { session: 'first' }, store)).not.toBe(oldest);
+	});
+
+	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
+		const day = { charged: 0, reserved: 0 };
+		const runs = [
+			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
+			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
+		];
+		const reserved = runs.map((budget) => budget.reserve(callSize(100, 4, budget.headroom, 1)));
+		expect(reserved.map((reservation) => reservation?.credits)).toEqual([4, 2]);
+		expect(runs[1].tightest.label).toBe('Max Credits per Day');
+		runs.forEach((budget, index) =>
+			budget.settle(reserved[index]!, { credits_charged: reserved[index]!.credits }),
+		);
+		expect(day).toEqual({ charged: 6, reserved: 0 });
+		expect(new CreditBudget(5, undefined, false, [dayCap(6, day)]).headroom).toBe(0);
+	});
+
+	it('a lost answer keeps its worst case against the day cap too', () => {
+		const day = { charged: 0, reserved: 0 };
+		const budget = new CreditBudget(5, undefined, false, [dayCap(5, day)]);
+		budget.holdForReplay(budget.reserve(3, 'lost')!);
+		expect(day).toEqual({ charged: 0, reserved: 3 });
+	});
+});
