@@ -7,7 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { FROM_VERSION_2 } from './versions';
 import { wholeNumber } from './values';
 
-const fromVersion2 = { show: FROM_VERSION_2 };
+const shownFromVersion2 = { show: FROM_VERSION_2 };
 
 /** The two options, for an operation's Options collection. */
 export const capsOverTimeOptions: INodeProperties[] = [
@@ -17,7 +17,7 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
-		displayOptions: fromVersion2,
+		displayOptions: shownFromVersion2,
 		description:
 			'The most credits this node may spend per day (UTC), across its runs and MCP tool calls. 0: no daily cap.',
 		hint: 'Counted per n8n process: queue-mode workers and restarts start from 0 (then at most one cap per process)',
@@ -28,7 +28,7 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
-		displayOptions: fromVersion2,
+		displayOptions: shownFromVersion2,
 		description:
 			'The most credits the calls of one MCP client session may spend (MCP Server Trigger over Streamable HTTP). 0: none.',
 		hint: 'Needs the mcp-session-id header (Streamable HTTP); over SSE only Max Credits applies, per call',
