@@ -31,14 +31,17 @@ function withTargets(run) {
 		...timing,
 		calls_ratio: round(calls_ratio),
 		wall_ratio: round(wall_ratio),
-		unlock_span_ratio: run.unlock_span_s === undefined ? null : round(run.unlock_span_s / timing.schedule_s),
-		calls_span_ratio: run.calls_span_s === undefined ? null : round(run.calls_span_s / timing.schedule_s),
+		unlock_span_ratio:
+			run.unlock_span_s === undefined ? null : round(run.unlock_span_s / timing.schedule_s),
+		calls_span_ratio:
+			run.calls_span_s === undefined ? null : round(run.calls_span_s / timing.schedule_s),
 		targets_met: {
 			no_failed_items: run.failed_items === 0,
 			credits_equal_unique: run.credits_charged === run.unique_unlocked,
 			calls_within_1_05_of_minimum: calls_ratio <= 1.05,
 			wall_within_1_10_of_schedule: wall_ratio <= 1.1,
-			calls_span_within_1_10_of_schedule: run.calls_span_s === undefined ? null : run.calls_span_s / timing.schedule_s <= 1.1,
+			calls_span_within_1_10_of_schedule:
+				run.calls_span_s === undefined ? null : run.calls_span_s / timing.schedule_s <= 1.1,
 		},
 	};
 }
@@ -48,20 +51,27 @@ const number = (value) => value.toLocaleString('en-US');
 
 /** "measured / schedule s (ratio)", or n/a for a figure an older run did not record. */
 function againstSchedule(seconds, ratio, run) {
-	return seconds === undefined ? 'n/a' : `${seconds.toFixed(1)} / ${run.schedule_s.toFixed(0)} s (${ratio.toFixed(2)})`;
+	return seconds === undefined
+		? 'n/a'
+		: `${seconds.toFixed(1)} / ${run.schedule_s.toFixed(0)} s (${ratio.toFixed(2)})`;
 }
 
 function row(run) {
 	const mode =
-		run.mode === 'queue' ? `queue, ${run.workers} workers × concurrency ${run.worker_concurrency}` : 'regular (one n8n process)';
-	const credits = run.credits_charged === run.unique_unlocked ? `equal (${number(run.credits_charged)})` : `${number(run.credits_charged)} vs ${number(run.unique_unlocked)}`;
+		run.mode === 'queue'
+			? `queue, ${run.workers} workers × concurrency ${run.worker_concurrency}`
+			: 'regular (one n8n process)';
+	const credits =
+		run.credits_charged === run.unique_unlocked
+			? `equal (${number(run.credits_charged)})`
+			: `${number(run.credits_charged)} vs ${number(run.unique_unlocked)}`;
 	return `| ${mode} | ${run.executions} × ${number(run.ids_per_execution)} | ${run.calls} (${run.minimum_calls}) | ${run.http_429} | ${run.failed_items} | ${credits} | ${againstSchedule(run.wall_s, run.wall_ratio, run)} | ${againstSchedule(run.unlock_span_s, run.unlock_span_ratio, run)} | ${run.before_first_call_s === undefined ? 'n/a' : `${run.before_first_call_s.toFixed(1)} s`} | ${againstSchedule(run.calls_span_s, run.calls_span_ratio, run)} |`;
 }
 
 function table(runs) {
 	return [
 		START,
-		'| mode | executions × ids | calls (minimum) | 429s | failed items | credits vs unique | wall / schedule (ratio) | Unlock span / schedule (ratio) | Unlock start to first call | unlock calls\' span / schedule (ratio) |',
+		"| mode | executions × ids | calls (minimum) | 429s | failed items | credits vs unique | wall / schedule (ratio) | Unlock span / schedule (ratio) | Unlock start to first call | unlock calls' span / schedule (ratio) |",
 		'|---|---|---|---|---|---|---|---|---|---|',
 		...runs.map(row),
 		END,
@@ -86,4 +96,6 @@ const doc = readFileSync(DOC, 'utf8');
 const at = doc.indexOf(START);
 if (at < 0) throw new Error(`docs/performance.md has no ${START} marker`);
 writeFileSync(DOC, doc.slice(0, at) + table(runs) + doc.slice(doc.indexOf(END) + END.length));
-process.stdout.write(`${table(runs)}\nfigures merged into bench/results.json (queue_mode) and docs/performance.md\n`);
+process.stdout.write(
+	`${table(runs)}\nfigures merged into bench/results.json (queue_mode) and docs/performance.md\n`,
+);

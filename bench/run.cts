@@ -14,7 +14,15 @@ import { overheadCase } from './cases/overhead.cjs';
 import { pollCase } from './cases/poll.cjs';
 import { searchCase, unlockCase } from './cases/rateLimited.cjs';
 import { removeBenchTemp, secondsSince } from './lib/bench.cjs';
-import { failedCase, formatTable, machine, round, writeResults, type BenchResults, type CaseResult } from './lib/report.cjs';
+import {
+	failedCase,
+	formatTable,
+	machine,
+	round,
+	writeResults,
+	type BenchResults,
+	type CaseResult,
+} from './lib/report.cjs';
 import { startSandboxProcess } from './lib/sandboxProcess.cjs';
 
 /**
@@ -29,15 +37,31 @@ const CONTACTS = 100_000;
 const EXPORT_SIZES = [100_000, 1_000_000];
 const POLL_SIZES = [10_000, 100_000];
 
-const ALL_CASES = ['unlock', 'unlock_v2', 'unlock_9000', 'unlock_9000_v2', 'search', 'unlock_3_windows', 'unlock_3_windows_v2', 'search_3_windows', 'export', 'overhead', 'alternative', 'poll'];
+const ALL_CASES = [
+	'unlock',
+	'unlock_v2',
+	'unlock_9000',
+	'unlock_9000_v2',
+	'search',
+	'unlock_3_windows',
+	'unlock_3_windows_v2',
+	'search_3_windows',
+	'export',
+	'overhead',
+	'alternative',
+	'poll',
+];
 
 async function main() {
 	const started = process.hrtime.bigint();
 	// Other work on the machine slows every figure; recorded so a reader can judge a run.
 	const loadAtStart = loadavg();
-	const wanted = new Set((process.env.BENCH_CASES ?? ALL_CASES.join(',')).split(',').map((name) => name.trim()));
+	const wanted = new Set(
+		(process.env.BENCH_CASES ?? ALL_CASES.join(',')).split(',').map((name) => name.trim()),
+	);
 	const results: CaseResult[] = [];
-	const progress = (message: string) => process.stderr.write(`bench: ${message} (${round(secondsSince(started), 1)} s)\n`);
+	const progress = (message: string) =>
+		process.stderr.write(`bench: ${message} (${round(secondsSince(started), 1)} s)\n`);
 	/** Runs one case; a case that fails is reported as failed and the others still run. */
 	const attempt = async (name: string, title: string, run: () => Promise<CaseResult>) => {
 		if (!wanted.has(name)) return;
@@ -55,26 +79,59 @@ async function main() {
 	progress(`sandbox with ${CONTACTS.toLocaleString('en-US')} contacts at ${sandbox.url}`);
 	try {
 		await attempt('unlock', 'Unlock, 5,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock', items: 5_000, uniqueIds: 4_500, repeats: 3 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock',
+				items: 5_000,
+				uniqueIds: 4_500,
+				repeats: 3,
+			}),
 		);
 		// The same jobs with version 2's reading of the id field, and at 9,000 items (two windows).
 		await attempt('unlock_v2', 'Unlock v2, 5,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_v2', items: 5_000, uniqueIds: 4_500, repeats: 3, version: 2 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock_v2',
+				items: 5_000,
+				uniqueIds: 4_500,
+				repeats: 3,
+				version: 2,
+			}),
 		);
 		await attempt('unlock_9000', 'Unlock, 9,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_9000', items: 9_000, uniqueIds: 8_100, repeats: 1 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock_9000',
+				items: 9_000,
+				uniqueIds: 8_100,
+				repeats: 1,
+			}),
 		);
 		await attempt('unlock_9000_v2', 'Unlock v2, 9,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_9000_v2', items: 9_000, uniqueIds: 8_100, repeats: 1, version: 2 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock_9000_v2',
+				items: 9_000,
+				uniqueIds: 8_100,
+				repeats: 1,
+				version: 2,
+			}),
 		);
 		await attempt('search', 'Search, Return All', () =>
 			searchCase(sandbox, RATE_CASES_SCALE, { name: 'search', countries: [['US']], repeats: 3 }),
 		);
 		await attempt('unlock_3_windows', 'Unlock, 16,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows', items: 16_000, uniqueIds: 15_000, repeats: 1 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock_3_windows',
+				items: 16_000,
+				uniqueIds: 15_000,
+				repeats: 1,
+			}),
 		);
 		await attempt('unlock_3_windows_v2', 'Unlock v2, 16,000 items', () =>
-			unlockCase(sandbox, RATE_CASES_SCALE, { name: 'unlock_3_windows_v2', items: 16_000, uniqueIds: 15_000, repeats: 1, version: 2 }),
+			unlockCase(sandbox, RATE_CASES_SCALE, {
+				name: 'unlock_3_windows_v2',
+				items: 16_000,
+				uniqueIds: 15_000,
+				repeats: 1,
+				version: 2,
+			}),
 		);
 		await attempt('search_3_windows', 'Search, Return All, 3 queries', () =>
 			searchCase(sandbox, RATE_CASES_SCALE, {
@@ -83,7 +140,9 @@ async function main() {
 				repeats: 1,
 			}),
 		);
-		await attempt('overhead', 'Overhead, 10,000 items', () => overheadCase(sandbox, { items: 10_000, limit: 10 }));
+		await attempt('overhead', 'Overhead, 10,000 items', () =>
+			overheadCase(sandbox, { items: 10_000, limit: 10 }),
+		);
 		await attempt('alternative', 'The alternative in the real n8n', () =>
 			alternativeCase(sandbox, ALTERNATIVE_SCALE, {
 				items: 5_000,
@@ -115,7 +174,9 @@ async function main() {
 	// Only a run of every case replaces the committed figures; a subset goes to build/.
 	const resultsFile = process.env.BENCH_CASES ? 'build/bench-results.json' : 'bench/results.json';
 	writeResults(join(__dirname, '..', '..', resultsFile), output);
-	process.stdout.write(`${formatTable(results)}\n\n${output.notes.join('\n')}\ntotal ${output.total_s} s; figures written to ${resultsFile}\n`);
+	process.stdout.write(
+		`${formatTable(results)}\n\n${output.notes.join('\n')}\ntotal ${output.total_s} s; figures written to ${resultsFile}\n`,
+	);
 }
 
 main()

@@ -26,7 +26,9 @@ function pick<T>(random: () => number, items: readonly T[], max: number): T[] {
 
 /** Every title the sandbox gives its contacts, so a Job Title filter (whole words) finds real matches. */
 function titleVocabulary(): string[] {
-	const titles = DEPARTMENTS.flatMap((department) => SENIORITIES.flatMap((seniority) => titlesOf(department, seniority)));
+	const titles = DEPARTMENTS.flatMap((department) =>
+		SENIORITIES.flatMap((seniority) => titlesOf(department, seniority)),
+	);
 	return [...new Set(titles)];
 }
 
@@ -34,11 +36,35 @@ function titleVocabulary(): string[] {
 function filterSets(count: number): Array<Record<string, unknown>> {
 	const random = seededRandom(2024);
 	const titles = titleVocabulary();
-	const keywords = ['san', 'eng', 'john', 'acme', 'sales director', 'new york', 'data sci', 'a b c', 'lab', 'blue wave', 'm'];
+	const keywords = [
+		'san',
+		'eng',
+		'john',
+		'acme',
+		'sales director',
+		'new york',
+		'data sci',
+		'a b c',
+		'lab',
+		'blue wave',
+		'm',
+	];
 	const countries = ['US', 'gb', 'DE', 'fr', 'IN', 'CA', 'AU', 'BR', 'JP', 'SG'];
-	const departments = ['engineering', 'sales', 'marketing', 'product', 'finance', 'data', 'operations'];
+	const departments = [
+		'engineering',
+		'sales',
+		'marketing',
+		'product',
+		'finance',
+		'data',
+		'operations',
+	];
 	// The costly ones first: a title word most contacts share (the largest whole-word match), many words.
-	const sets: Array<Record<string, unknown>> = [{}, { title: ['Engineer'] }, { keywords: 'a b c d e f g h' }];
+	const sets: Array<Record<string, unknown>> = [
+		{},
+		{ title: ['Engineer'] },
+		{ keywords: 'a b c d e f g h' },
+	];
 	while (sets.length < count) {
 		const filters: Record<string, unknown> = {};
 		if (random() < 0.4) filters.title = pick(random, titles, 3);
@@ -74,8 +100,10 @@ async function post(url: string, body: unknown): Promise<any> {
 async function download(url: string): Promise<{ bytes: number; seconds: number; status: number }> {
 	const started = performance.now();
 	const curl = await new Promise<string | null>((resolve) => {
-		execFile('curl', ['-s', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url], (error, stdout) =>
-			resolve(error ? null : stdout),
+		execFile(
+			'curl',
+			['-s', '-o', '/dev/null', '-w', '%{http_code} %{size_download}', url],
+			(error, stdout) => resolve(error ? null : stdout),
 		);
 	});
 	if (curl) {
@@ -112,7 +140,9 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ port: 0, contacts: CONTACTS, rateLimits: false });
 	const startMs = performance.now() - started;
 	const rssAfterStart = process.memoryUsage().rss;
-	console.log(`start: ${CONTACTS.toLocaleString('en-US')} contacts ready in ${startMs.toFixed(0)} ms; rss ${mb(rssAfterStart)}`);
+	console.log(
+		`start: ${CONTACTS.toLocaleString('en-US')} contacts ready in ${startMs.toFixed(0)} ms; rss ${mb(rssAfterStart)}`,
+	);
 
 	// Search: each filter set twice (first page, then the page its cursor leads to).
 	const latencies: number[] = [];
@@ -122,7 +152,11 @@ async function main(): Promise<void> {
 		let cursor: string | null = null;
 		for (let page = 0; page < 2; page++) {
 			const t = performance.now();
-			const body: any = await post(`${sandbox.url}/v1/search`, { filters, limit: 100, ...(cursor ? { cursor } : {}) });
+			const body: any = await post(`${sandbox.url}/v1/search`, {
+				filters,
+				limit: 100,
+				...(cursor ? { cursor } : {}),
+			});
 			const ms = performance.now() - t;
 			latencies.push(ms);
 			slowest.push({ ms, filters });
@@ -138,9 +172,13 @@ async function main(): Promise<void> {
 			`p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms, ` +
 			`max ${latencies[latencies.length - 1].toFixed(1)} ms`,
 	);
-	console.log(`  slowest: ${slowest[0].ms.toFixed(1)} ms for ${JSON.stringify(slowest[0].filters)}`);
+	console.log(
+		`  slowest: ${slowest[0].ms.toFixed(1)} ms for ${JSON.stringify(slowest[0].filters)}`,
+	);
 	console.log(`  matches: ${describeMatches(matches)}`);
-	console.log(`  with a Job Title filter: ${describeMatches(matches.filter(({ filters }) => 'title' in filters))}`);
+	console.log(
+		`  with a Job Title filter: ${describeMatches(matches.filter(({ filters }) => 'title' in filters))}`,
+	);
 
 	// Export: every contact, through the signed URL, counted as it streams.
 	const list = await post(`${sandbox.url}/v1/lists`, { name: 'Everyone', filters: {} });
@@ -155,7 +193,9 @@ async function main(): Promise<void> {
 
 	clearInterval(sampler);
 	peakRss = Math.max(peakRss, process.memoryUsage().rss);
-	console.log(`memory: rss after start ${mb(rssAfterStart)}, peak ${mb(peakRss)} (the sandbox and this script's searches share the process)`);
+	console.log(
+		`memory: rss after start ${mb(rssAfterStart)}, peak ${mb(peakRss)} (the sandbox and this script's searches share the process)`,
+	);
 	await sandbox.close();
 }
 

@@ -17,9 +17,13 @@ export class ContactDataApi implements ICredentialType {
 
 	displayName = 'Contact Data API';
 
-	icon: Icon = { light: 'file:../icons/contactData.svg', dark: 'file:../icons/contactData.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/contactData.svg',
+		dark: 'file:../icons/contactData.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/contact-data/n8n-nodes-contact-data/blob/main/docs/node.md';
+	documentationUrl =
+		'https://github.com/contact-data/n8n-nodes-contact-data/blob/main/docs/node.md';
 
 	properties: INodeProperties[] = [
 		{
@@ -29,8 +33,7 @@ export class ContactDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description:
-				'Generated in the Contact Data dashboard (Growth tier or higher)',
+			description: 'Generated in the Contact Data dashboard (Growth tier or higher)',
 		},
 		{
 			displayName: 'Base URL',
@@ -40,7 +43,8 @@ export class ContactDataApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://api.contactdata.example',
 			hint: `Your account’s API address, as shown in the Contact Data dashboard, without ${API_PREFIX}`,
-			description: 'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',
+			description:
+				'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',
 		},
 		{
 			displayName: 'Timeout (Seconds)',
@@ -66,7 +70,10 @@ export class ContactDataApi implements ICredentialType {
 		if (problem !== undefined) throw new UserError(problem);
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+			},
 		};
 	}
 
@@ -95,7 +102,8 @@ export class ContactDataApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The API key works, but its account is below the Growth tier, which the API requires',
+					message:
+						'The API key works, but its account is below the Growth tier, which the API requires',
 				},
 			},
 			{

@@ -11,7 +11,10 @@ import { asObject, notFound, parseWith, type Answer } from './http.cjs';
 import type { RequestContext, Route } from './router.cjs';
 import type { SandboxState } from './state.cjs';
 
-const balanceSchema = z.object({ key: z.string().min(1), balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+const balanceSchema = z.object({
+	key: z.string().min(1),
+	balance: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
 
 /** Ten years either way: the clock stays within the dates JavaScript can write. */
 const MAX_CLOCK_OFFSET_S = 10 * 365 * 86_400;
@@ -73,7 +76,8 @@ async function setSettings(ctx: RequestContext): Promise<Answer> {
 	const request = parseWith(settingsSchema, asObject(await ctx.body()));
 	if (request.time_scale !== undefined) state.settings.timeScale = request.time_scale;
 	if (request.rate_limits !== undefined) state.settings.rateLimits = request.rate_limits;
-	if (request.webhook_retry_delays_ms !== undefined) state.settings.webhookRetryDelaysMs = request.webhook_retry_delays_ms;
+	if (request.webhook_retry_delays_ms !== undefined)
+		state.settings.webhookRetryDelaysMs = request.webhook_retry_delays_ms;
 	if (request.clock_offset_s !== undefined) state.clock.offsetMs = request.clock_offset_s * 1000;
 	if (request.future_api !== undefined) state.settings.futureApi = request.future_api;
 	return { status: 200, body: settingsBody(state) };
@@ -100,7 +104,10 @@ async function emitEvents(ctx: RequestContext): Promise<Answer> {
 	const account = accountOf(state, request.key ?? KEYS.growth);
 	const list = account.lists.get(request.list_id);
 	if (!list) throw notFound(`no saved list has the id ${request.list_id}`, { id: request.list_id });
-	return { status: 200, body: { events: makeEvents(state, account, list, request.type, request.count) } };
+	return {
+		status: 200,
+		body: { events: makeEvents(state, account, list, request.type, request.count) },
+	};
 }
 
 async function deliveries(ctx: RequestContext): Promise<Answer> {

@@ -24,21 +24,36 @@ function isSameOrigin(origin: string, port: number): boolean {
 }
 
 function crossSite(message: string): ApiError {
-	return new ApiError(403, 'invalid_request', `admin routes refuse cross-site requests: ${message}`, { reason: 'cross_site' });
+	return new ApiError(
+		403,
+		'invalid_request',
+		`admin routes refuse cross-site requests: ${message}`,
+		{ reason: 'cross_site' },
+	);
 }
 
 /** Throws when an admin request may come from a web page of another site; `port` is the sandbox's. */
 export function refuseCrossSite(req: IncomingMessage, port: number): void {
 	const { origin, host } = req.headers;
-	if (host !== undefined && !isLoopbackAuthority(host)) throw crossSite(`Host ${host} is not a loopback address`);
-	if (origin !== undefined && !isSameOrigin(origin, port)) throw crossSite(`Origin ${origin} is not this sandbox`);
+	if (host !== undefined && !isLoopbackAuthority(host))
+		throw crossSite(`Host ${host} is not a loopback address`);
+	if (origin !== undefined && !isSameOrigin(origin, port))
+		throw crossSite(`Origin ${origin} is not this sandbox`);
 	const site = req.headers['sec-fetch-site'];
-	if (site !== undefined && site !== 'same-origin' && site !== 'none') throw crossSite(`Sec-Fetch-Site ${site}`);
-	const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+	if (site !== undefined && site !== 'same-origin' && site !== 'none')
+		throw crossSite(`Sec-Fetch-Site ${site}`);
+	const hasBody =
+		Number(req.headers['content-length'] ?? 0) > 0 ||
+		req.headers['transfer-encoding'] !== undefined;
 	const type = req.headers['content-type'];
 	if ((hasBody || type !== undefined) && !/^application\/json\s*(;|$)/i.test(type ?? '')) {
-		throw new ApiError(415, 'invalid_request', 'admin routes take JSON bodies: send Content-Type: application/json', {
-			field: 'Content-Type',
-		});
+		throw new ApiError(
+			415,
+			'invalid_request',
+			'admin routes take JSON bodies: send Content-Type: application/json',
+			{
+				field: 'Content-Type',
+			},
+		);
 	}
 }

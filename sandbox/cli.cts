@@ -4,7 +4,13 @@
  */
 import { KEYS } from './accounts.cjs';
 import { faultRulesSchema } from './faults.cjs';
-import { DEFAULT_CONTACTS, DEFAULT_PORT, DEFAULT_SEED, startSandbox, type SandboxOptions } from './server.cjs';
+import {
+	DEFAULT_CONTACTS,
+	DEFAULT_PORT,
+	DEFAULT_SEED,
+	startSandbox,
+	type SandboxOptions,
+} from './server.cjs';
 
 function numberFrom(name: string, fallback: number, check: (value: number) => boolean): number {
 	const raw = process.env[name];
@@ -18,8 +24,16 @@ function numberFrom(name: string, fallback: number, check: (value: number) => bo
 
 export function optionsFromEnvironment(): SandboxOptions {
 	const options: SandboxOptions = {
-		port: numberFrom('SANDBOX_PORT', DEFAULT_PORT, (v) => Number.isInteger(v) && v >= 0 && v < 65536),
-		contacts: numberFrom('SANDBOX_CONTACTS', DEFAULT_CONTACTS, (v) => Number.isInteger(v) && v >= 1 && v <= 50_000_000),
+		port: numberFrom(
+			'SANDBOX_PORT',
+			DEFAULT_PORT,
+			(v) => Number.isInteger(v) && v >= 0 && v < 65536,
+		),
+		contacts: numberFrom(
+			'SANDBOX_CONTACTS',
+			DEFAULT_CONTACTS,
+			(v) => Number.isInteger(v) && v >= 1 && v <= 50_000_000,
+		),
 		seed: numberFrom('SANDBOX_SEED', DEFAULT_SEED, Number.isInteger),
 		timeScale: numberFrom('SANDBOX_TIME_SCALE', 1, (v) => v > 0),
 		rateLimits: !/^(off|false|0|no)$/i.test(process.env.SANDBOX_RATE_LIMITS ?? ''),
@@ -27,7 +41,9 @@ export function optionsFromEnvironment(): SandboxOptions {
 	const faults = process.env.SANDBOX_FAULTS;
 	if (faults && faults.trim() !== '') {
 		const parsed: unknown = JSON.parse(faults);
-		options.faults = faultRulesSchema.parse(Array.isArray(parsed) ? { rules: parsed } : parsed).rules;
+		options.faults = faultRulesSchema.parse(
+			Array.isArray(parsed) ? { rules: parsed } : parsed,
+		).rules;
 	}
 	return options;
 }

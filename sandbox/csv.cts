@@ -11,9 +11,11 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /** One CSV cell: arrays of strings joined with ";", other objects as JSON text, null empty. */
 export function csvCell(value: unknown): string {
 	if (value === null || value === undefined) return '';
-	if (typeof value === 'string') return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+	if (typeof value === 'string')
+		return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return csvCell(value.join(';'));
+	if (Array.isArray(value) && value.every((item) => typeof item === 'string'))
+		return csvCell(value.join(';'));
 	return csvCell(JSON.stringify(value));
 }
 

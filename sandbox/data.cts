@@ -3,7 +3,12 @@
  * typed arrays of indexes into vocabularies (names, titles, companies, cities). Records are built
  * on demand from those indexes and a hash of the seed, so a million contacts take a few megabytes.
  */
-import { FUNDING_STAGES, ID_PREFIXES, SENIORITIES, type Seniority } from '../nodes/ContactData/shared/client/contract';
+import {
+	FUNDING_STAGES,
+	ID_PREFIXES,
+	SENIORITIES,
+	type Seniority,
+} from '../nodes/ContactData/shared/client/contract';
 import { companyBase, freeDomain } from './companyNames.cjs';
 import { ID_LENGTH, mixIndex, unmixIndex } from './ids.cjs';
 import { hash32, seededRandom, weightedPicker } from './random.cjs';
@@ -187,12 +192,24 @@ export class Dataset {
 	private fundingFor(size: number, random: number): (typeof FUNDING_STAGES)[number] {
 		if (size < 15) return (['pre_seed', 'seed', 'bootstrapped'] as const)[Math.floor(random * 3)];
 		if (size < 80) return (['seed', 'series_a', 'bootstrapped'] as const)[Math.floor(random * 3)];
-		if (size < 400) return (['series_a', 'series_b', 'series_c', 'debt'] as const)[Math.floor(random * 4)];
+		if (size < 400)
+			return (['series_a', 'series_b', 'series_c', 'debt'] as const)[Math.floor(random * 4)];
 		if (size < 3_000)
-			return (['series_c', 'series_d', 'series_e', 'series_f', 'private_equity'] as const)[Math.floor(random * 5)];
-		return (['series_g', 'series_h', 'series_i', 'series_j', 'ipo', 'ipo', 'acquired', 'private_equity'] as const)[
-			Math.floor(random * 8)
-		];
+			return (['series_c', 'series_d', 'series_e', 'series_f', 'private_equity'] as const)[
+				Math.floor(random * 5)
+			];
+		return (
+			[
+				'series_g',
+				'series_h',
+				'series_i',
+				'series_j',
+				'ipo',
+				'ipo',
+				'acquired',
+				'private_equity',
+			] as const
+		)[Math.floor(random * 8)];
 	}
 
 	private generateContacts(random: () => number): void {
@@ -295,7 +312,10 @@ export class Dataset {
 		if (!this.hasEmail(index)) return null;
 		const first = slug(FIRST_NAMES[this.first[index]]);
 		const last = slug(LAST_NAMES[this.last[index]]);
-		const local = (this.flags[index] & FLAG.emailGuessed) !== 0 ? `${first.charAt(0)}${last}` : `${first}.${last}`;
+		const local =
+			(this.flags[index] & FLAG.emailGuessed) !== 0
+				? `${first.charAt(0)}${last}`
+				: `${first}.${last}`;
 		return `${local}@${this.companyDomain[this.company[index]]}`;
 	}
 
@@ -314,7 +334,8 @@ export class Dataset {
 		const handle = match[1].toLowerCase();
 		const code = handle.slice(handle.lastIndexOf('-') + 1);
 		const index = this.indexOf(ID_PREFIXES.contact + code);
-		if (index < 0 || this.linkedinUrl(index)?.toLowerCase().endsWith(`/in/${handle}`) !== true) return -1;
+		if (index < 0 || this.linkedinUrl(index)?.toLowerCase().endsWith(`/in/${handle}`) !== true)
+			return -1;
 		return index;
 	}
 
@@ -351,7 +372,9 @@ export class Dataset {
 		const month = String(1 + ((h >>> 4) % 12)).padStart(2, '0');
 		// A contact whose title on file is out of date holds another title in fact (a wrong_title claim is fair).
 		const outdated = (this.flags[index] & FLAG.wrongTitle) !== 0 && !this.jobStarts.has(index);
-		const currentTitle = outdated ? this.promotionOf(this.title[index], (h >>> 20) / 4096) : this.title[index];
+		const currentTitle = outdated
+			? this.promotionOf(this.title[index], (h >>> 20) / 4096)
+			: this.title[index];
 		const history: WorkHistoryEntry[] = [
 			{
 				title: this.titles[currentTitle].title,
@@ -409,7 +432,8 @@ export class Dataset {
 			}
 		}
 		let candidates = this.titlesByRole[department][seniority].filter((t) => t !== title);
-		if (candidates.length === 0) candidates = this.titles.map((_, t) => t).filter((t) => t !== title);
+		if (candidates.length === 0)
+			candidates = this.titles.map((_, t) => t).filter((t) => t !== title);
 		return candidates[Math.floor(random * candidates.length)];
 	}
 

@@ -28,7 +28,10 @@ export class Deliverer {
 	private log: DeliveryRecord[] = [];
 	private readonly timers = new Set<NodeJS.Timeout>();
 	private readonly inFlight = new Set<AbortController>();
-	private readonly agent = new Agent({ keepAliveTimeout: 1_000, connect: { timeout: WEBHOOKS.deliveryTimeoutMs } });
+	private readonly agent = new Agent({
+		keepAliveTimeout: 1_000,
+		connect: { timeout: WEBHOOKS.deliveryTimeoutMs },
+	});
 	private generation = 0;
 
 	constructor(
@@ -46,7 +49,13 @@ export class Deliverer {
 		void this.attempt(event.id, body, subscription, 1, this.generation);
 	}
 
-	private async attempt(eventId: string, body: string, subscription: Subscription, attempt: number, generation: number): Promise<void> {
+	private async attempt(
+		eventId: string,
+		body: string,
+		subscription: Subscription,
+		attempt: number,
+		generation: number,
+	): Promise<void> {
 		if (generation !== this.generation) return;
 		const timestamp = Math.floor(this.now() / 1000);
 		const controller = new AbortController();
@@ -64,7 +73,12 @@ export class Deliverer {
 					'user-agent': 'contact-data-sandbox-webhooks/1',
 					[HEADERS.webhookId]: eventId,
 					[HEADERS.webhookTimestamp]: String(timestamp),
-					[HEADERS.webhookSignature]: webhookSignature(subscription.secret, eventId, timestamp, body),
+					[HEADERS.webhookSignature]: webhookSignature(
+						subscription.secret,
+						eventId,
+						timestamp,
+						body,
+					),
 				},
 				body,
 			});
@@ -91,10 +105,13 @@ export class Deliverer {
 		if (this.log.length > DELIVERY_LOG_MAX) this.log.splice(0, this.log.length - DELIVERY_LOG_MAX);
 		const delays = this.retryDelays();
 		if (ok || attempt > delays.length) return;
-		const timer = setTimeout(() => {
-			this.timers.delete(timer);
-			void this.attempt(eventId, body, subscription, attempt + 1, generation);
-		}, delays[attempt - 1]);
+		const timer = setTimeout(
+			() => {
+				this.timers.delete(timer);
+				void this.attempt(eventId, body, subscription, attempt + 1, generation);
+			},
+			delays[attempt - 1],
+		);
 		this.timers.add(timer);
 	}
 

@@ -12,11 +12,22 @@ import type { SandboxState } from './state.cjs';
 import { INTENT_TOPICS } from './vocab.cjs';
 
 /** Up to `count` members of a list, continuing where the previous event left off (wrapping once). */
-function nextMembers(state: SandboxState, account: Account, list: SavedList, count: number): number[] {
+function nextMembers(
+	state: SandboxState,
+	account: Account,
+	list: SavedList,
+	count: number,
+): number[] {
 	const picked: number[] = [];
 	let position = list.eventPosition;
 	for (let pass = 0; pass < 2 && picked.length < count; pass++) {
-		position = account.lists.members(state.ds, list, pass === 0 ? position : 0, count - picked.length, picked);
+		position = account.lists.members(
+			state.ds,
+			list,
+			pass === 0 ? position : 0,
+			count - picked.length,
+			picked,
+		);
 		if (position >= state.ds.size) position = 0;
 	}
 	list.eventPosition = position;
@@ -42,7 +53,9 @@ export function makeEvents(
 		};
 		if (type === 'intent') {
 			const topic = INTENT_TOPICS[Math.floor(state.eventRandom() * INTENT_TOPICS.length)];
-			const score = LIMITS.intentScoreMin + Math.floor(state.eventRandom() * (LIMITS.intentScoreMax - LIMITS.intentScoreMin + 1));
+			const score =
+				LIMITS.intentScoreMin +
+				Math.floor(state.eventRandom() * (LIMITS.intentScoreMax - LIMITS.intentScoreMin + 1));
 			event.contact = contactRecord(ds, index, account.ledger.holding(index));
 			event.intent = { topic, score };
 		} else {

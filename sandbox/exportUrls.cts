@@ -15,7 +15,9 @@ export interface ExportJob {
 	expiresAt: number;
 }
 
-export type UrlCheck = { ok: true; job: ExportJob } | { ok: false; reason: 'bad_signature' | 'expired' | 'not_found' };
+export type UrlCheck =
+	| { ok: true; job: ExportJob }
+	| { ok: false; reason: 'bad_signature' | 'expired' | 'not_found' };
 
 export class ExportUrls {
 	private readonly secret = randomBytes(32);
@@ -26,14 +28,21 @@ export class ExportUrls {
 	}
 
 	/** Registers an export and returns the path and query of its signed URL. */
-	create(job: Omit<ExportJob, 'id' | 'expiresAt'>, now: number): { job: ExportJob; pathAndQuery: string } {
-		for (const [known, existing] of this.jobs) if (existing.expiresAt <= now) this.jobs.delete(known);
+	create(
+		job: Omit<ExportJob, 'id' | 'expiresAt'>,
+		now: number,
+	): { job: ExportJob; pathAndQuery: string } {
+		for (const [known, existing] of this.jobs)
+			if (existing.expiresAt <= now) this.jobs.delete(known);
 		const id = `ex_${randomBytes(12).toString('hex')}`;
 		const expiresAt = now + LIMITS.exportUrlTtlMs;
 		const full: ExportJob = { ...job, id, expiresAt };
 		this.jobs.set(id, full);
 		const expires = String(Math.floor(expiresAt / 1000));
-		return { job: full, pathAndQuery: `${PATHS.exportDownload(id)}?expires=${expires}&signature=${this.sign(id, expires)}` };
+		return {
+			job: full,
+			pathAndQuery: `${PATHS.exportDownload(id)}?expires=${expires}&signature=${this.sign(id, expires)}`,
+		};
 	}
 
 	/** Checks a download: the signature first (a tampered URL), then the expiry, then the export. */
@@ -42,7 +51,8 @@ export class ExportUrls {
 			return { ok: false, reason: 'bad_signature' };
 		}
 		const expected = Buffer.from(this.sign(id, expires), 'hex');
-		if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return { ok: false, reason: 'bad_signature' };
+		if (!timingSafeEqual(expected, Buffer.from(signature, 'hex')))
+			return { ok: false, reason: 'bad_signature' };
 		if (Number(expires) * 1000 <= now) return { ok: false, reason: 'expired' };
 		const job = this.jobs.get(id);
 		if (!job) return { ok: false, reason: 'not_found' };

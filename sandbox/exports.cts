@@ -8,7 +8,15 @@ import { csvCell, csvColumn } from './csv.cjs';
 import type { Dataset } from './data.cjs';
 import type { ListStore, SavedList } from './lists.cjs';
 import type { MatchCounter } from './search.cjs';
-import { LEVEL_RANK, contactRecord, fieldPathsAt, fieldReader, levelOf, type Holding, type RecordLevel } from './records.cjs';
+import {
+	LEVEL_RANK,
+	contactRecord,
+	fieldPathsAt,
+	fieldReader,
+	levelOf,
+	type Holding,
+	type RecordLevel,
+} from './records.cjs';
 
 /** Members materialized per written chunk. */
 const CHUNK_MEMBERS = 1_000;
@@ -53,7 +61,8 @@ function* memberChunks(source: ExportSource): Generator<number[]> {
 	for (let position = 0; position < ds.size; ) {
 		let members: number[] = [];
 		position = lists.members(ds, list, position, CHUNK_MEMBERS, members);
-		if (source.unlockedOnly) members = members.filter((index) => source.holding(index) !== undefined);
+		if (source.unlockedOnly)
+			members = members.filter((index) => source.holding(index) !== undefined);
 		if (members.length > 0) yield members;
 	}
 }
@@ -63,7 +72,11 @@ function defaultCsvFields(source: ExportSource): string[] {
 	let level: RecordLevel = 'preview';
 	for (const index of source.holdings()) {
 		const held = levelOf(source.holding(index));
-		if (LEVEL_RANK[held] > LEVEL_RANK[level] && source.lists.isMember(source.ds, source.list, index)) level = held;
+		if (
+			LEVEL_RANK[held] > LEVEL_RANK[level] &&
+			source.lists.isMember(source.ds, source.list, index)
+		)
+			level = held;
 		if (level === 'premium') break;
 	}
 	return fieldPathsAt(level);
@@ -81,7 +94,11 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 }
 
 /** Renders members, chunk by chunk, as text. */
-function* renderChunks(source: ExportSource, format: ExportFormat, fields: string[] | undefined): Generator<string> {
+function* renderChunks(
+	source: ExportSource,
+	format: ExportFormat,
+	fields: string[] | undefined,
+): Generator<string> {
 	const { ds } = source;
 	if (format === 'csv') {
 		const paths = fields ?? defaultCsvFields(source);

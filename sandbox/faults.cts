@@ -17,7 +17,10 @@ const faultRuleSchema = z
 		route: z
 			.string()
 			.min(1)
-			.regex(/^(\*|((GET|POST|PUT|PATCH|DELETE) )?\/\S*)$/, 'must be "*", "<METHOD> <path>" or a path prefix ending in *'),
+			.regex(
+				/^(\*|((GET|POST|PUT|PATCH|DELETE) )?\/\S*)$/,
+				'must be "*", "<METHOD> <path>" or a path prefix ending in *',
+			),
 		kind: z.enum(FAULT_KINDS),
 		status: z.union([z.literal(500), z.literal(502), z.literal(503)]).optional(),
 		delay_ms: z.number().int().min(0).max(600_000).optional(),
@@ -30,7 +33,10 @@ const faultRuleSchema = z
 		omit_entry: z.number().int().min(0).optional(),
 	})
 	.strict()
-	.refine((rule) => rule.kind !== 'rewrite' || rule.phase === 'after', 'a rewrite rule needs phase "after"');
+	.refine(
+		(rule) => rule.kind !== 'rewrite' || rule.phase === 'after',
+		'a rewrite rule needs phase "after"',
+	);
 export type FaultRule = z.infer<typeof faultRuleSchema>;
 
 export const faultRulesSchema = z.object({ rules: z.array(faultRuleSchema).max(100) });
@@ -43,7 +49,10 @@ interface ActiveRule {
 /** The answer a rewrite rule gives instead of `body` (a JSON object; anything else is left as it is). */
 export function rewritten(rule: FaultRule, body: unknown): unknown {
 	if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-	const answer: Record<string, unknown> = { ...(body as Record<string, unknown>), ...(rule.set ?? {}) };
+	const answer: Record<string, unknown> = {
+		...(body as Record<string, unknown>),
+		...(rule.set ?? {}),
+	};
 	if (rule.omit_entry !== undefined && Array.isArray(answer.contacts)) {
 		answer.contacts = answer.contacts.filter((_, index) => index !== rule.omit_entry);
 	}

@@ -24,14 +24,20 @@ export function futureBody(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(futureBody);
 	if (value === null || typeof value !== 'object') return value;
 	const entries = Object.entries(value as Record<string, unknown>).reverse();
-	const out: Record<string, unknown> = { [FUTURE_FIELD]: { since: 'v1.x', note: 'a field this client does not know' } };
+	const out: Record<string, unknown> = {
+		[FUTURE_FIELD]: { since: 'v1.x', note: 'a field this client does not know' },
+	};
 	for (const [key, field] of entries) out[key] = futureField(key, field);
 	return out;
 }
 
 function futureField(key: string, field: unknown): unknown {
 	if (typeof field === 'string' && key in NEW_ENUM_VALUES) return NEW_ENUM_VALUES[key];
-	if (Array.isArray(field) && key in NEW_ARRAY_VALUES && field.every((entry) => typeof entry === 'string')) {
+	if (
+		Array.isArray(field) &&
+		key in NEW_ARRAY_VALUES &&
+		field.every((entry) => typeof entry === 'string')
+	) {
 		return [...field, NEW_ARRAY_VALUES[key]];
 	}
 	return futureBody(field);

@@ -24,7 +24,11 @@ export class ApiError extends Error {
 	}
 }
 
-export function apiError(code: ErrorCode, message: string, details?: Record<string, unknown>): ApiError {
+export function apiError(
+	code: ErrorCode,
+	message: string,
+	details?: Record<string, unknown>,
+): ApiError {
 	return new ApiError(ERROR_CODES[code], code, message, details);
 }
 
@@ -53,7 +57,8 @@ export function parseWith<Output, Input>(
 	if (result.success) return result.data;
 	const issue = result.error.issues[0];
 	const field = fieldOf(issue, prefix);
-	const message = issue.code === 'unrecognized_keys' ? `unknown field "${issue.keys[0]}"` : issue.message;
+	const message =
+		issue.code === 'unrecognized_keys' ? `unknown field "${issue.keys[0]}"` : issue.message;
 	throw invalidRequest(field, message);
 }
 
@@ -108,7 +113,8 @@ function nestsDeeperThan(text: string, max: number): boolean {
 export async function readJson(req: IncomingMessage): Promise<unknown> {
 	const text = await readBody(req);
 	if (text.trim() === '') return {};
-	if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalidRequest('body', `must not nest deeper than ${MAX_JSON_DEPTH} levels`);
+	if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+		throw invalidRequest('body', `must not nest deeper than ${MAX_JSON_DEPTH} levels`);
 	try {
 		return JSON.parse(text);
 	} catch {
@@ -132,7 +138,9 @@ export interface Answer {
 }
 
 export function errorAnswer(error: ApiError, headers?: Record<string, string>): Answer {
-	const body: { error: Record<string, unknown> } = { error: { code: error.code, message: error.message } };
+	const body: { error: Record<string, unknown> } = {
+		error: { code: error.code, message: error.message },
+	};
 	if (error.details) body.error.details = error.details;
 	return { status: error.status, body, headers };
 }
@@ -171,8 +179,13 @@ export function isLoopback(address: string | undefined): boolean {
 }
 
 /** 400 when a header that must come once (`Idempotency-Key`) is repeated: Node would join the values. */
-export function refuseRepeatedHeader(req: IncomingMessage, name: string, displayName: string): void {
-	if ((req.headersDistinct[name]?.length ?? 0) > 1) throw invalidRequest(displayName, 'must be sent once');
+export function refuseRepeatedHeader(
+	req: IncomingMessage,
+	name: string,
+	displayName: string,
+): void {
+	if ((req.headersDistinct[name]?.length ?? 0) > 1)
+		throw invalidRequest(displayName, 'must be sent once');
 }
 
 /**
@@ -184,9 +197,18 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 		socket.destroy();
 		return;
 	}
-	const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+	const status =
+		error.code === 'HPE_HEADER_OVERFLOW'
+			? 431
+			: error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+				? 408
+				: 400;
 	const body = JSON.stringify({
-		error: { code: 'invalid_request', message: `malformed HTTP request: ${STATUS_CODES[status]}`, details: { reason: error.code ?? 'parse_error' } },
+		error: {
+			code: 'invalid_request',
+			message: `malformed HTTP request: ${STATUS_CODES[status]}`,
+			details: { reason: error.code ?? 'parse_error' },
+		},
 	});
 	socket.end(
 		`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +

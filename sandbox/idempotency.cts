@@ -27,7 +27,14 @@ export class IdempotencyStore {
 		return { kind: 'replay', status: record.status, response: record.response };
 	}
 
-	remember(scope: string, key: string, body: string, status: number, response: unknown, now: number): void {
+	remember(
+		scope: string,
+		key: string,
+		body: string,
+		status: number,
+		response: unknown,
+		now: number,
+	): void {
 		if (status < 200 || status > 299) return;
 		this.records.set(`${scope} ${key}`, { body, status, response, at: now });
 		// Forget expired records now and then, so a long run does not keep them all.

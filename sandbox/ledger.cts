@@ -30,7 +30,10 @@ export interface RefundRecord {
 	created_at: string;
 }
 
-export type RefundOutcome = { kind: 'created'; refund: RefundRecord } | { kind: 'not_unlocked' } | { kind: 'duplicate' };
+export type RefundOutcome =
+	| { kind: 'created'; refund: RefundRecord }
+	| { kind: 'not_unlocked' }
+	| { kind: 'duplicate' };
 
 function newestFirst<T>(entries: T[]): T[] {
 	return entries.slice(-LIMITS.balanceHistory).reverse();
@@ -91,7 +94,8 @@ export class CreditLedger {
 				total += cost;
 				this.paid.set(index, (this.paid.get(index) ?? 0) + cost);
 				this.usage.push({ at, operation, contact_id: id, credits: cost });
-				if (this.usage.length > LIMITS.balanceHistory * 4) this.usage.splice(0, this.usage.length - LIMITS.balanceHistory);
+				if (this.usage.length > LIMITS.balanceHistory * 4)
+					this.usage.splice(0, this.usage.length - LIMITS.balanceHistory);
 			}
 		}
 		this.balance -= total;

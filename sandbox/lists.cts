@@ -6,7 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import { ID_PREFIXES } from '../nodes/ContactData/shared/client/contract';
 import type { Dataset } from './data.cjs';
-import { compileFilters, matchesAt, scan, type CompiledFilters, type KnownFilters, type MatchCounter } from './search.cjs';
+import {
+	compileFilters,
+	matchesAt,
+	scan,
+	type CompiledFilters,
+	type KnownFilters,
+	type MatchCounter,
+} from './search.cjs';
 
 export interface SavedList {
 	id: string;
@@ -24,7 +31,13 @@ export interface SavedList {
 export class ListStore {
 	private readonly lists = new Map<string, SavedList>();
 
-	create(ds: Dataset, name: string, filters: KnownFilters | null, indexes: number[], at: string): SavedList {
+	create(
+		ds: Dataset,
+		name: string,
+		filters: KnownFilters | null,
+		indexes: number[],
+		at: string,
+	): SavedList {
 		const list: SavedList = {
 			id: ID_PREFIXES.list + randomBytes(8).toString('hex'),
 			name,
@@ -109,7 +122,8 @@ export class ListStore {
 		const compiled = list.compiled;
 		const { added, removed } = list;
 		// A pure saved search: the search's own scan.
-		if (added.size === 0 && removed.size === 0) return scan(ds, compiled, from, max, out, false).next;
+		if (added.size === 0 && removed.size === 0)
+			return scan(ds, compiled, from, max, out, false).next;
 		const checkAdded = added.size > 0;
 		const checkRemoved = removed.size > 0;
 		for (let i = from; i < ds.size; i++) {

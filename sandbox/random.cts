@@ -29,7 +29,10 @@ export function hash32(a: number, b: number): number {
  * bucket can hold, so a pick costs a step or two instead of a full binary search (the sandbox picks
  * millions at start); the choice is the same as the plain search's.
  */
-export function weightedPicker<T>(items: T[], weightOf: (item: T) => number): (random: number) => T {
+export function weightedPicker<T>(
+	items: T[],
+	weightOf: (item: T) => number,
+): (random: number) => T {
 	const cumulative = new Float64Array(items.length);
 	let total = 0;
 	items.forEach((item, index) => {
@@ -50,7 +53,8 @@ export function weightedPicker<T>(items: T[], weightOf: (item: T) => number): (r
 	const width = total / buckets;
 	// starts[b]: the answer for the bucket's lower edge; a bucket's answers lie in [starts[b], starts[b + 1]].
 	const starts = new Uint32Array(buckets + 1);
-	for (let bucket = 0; bucket <= buckets; bucket++) starts[bucket] = search(bucket * width, 0, last);
+	for (let bucket = 0; bucket <= buckets; bucket++)
+		starts[bucket] = search(bucket * width, 0, last);
 	return (random) => {
 		const target = random * total;
 		// One bucket of margin either side absorbs rounding in target / width.

@@ -3,7 +3,12 @@
  * The window lasts a minute divided by the sandbox's time scale; with a scale other than 1 the
  * headers give real seconds with up to three decimals.
  */
-import { HEADERS, RATE_LIMITS, RATE_LIMIT_WINDOW_MS, type RateLimitClass } from '../nodes/ContactData/shared/client/contract';
+import {
+	HEADERS,
+	RATE_LIMITS,
+	RATE_LIMIT_WINDOW_MS,
+	type RateLimitClass,
+} from '../nodes/ContactData/shared/client/contract';
 
 export interface RateSettings {
 	timeScale: number;
@@ -69,15 +74,26 @@ export class RateLimiter {
 			return {
 				allowed: false,
 				retryAfter,
-				headers: { ...this.headers(limit, 0, wait, settings.timeScale), [HEADERS.retryAfter]: retryAfter },
+				headers: {
+					...this.headers(limit, 0, wait, settings.timeScale),
+					[HEADERS.retryAfter]: retryAfter,
+				},
 			};
 		}
 		window.add(now);
 		const reset = windowMs - (now - (window.oldest ?? now));
-		return { allowed: true, headers: this.headers(limit, limit - window.count, reset, settings.timeScale) };
+		return {
+			allowed: true,
+			headers: this.headers(limit, limit - window.count, reset, settings.timeScale),
+		};
 	}
 
-	private headers(limit: number, remaining: number, resetMs: number, timeScale: number): Record<string, string> {
+	private headers(
+		limit: number,
+		remaining: number,
+		resetMs: number,
+		timeScale: number,
+	): Record<string, string> {
 		return {
 			[HEADERS.rateLimitLimit]: String(limit),
 			[HEADERS.rateLimitRemaining]: String(remaining),

@@ -36,7 +36,11 @@ const company = (ds: Dataset, index: number) => ds.company[index];
 export const FIELDS: FieldDefinition[] = [
 	{ path: 'id', level: 'preview', get: (ds, i) => ds.idOf(i) },
 	{ path: 'first_name', level: 'preview', get: (ds, i) => ds.firstNames[ds.first[i]] },
-	{ path: 'last_name', level: 'preview', get: (ds, i, holding) => ds.lastName(i, holding !== undefined) },
+	{
+		path: 'last_name',
+		level: 'preview',
+		get: (ds, i, holding) => ds.lastName(i, holding !== undefined),
+	},
 	{ path: 'title', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].title },
 	{ path: 'seniority', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].seniority },
 	{ path: 'department', level: 'preview', get: (ds, i) => ds.titles[ds.title[i]].department },
@@ -49,7 +53,11 @@ export const FIELDS: FieldDefinition[] = [
 		level: 'preview',
 		get: (ds, i) => ds.fundingStageOf(company(ds, i)),
 	},
-	{ path: 'company.tech_stack', level: 'preview', get: (ds, i) => ds.companyTechList[company(ds, i)] },
+	{
+		path: 'company.tech_stack',
+		level: 'preview',
+		get: (ds, i) => ds.companyTechList[company(ds, i)],
+	},
 	{ path: 'location.country', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].country },
 	{ path: 'location.region', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].region },
 	{ path: 'location.city', level: 'preview', get: (ds, i) => ds.cities[ds.city[i]].city },
@@ -77,27 +85,38 @@ export function isFieldPath(path: string): boolean {
 
 /** The field paths of a record at a level (an export's default columns). */
 export function fieldPathsAt(level: RecordLevel): string[] {
-	return FIELDS.filter((field) => LEVEL_RANK[field.level] <= LEVEL_RANK[level]).map((field) => field.path);
+	return FIELDS.filter((field) => LEVEL_RANK[field.level] <= LEVEL_RANK[level]).map(
+		(field) => field.path,
+	);
 }
 
 /**
  * A reader of one field path: its value for a contact held at a level, or null when the level
  * does not show the field.
  */
-export function fieldReader(path: string): (ds: Dataset, index: number, holding: Holding | undefined) => unknown {
+export function fieldReader(
+	path: string,
+): (ds: Dataset, index: number, holding: Holding | undefined) => unknown {
 	const field = FIELD_BY_PATH.get(path);
 	if (field) {
 		const rank = LEVEL_RANK[field.level];
 		if (rank === 0) return field.get;
-		return (ds, index, holding) => (holding && LEVEL_RANK[holding.level] >= rank ? field.get(ds, index, holding) : null);
+		return (ds, index, holding) =>
+			holding && LEVEL_RANK[holding.level] >= rank ? field.get(ds, index, holding) : null;
 	}
 	const members = FIELDS.filter((candidate) => candidate.path.startsWith(`${path}.`));
 	return (ds, index, holding) =>
-		Object.fromEntries(members.map((member) => [member.path.slice(path.length + 1), member.get(ds, index, holding)]));
+		Object.fromEntries(
+			members.map((member) => [member.path.slice(path.length + 1), member.get(ds, index, holding)]),
+		);
 }
 
 /** The preview of a contact: what search results, events and exports of unheld members show. */
-export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Record<string, unknown> {
+export function previewRecord(
+	ds: Dataset,
+	index: number,
+	unlocked: boolean,
+): Record<string, unknown> {
 	const c = ds.company[index];
 	const title = ds.titles[ds.title[index]];
 	const city = ds.cities[ds.city[index]];
@@ -124,7 +143,11 @@ export function previewRecord(ds: Dataset, index: number, unlocked: boolean): Re
 }
 
 /** The record of a contact as an account holds it: a preview, or the unlocked record at its level. */
-export function contactRecord(ds: Dataset, index: number, holding: Holding | undefined): Record<string, unknown> {
+export function contactRecord(
+	ds: Dataset,
+	index: number,
+	holding: Holding | undefined,
+): Record<string, unknown> {
 	const record = previewRecord(ds, index, holding !== undefined);
 	if (!holding) return record;
 	record.last_name = ds.lastName(index, true);
@@ -142,7 +165,10 @@ export function contactRecord(ds: Dataset, index: number, holding: Holding | und
 }
 
 /** The title and company of a contact, as a webhook event's `changes` side. */
-export function jobOf(ds: Dataset, index: number): { title: string; company: { name: string; domain: string } } {
+export function jobOf(
+	ds: Dataset,
+	index: number,
+): { title: string; company: { name: string; domain: string } } {
 	const c = ds.company[index];
 	return {
 		title: ds.titles[ds.title[index]].title,

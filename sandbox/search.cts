@@ -5,7 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import { COMPANY_SIZE_PATTERN, knownSearchFiltersSchema } from '../nodes/ContactData/shared/client/contract';
+import {
+	COMPANY_SIZE_PATTERN,
+	knownSearchFiltersSchema,
+} from '../nodes/ContactData/shared/client/contract';
 import type { Dataset } from './data.cjs';
 import { canonicalJson } from './json.cjs';
 import { fold, wordsOf } from './text.cjs';
@@ -18,7 +21,12 @@ export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
  * The sandbox's caps on filters, so that no search holds the event loop (the service has limits of
  * its own). Keyword words are tracked as bits of one 32-bit word per vocabulary entry.
  */
-export const FILTER_CAPS = { values: 1_000, valueLength: 200, keywordsLength: 1_000, keywordWords: 32 } as const;
+export const FILTER_CAPS = {
+	values: 1_000,
+	valueLength: 200,
+	keywordsLength: 1_000,
+	keywordWords: 32,
+} as const;
 
 interface KeywordMasks {
 	first: Uint32Array;
@@ -62,8 +70,10 @@ export function keywordWords(keywords: string): string[] {
 /** What is wrong with one filter's value past the sandbox's caps, if anything. */
 function capProblem(name: string, value: unknown): string | undefined {
 	if (name === 'keywords' && typeof value === 'string') {
-		if (value.length > FILTER_CAPS.keywordsLength) return `must be at most ${FILTER_CAPS.keywordsLength} characters`;
-		if (keywordWords(value).length > FILTER_CAPS.keywordWords) return `must have at most ${FILTER_CAPS.keywordWords} distinct words`;
+		if (value.length > FILTER_CAPS.keywordsLength)
+			return `must be at most ${FILTER_CAPS.keywordsLength} characters`;
+		if (keywordWords(value).length > FILTER_CAPS.keywordWords)
+			return `must have at most ${FILTER_CAPS.keywordWords} distinct words`;
 		return undefined;
 	}
 	if (!Array.isArray(value)) return undefined;
@@ -71,7 +81,8 @@ function capProblem(name: string, value: unknown): string | undefined {
 	if (value.some((entry) => typeof entry === 'string' && entry.length > FILTER_CAPS.valueLength)) {
 		return `values must be at most ${FILTER_CAPS.valueLength} characters`;
 	}
-	if (name === 'title' && value.some((entry) => wordsOf(String(entry)).length === 0)) return 'each value needs a letter or a digit';
+	if (name === 'title' && value.some((entry) => wordsOf(String(entry)).length === 0))
+		return 'each value needs a letter or a digit';
 	return undefined;
 }
 
@@ -90,7 +101,9 @@ function titlesMatching(ds: Dataset, values: string[]): Uint8Array {
 	for (const value of values) {
 		const words = [...new Set(wordsOf(value))];
 		// Walk the rarest word's titles; check the other words in each title's own few words.
-		const rarest = words.map((word) => index.holding(word)).reduce((best, titles) => (titles.length < best.length ? titles : best));
+		const rarest = words
+			.map((word) => index.holding(word))
+			.reduce((best, titles) => (titles.length < best.length ? titles : best));
 		for (const t of rarest) {
 			if (words.every((word) => ds.titles[t].words.includes(word))) mask[t] = 1;
 		}
@@ -141,7 +154,8 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 		companyMask = maskOf(ds.companyCount, (c) => {
 			if (industries && !industries.has(ds.industryOf(c))) return false;
 			if (f.tech_stack && (ds.companyTech[c] & techBits) === 0) return false;
-			if (min !== undefined && (ds.companySize[c] < Number(min) || ds.companySize[c] > Number(max))) return false;
+			if (min !== undefined && (ds.companySize[c] < Number(min) || ds.companySize[c] > Number(max)))
+				return false;
 			if (stages && !stages.has(ds.fundingStageOf(c))) return false;
 			return true;
 		});
@@ -177,7 +191,12 @@ export function matchesAt(ds: Dataset, f: CompiledFilters, i: number): boolean {
 	if (f.cityMask !== null && f.cityMask[ds.city[i]] === 0) return false;
 	const k = f.keywords;
 	if (k !== null) {
-		const bits = k.first[ds.first[i]] | k.last[ds.last[i]] | k.title[ds.title[i]] | k.company[ds.company[i]] | k.city[ds.city[i]];
+		const bits =
+			k.first[ds.first[i]] |
+			k.last[ds.last[i]] |
+			k.title[ds.title[i]] |
+			k.company[ds.company[i]] |
+			k.city[ds.city[i]];
 		if (bits >>> 0 !== k.all) return false;
 	}
 	return true;
@@ -215,7 +234,12 @@ export function scan(
 		if (cm !== null && cm[companies[i]] === 0) continue;
 		if (ctm !== null && ctm[cities[i]] === 0) continue;
 		if (k !== null) {
-			const bits = k.first[firsts[i]] | k.last[lasts[i]] | k.title[titles[i]] | k.company[companies[i]] | k.city[cities[i]];
+			const bits =
+				k.first[firsts[i]] |
+				k.last[lasts[i]] |
+				k.title[titles[i]] |
+				k.company[companies[i]] |
+				k.city[cities[i]];
 			if (bits >>> 0 !== k.all) continue;
 		}
 		count++;

@@ -7,7 +7,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, HEADERS, TIERS, MIN_API_TIER, rateLimitClassOf } from '../nodes/ContactData/shared/client/contract';
+import {
+	ERROR_CODES,
+	HEADERS,
+	TIERS,
+	MIN_API_TIER,
+	rateLimitClassOf,
+} from '../nodes/ContactData/shared/client/contract';
 import { REVOKED_KEYS, countRequest, type Account } from './accounts.cjs';
 import { ADMIN_ROUTES } from './admin.cjs';
 import { refuseCrossSite } from './adminGuard.cjs';
@@ -25,7 +31,12 @@ import {
 	type Answer,
 } from './http.cjs';
 import { API_ROUTES } from './routes/index.cjs';
-import { matchRoute, type RequestContext, type RouteMatch, type StreamedAnswer } from './router.cjs';
+import {
+	matchRoute,
+	type RequestContext,
+	type RouteMatch,
+	type StreamedAnswer,
+} from './router.cjs';
 import { SandboxState } from './state.cjs';
 import { DEFAULT_RETRY_DELAYS_MS } from './deliveries.cjs';
 import { futureBody } from './futureApi.cjs';
@@ -92,18 +103,33 @@ class RateLimited extends ApiError {
 		retryAfter: string,
 		readonly headers: Record<string, string>,
 	) {
-		super(ERROR_CODES.rate_limited, 'rate_limited', `rate limit reached; retry after ${retryAfter} s`, {
-			retry_after: Number(retryAfter),
-		});
+		super(
+			ERROR_CODES.rate_limited,
+			'rate_limited',
+			`rate limit reached; retry after ${retryAfter} s`,
+			{
+				retry_after: Number(retryAfter),
+			},
+		);
 	}
 }
 
 /** 404 for an unknown path, 405 (with Allow) for a known path and another method. */
-function routingError(match: Exclude<RouteMatch, { kind: 'found' }>, method: string, path: string): Answer {
-	if (match.kind === 'not_found') return errorAnswer(apiError('not_found', `no route ${method} ${path}`));
-	const error = new ApiError(ERROR_CODES.method_not_allowed, 'method_not_allowed', `${path} does not answer ${method}`, {
-		allowed: match.allowed,
-	});
+function routingError(
+	match: Exclude<RouteMatch, { kind: 'found' }>,
+	method: string,
+	path: string,
+): Answer {
+	if (match.kind === 'not_found')
+		return errorAnswer(apiError('not_found', `no route ${method} ${path}`));
+	const error = new ApiError(
+		ERROR_CODES.method_not_allowed,
+		'method_not_allowed',
+		`${path} does not answer ${method}`,
+		{
+			allowed: match.allowed,
+		},
+	);
 	return errorAnswer(error, { allow: match.allowed.join(', ') });
 }
 
@@ -207,7 +233,13 @@ class SandboxServer {
 		const after = this.state.faults.take('after', method, path);
 		if (after && after.kind === 'slow') await sleep(after.delay_ms ?? 1_000);
 		else if (after) {
-			this.applyFault(res, after, isStreamed(answer) ? undefined : answer.body, headers, isStreamed(answer) ? 200 : answer.status);
+			this.applyFault(
+				res,
+				after,
+				isStreamed(answer) ? undefined : answer.body,
+				headers,
+				isStreamed(answer) ? 200 : answer.status,
+			);
 			return;
 		}
 		if (isStreamed(answer)) {
@@ -234,19 +266,30 @@ class SandboxServer {
 	}
 
 	private authenticate(key: string | undefined, account: Account | undefined): Account {
-		if (!key) throw apiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
+		if (!key)
+			throw apiError('unauthorized', 'missing API key: send Authorization: Bearer <API_KEY>');
 		if (REVOKED_KEYS.has(key)) throw apiError('unauthorized', 'this API key has been revoked');
 		if (!account) throw apiError('unauthorized', 'unknown API key');
 		if (TIERS.indexOf(account.tier) < TIERS.indexOf(MIN_API_TIER)) {
-			throw apiError('tier_required', `API access needs the ${MIN_API_TIER} tier or higher; this account is ${account.tier}`, {
-				tier: account.tier,
-				required_tier: MIN_API_TIER,
-			});
+			throw apiError(
+				'tier_required',
+				`API access needs the ${MIN_API_TIER} tier or higher; this account is ${account.tier}`,
+				{
+					tier: account.tier,
+					required_tier: MIN_API_TIER,
+				},
+			);
 		}
 		return account;
 	}
 
-	private applyFault(res: ServerResponse, rule: FaultRule, realBody: unknown, headers: Record<string, string>, status = 200): void {
+	private applyFault(
+		res: ServerResponse,
+		rule: FaultRule,
+		realBody: unknown,
+		headers: Record<string, string>,
+		status = 200,
+	): void {
 		if (rule.kind === 'drop') {
 			res.socket?.destroy();
 			return;
@@ -263,9 +306,17 @@ class SandboxServer {
 		sendAnswer(res, { ...answer, headers: { ...headers, ...answer.headers } });
 	}
 
-	private async handleAdmin(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+	private async handleAdmin(
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		url: URL,
+	): Promise<void> {
 		if (!isLoopback(req.socket.remoteAddress)) {
-			sendAnswer(res, errorAnswer(apiError('not_found', 'admin routes answer loopback callers only')));
+			sendAnswer(
+				res,
+				errorAnswer(apiError('not_found', 'admin routes answer loopback callers only')),
+			);
 			return;
 		}
 		const match = matchRoute(ADMIN_ROUTES, method, url.pathname);
@@ -307,14 +358,17 @@ class SandboxServer {
 
 /** Starts a sandbox on 127.0.0.1 and resolves once it answers. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-	const state = new SandboxState(options.contacts ?? DEFAULT_CONTACTS, options.seed ?? DEFAULT_SEED, {
-		timeScale: options.timeScale ?? 1,
-		rateLimits: options.rateLimits ?? true,
-		webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-	});
+	const state = new SandboxState(
+		options.contacts ?? DEFAULT_CONTACTS,
+		options.seed ?? DEFAULT_SEED,
+		{
+			timeScale: options.timeScale ?? 1,
+			rateLimits: options.rateLimits ?? true,
+			webhookRetryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+		},
+	);
 	if (options.faults) state.faults.set(options.faults);
 	const sandbox = new SandboxServer(state);
 	const port = await sandbox.listen(options.port ?? DEFAULT_PORT);
 	return { url: `http://127.0.0.1:${port}`, port, close: () => sandbox.close() };
 }
-

@@ -37,7 +37,11 @@ export class SandboxState {
 	/** Randomness of sandbox events (which company, which topic). */
 	eventRandom: () => number;
 
-	constructor(contacts: number, readonly seed: number, settings: SandboxSettings) {
+	constructor(
+		contacts: number,
+		readonly seed: number,
+		settings: SandboxSettings,
+	) {
 		this.ds = new Dataset(contacts, seed);
 		// Built now, so that no request pays for them (each takes tens of milliseconds on a million contacts).
 		vocabularyIndexes(this.ds);

@@ -9,7 +9,10 @@ export function wordsOf(text: string): string[] {
 
 /** Lower case without accents. */
 export function fold(text: string): string {
-	return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+	return text
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase();
 }
 
 /** Letters only, lower case: the form of a name in an email address or a LinkedIn handle. */

@@ -39,13 +39,17 @@ export class WebhookStore {
 	matching(type: EventType, listId: string): Subscription[] {
 		return this.all().filter(
 			(subscription) =>
-				subscription.events.includes(type) && (subscription.list_ids === null || subscription.list_ids.includes(listId)),
+				subscription.events.includes(type) &&
+				(subscription.list_ids === null || subscription.list_ids.includes(listId)),
 		);
 	}
 }
 
 /** The public form of a subscription: the secret is shown only when it is created. */
-export function publicSubscription(subscription: Subscription, withSecret: boolean): Record<string, unknown> {
+export function publicSubscription(
+	subscription: Subscription,
+	withSecret: boolean,
+): Record<string, unknown> {
 	const { secret, ...rest } = subscription;
 	return withSecret ? { ...rest, secret } : rest;
 }

@@ -43,7 +43,11 @@ export class WordIndex {
 
 	/** Calls `visit` for each entry holding a word that begins with `prefix` (an entry may come more than once). */
 	forEachBeginning(prefix: string, visit: (entry: number) => void): void {
-		for (let at = this.lowerBound(prefix); at < this.words.length && this.words[at].startsWith(prefix); at++) {
+		for (
+			let at = this.lowerBound(prefix);
+			at < this.words.length && this.words[at].startsWith(prefix);
+			at++
+		) {
 			for (const entry of this.entries[at]) visit(entry);
 		}
 	}

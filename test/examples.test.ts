@@ -8,7 +8,10 @@ interface ExampleNode {
 	name: string;
 	type: string;
 	disabled?: boolean;
-	parameters: Record<string, unknown> & { toolDescription?: string; filters?: Record<string, unknown> };
+	parameters: Record<string, unknown> & {
+		toolDescription?: string;
+		filters?: Record<string, unknown>;
+	};
 }
 
 const examples = repoFolderEntries('examples')
@@ -43,11 +46,15 @@ it('the examples include Contact Data tools', () => {
 });
 
 it.each(
-	tools.filter(({ node }) => node.parameters.operation === 'search').map(({ file, node }) => [file, node.name, node]),
+	tools
+		.filter(({ node }) => node.parameters.operation === 'search')
+		.map(({ file, node }) => [file, node.name, node]),
 )('%s, %s: the description names exactly the filters the agent can set', (_file, _name, node) => {
 	const { toolDescription = '', filters = {} } = (node as ExampleNode).parameters;
 	const exposed = Object.keys(filters).filter((name) => String(filters[name]).includes('$fromAI('));
-	const named = Object.keys(FILTER_WORDS).filter((name) => FILTER_WORDS[name].test(toolDescription));
+	const named = Object.keys(FILTER_WORDS).filter((name) =>
+		FILTER_WORDS[name].test(toolDescription),
+	);
 	expect(named.sort()).toEqual(exposed.sort());
 });
 
@@ -64,7 +71,8 @@ it('HubSpot and Slack ship disabled, each with a sticky note that says how to co
 		expect(
 			notes.some(
 				(note) =>
-					String(note.parameters.content).includes(node.name) && /credential/i.test(String(note.parameters.content)),
+					String(note.parameters.content).includes(node.name) &&
+					/credential/i.test(String(note.parameters.content)),
 			),
 		).toBe(true);
 	}

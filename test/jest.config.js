@@ -3,7 +3,9 @@ module.exports = {
 	rootDir: '..',
 	testEnvironment: 'node',
 	// Transpile only; `npm run typecheck` type-checks the whole tree once.
-	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }] },
+	transform: {
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json', diagnostics: false }],
+	},
 	moduleFileExtensions: ['ts', 'cts', 'js', 'cjs', 'json'],
 	resolver: '<rootDir>/test/resolve-tools.js',
 	roots: ['<rootDir>/test'],

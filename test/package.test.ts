@@ -41,7 +41,10 @@ describe('the repository root is the package, as @n8n/node-cli scaffolds it', ()
 	it('is one package in a repository of its own: no workspace, no repository.directory', () => {
 		expect(pkg.workspaces).toBeUndefined();
 		expect(pkg.private).toBeUndefined();
-		expect(pkg.repository).toEqual({ type: 'git', url: 'git+https://github.com/contact-data/n8n-nodes-contact-data.git' });
+		expect(pkg.repository).toEqual({
+			type: 'git',
+			url: 'git+https://github.com/contact-data/n8n-nodes-contact-data.git',
+		});
 		expect(pkg.homepage).toBe('https://github.com/contact-data/n8n-nodes-contact-data#readme');
 	});
 
@@ -68,8 +71,12 @@ describe('the tarball holds what n8n loads, README, CHANGELOG and LICENSE, nothi
 
 	it('ships every node and credential n8n is told to load, and nothing of the tools', () => {
 		for (const entry of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(files).toContain(entry);
-		expect(files).toEqual(expect.arrayContaining(['dist/icons/contactData.svg', 'dist/icons/contactData.dark.svg']));
-		expect(files.filter((file) => /docs\/|images\/|sandbox|bench|test\/|\.png$|tsbuildinfo/.test(file))).toEqual([]);
+		expect(files).toEqual(
+			expect.arrayContaining(['dist/icons/contactData.svg', 'dist/icons/contactData.dark.svg']),
+		);
+		expect(
+			files.filter((file) => /docs\/|images\/|sandbox|bench|test\/|\.png$|tsbuildinfo/.test(file)),
+		).toEqual([]);
 	});
 });
 
@@ -77,7 +84,9 @@ describe('node search (n8n merges the trigger into the node’s entry)', () => {
 	it.each(['job change', 'champion', 'role change', 'intent', 'enrichment', 'prospecting'])(
 		'finds the node by "%s"',
 		(term) => {
-			const aliases = readRepoJson<{ alias: string[] }>('nodes/ContactData/ContactData.node.json').alias;
+			const aliases = readRepoJson<{ alias: string[] }>(
+				'nodes/ContactData/ContactData.node.json',
+			).alias;
 			expect(aliases.map((alias) => alias.toLowerCase())).toContain(term);
 		},
 	);
@@ -111,13 +120,15 @@ describe('codex files follow the rules of n8n’s next plugin (valid-node-catego
 		expect(codex.subcategories).toBeUndefined();
 	});
 
-	it.each(['ContactDataTrigger', 'ContactDataPollTrigger'].flatMap((node) => [[node, 'job change'], [node, 'champion']]))(
-		'the %s codex is found by "%s"',
-		(node, term) => {
-			const { alias } = readRepoJson<{ alias: string[] }>(`nodes/ContactData/${node}.node.json`);
-			expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
-		},
-	);
+	it.each(
+		['ContactDataTrigger', 'ContactDataPollTrigger'].flatMap((node) => [
+			[node, 'job change'],
+			[node, 'champion'],
+		]),
+	)('the %s codex is found by "%s"', (node, term) => {
+		const { alias } = readRepoJson<{ alias: string[] }>(`nodes/ContactData/${node}.node.json`);
+		expect(alias.map((entry) => entry.toLowerCase())).toContain(term);
+	});
 });
 
 /** Every parameter of the three nodes and the credential, those inside collections included. */
@@ -168,12 +179,18 @@ describe('texts stay short: details go to the docs', () => {
 
 describe('options lists are sorted by name, any case (options-sorted-alphabetically)', () => {
 	it('every options list of the nodes and the credential', () => {
-		const lists = everyParameter().filter(({ type }) => type === 'options' || type === 'multiOptions');
+		const lists = everyParameter().filter(
+			({ type }) => type === 'options' || type === 'multiOptions',
+		);
 		expect(lists.length).toBeGreaterThan(10);
 		const unsorted = lists.filter(({ options }) => {
 			const names = (options as INodePropertyOptions[]).map(({ name }) => name.toLowerCase());
 			return names.some((name, index) => index > 0 && names[index - 1].localeCompare(name) > 0);
 		});
-		expect(unsorted.map(({ name, options }) => `${name}: ${options?.map((option) => option.name).join(', ')}`)).toEqual([]);
+		expect(
+			unsorted.map(
+				({ name, options }) => `${name}: ${options?.map((option) => option.name).join(', ')}`,
+			),
+		).toEqual([]);
 	});
 });

@@ -34,7 +34,14 @@ function workflow(id: string, name: string, ids: string[], unlockNode: Record<st
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: `${id}-1`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: at(0), parameters: {} },
+			{
+				id: `${id}-1`,
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: at(0),
+				parameters: {},
+			},
 			{
 				id: `${id}-2`,
 				name: 'Leads',
@@ -74,7 +81,9 @@ function httpRequestNode(sandboxUrl: string, timeScale: number) {
 			specifyBody: 'json',
 			jsonBody: '={ "ids": ["{{ $json.id }}"], "level": "basic" }',
 			options: {
-				batching: { batch: { batchSize: 1, batchInterval: Math.ceil(DOCS_BATCH_INTERVAL_MS / timeScale) } },
+				batching: {
+					batch: { batchSize: 1, batchInterval: Math.ceil(DOCS_BATCH_INTERVAL_MS / timeScale) },
+				},
 			},
 		},
 		credentials: { httpHeaderAuth: HEADER_CREDENTIAL },
@@ -104,7 +113,12 @@ interface JobFigures {
 	error?: string;
 }
 
-async function runJob(n8n: RealN8n, sandbox: SandboxProcess, workflowId: string, items: number): Promise<JobFigures> {
+async function runJob(
+	n8n: RealN8n,
+	sandbox: SandboxProcess,
+	workflowId: string,
+	items: number,
+): Promise<JobFigures> {
 	await sandbox.admin.reset();
 	const started = process.hrtime.bigint();
 	// No run data at all means n8n itself did not run the workflow: the case fails, it has no figures.
@@ -166,12 +180,30 @@ export async function alternativeCase(
 	await sandbox.admin.setSettings({ time_scale: timeScale, rate_limits: true });
 
 	await n8n.importJson('credentials', 'credentials', [
-		{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${BENCH_KEY}` } },
-		{ ...PACKAGE_CREDENTIAL, type: 'contactDataApi', data: { apiKey: BENCH_KEY, baseUrl: sandbox.url } },
+		{
+			...HEADER_CREDENTIAL,
+			type: 'httpHeaderAuth',
+			data: { name: 'Authorization', value: `Bearer ${BENCH_KEY}` },
+		},
+		{
+			...PACKAGE_CREDENTIAL,
+			type: 'contactDataApi',
+			data: { apiKey: BENCH_KEY, baseUrl: sandbox.url },
+		},
 	]);
 	await n8n.importJson('workflow', 'workflows', [
-		workflow(WORKFLOW_HTTP, 'Bench: unlock with the HTTP Request node', leads, httpRequestNode(sandbox.url, timeScale)),
-		workflow(WORKFLOW_PACKAGE, 'Bench: unlock with Contact Data', leads, packageNode(options.items)),
+		workflow(
+			WORKFLOW_HTTP,
+			'Bench: unlock with the HTTP Request node',
+			leads,
+			httpRequestNode(sandbox.url, timeScale),
+		),
+		workflow(
+			WORKFLOW_PACKAGE,
+			'Bench: unlock with Contact Data',
+			leads,
+			packageNode(options.items),
+		),
 	]);
 
 	const pkg = await runJob(n8n, sandbox, WORKFLOW_PACKAGE, options.items);
@@ -200,7 +232,11 @@ export async function alternativeCase(
 		ratio_full_rate: ratio(http.wall_s, fullRate),
 		execute_command_s: http.execute_command_s,
 		...(http.error ? { error: http.error } : {}),
-		this_package: { ...pkg, ratio: ratio(pkg.wall_s, floorS), ratio_full_rate: ratio(pkg.wall_s, fullRate) },
+		this_package: {
+			...pkg,
+			ratio: ratio(pkg.wall_s, floorS),
+			ratio_full_rate: ratio(pkg.wall_s, fullRate),
+		},
 		details: [
 			`HTTP Request node: ${http.calls} calls, ${http.http_429} 429s, ${http.failed_items} failed items, ${http.credits} credits, ${http.wall_s} s`,
 			`this package:      ${pkg.calls} calls, ${pkg.http_429} 429s, ${pkg.failed_items} failed items, ${pkg.credits} credits, ${pkg.wall_s} s`,

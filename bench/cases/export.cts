@@ -30,11 +30,19 @@ interface ExportAnswer {
 /** The plain client's export: request it, then stream the file to disk. */
 async function plainExport(baseUrl: string, listId: string, dir: string) {
 	const started = process.hrtime.bigint();
-	const answer = await call(baseUrl, 'POST', PATHS.listExport(listId), { format: 'csv' }, { key: BENCH_KEY });
+	const answer = await call(
+		baseUrl,
+		'POST',
+		PATHS.listExport(listId),
+		{ format: 'csv' },
+		{ key: BENCH_KEY },
+	);
 	const { url } = (answer.body ?? {}) as ExportAnswer;
-	if (answer.status !== 202 || !url) throw new Error(`export answered ${answer.status} without a url`);
+	if (answer.status !== 202 || !url)
+		throw new Error(`export answered ${answer.status} without a url`);
 	const download = await request(url);
-	if (download.statusCode !== 200) throw new Error(`export download answered ${download.statusCode}`);
+	if (download.statusCode !== 200)
+		throw new Error(`export download answered ${download.statusCode}`);
 	const path = join(dir, 'plain.csv');
 	await pipeline(download.body, createWriteStream(path));
 	return { wall_s: secondsSince(started), bytes: statSync(path).size, path };
@@ -90,9 +98,18 @@ export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
 	const sandbox = await startSandboxProcess({ contacts, rateLimits: true });
 	const sandboxStart = secondsSince(sandboxStarted);
 	try {
-		const created = await call(sandbox.url, 'POST', PATHS.lists, { name: `Bench ${contacts}`, filters: {} }, { key: BENCH_KEY });
+		const created = await call(
+			sandbox.url,
+			'POST',
+			PATHS.lists,
+			{ name: `Bench ${contacts}`, filters: {} },
+			{ key: BENCH_KEY },
+		);
 		if (created.status !== 201) throw new Error(`creating the list answered ${created.status}`);
-		const { id: listId, contact_count: rows } = created.body as { id: string; contact_count: number };
+		const { id: listId, contact_count: rows } = created.body as {
+			id: string;
+			contact_count: number;
+		};
 		const dir = benchTempDir(`export-${contacts}`);
 		const plain = await plainExport(sandbox.url, listId, dir);
 
@@ -116,7 +133,9 @@ export async function exportSize(contacts: number): Promise<ExportSizeFigures> {
 			bytes,
 			calls: stats.requests_total - before.requests_total,
 			http_429: (stats.keys[BENCH_KEY]?.http_429 ?? 0) - (before.keys[BENCH_KEY]?.http_429 ?? 0),
-			credits: (stats.keys[BENCH_KEY]?.credits_charged ?? 0) - (before.keys[BENCH_KEY]?.credits_charged ?? 0),
+			credits:
+				(stats.keys[BENCH_KEY]?.credits_charged ?? 0) -
+				(before.keys[BENCH_KEY]?.credits_charged ?? 0),
 			wall_s: round(node.wall_s),
 			floor_s: round(plain.wall_s),
 			ratio: ratio(node.wall_s, plain.wall_s),
@@ -160,7 +179,9 @@ export async function exportCase(sizes: number[]): Promise<CaseResult> {
 			{
 				name: `peak memory under ${MEMORY_TARGET_MB} MB above idle`,
 				met: bySize.every((s) => s.growth_mb < MEMORY_TARGET_MB),
-				value: bySize.map((s) => `${s.rows.toLocaleString('en-US')} rows: +${s.growth_mb} MB`).join(', '),
+				value: bySize
+					.map((s) => `${s.rows.toLocaleString('en-US')} rows: +${s.growth_mb} MB`)
+					.join(', '),
 			},
 			{
 				name: 'peak memory does not grow with the list',
@@ -170,7 +191,11 @@ export async function exportCase(sizes: number[]): Promise<CaseResult> {
 			{
 				name: 'every row in the file, same bytes as the plain download',
 				met: bySize.every((s) => s.rows_in_file === s.rows && s.same_bytes_as_plain),
-				value: bySize.map((s) => `${s.rows_in_file} rows, ${s.same_bytes_as_plain ? 'same' : 'DIFFERENT'} bytes`).join('; '),
+				value: bySize
+					.map(
+						(s) => `${s.rows_in_file} rows, ${s.same_bytes_as_plain ? 'same' : 'DIFFERENT'} bytes`,
+					)
+					.join('; '),
 			},
 		],
 		rows: largest.rows,
@@ -184,6 +209,7 @@ export async function exportCase(sizes: number[]): Promise<CaseResult> {
 			(size) =>
 				`${size.rows.toLocaleString('en-US')} rows (${round(size.bytes / MB)} MB): ${size.mb_per_s} MB/s (plain ${size.plain_mb_per_s}), RSS idle ${size.idle_rss_mb} MB, peak ${size.peak_rss_mb} MB; highest RSS of each quarter second: ${size.rss_timeline_mb.join(', ')}`,
 		),
-		units: 'throughput MB = 10^6 bytes; memory MB = 2^20 bytes (resident set size of the process running WorkflowExecute)',
+		units:
+			'throughput MB = 10^6 bytes; memory MB = 2^20 bytes (resident set size of the process running WorkflowExecute)',
 	};
 }

@@ -10,11 +10,23 @@ import { ratio, round, type CaseResult } from '../lib/report.cjs';
 import type { SandboxProcess } from '../lib/sandboxProcess.cjs';
 import { inWorker } from '../lib/workerProcess.cjs';
 
-const TITLES = ['engineer', 'sales', 'marketing', 'finance', 'product', 'design', 'operations', 'data'];
+const TITLES = [
+	'engineer',
+	'sales',
+	'marketing',
+	'finance',
+	'product',
+	'design',
+	'operations',
+	'data',
+];
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA', 'AU', 'NL', 'ES', 'IN', 'BR'];
 const TARGET = 1.2;
 
-export async function overheadCase(sandbox: SandboxProcess, options: { items: number; limit: number }): Promise<CaseResult> {
+export async function overheadCase(
+	sandbox: SandboxProcess,
+	options: { items: number; limit: number },
+): Promise<CaseResult> {
 	const items = Array.from({ length: options.items }, (_, row) => ({
 		row,
 		title: [TITLES[row % TITLES.length]],

@@ -22,7 +22,13 @@ const TARGETS = { wall_s: 10, growth_mb: 100, bytes_per_member: 64 };
 
 async function plainDownload(baseUrl: string, listId: string): Promise<number> {
 	const started = process.hrtime.bigint();
-	const answer = await call(baseUrl, 'POST', PATHS.listExport(listId), { format: 'json', fields: EXPORTED_FIELDS }, { key: BENCH_KEY });
+	const answer = await call(
+		baseUrl,
+		'POST',
+		PATHS.listExport(listId),
+		{ format: 'json', fields: EXPORTED_FIELDS },
+		{ key: BENCH_KEY },
+	);
 	if (answer.status === 202) {
 		const download = await request((answer.body as { url: string }).url);
 		for await (const _chunk of download.body) void _chunk;
@@ -33,10 +39,25 @@ async function plainDownload(baseUrl: string, listId: string): Promise<number> {
 async function pollSize(members: number) {
 	const sandbox = await startSandboxProcess({ contacts: members });
 	try {
-		const created = await call(sandbox.url, 'POST', PATHS.lists, { name: `Poll ${members}`, filters: {} }, { key: BENCH_KEY });
-		const { id: listId, contact_count: count } = created.body as { id: string; contact_count: number };
+		const created = await call(
+			sandbox.url,
+			'POST',
+			PATHS.lists,
+			{ name: `Poll ${members}`, filters: {} },
+			{ key: BENCH_KEY },
+		);
+		const { id: listId, contact_count: count } = created.body as {
+			id: string;
+			contact_count: number;
+		};
 		const floor = await plainDownload(sandbox.url, listId);
-		const run = await inWorker({ kind: 'poll', baseUrl: sandbox.url, apiKey: BENCH_KEY, listId, changes: CHANGES });
+		const run = await inWorker({
+			kind: 'poll',
+			baseUrl: sandbox.url,
+			apiKey: BENCH_KEY,
+			listId,
+			changes: CHANGES,
+		});
 		return {
 			members: count,
 			baseline_poll_s: round(run.baseline_poll_s),
@@ -69,15 +90,40 @@ export async function pollCase(sizes: number[]): Promise<CaseResult> {
 		wall_s: largest.change_poll_s,
 		floor_s: largest.floor_s,
 		ratio: ratio(largest.change_poll_s, largest.floor_s),
-		floor_definition: 'a plain undici client downloading the same JSON export (same fields, through the signed URL for 100,000) to its end',
+		floor_definition:
+			'a plain undici client downloading the same JSON export (same fields, through the signed URL for 100,000) to its end',
 		targets: [
-			{ name: `a poll in ${TARGETS.wall_s} s or less`, met: bySize.every((s) => s.change_poll_s <= TARGETS.wall_s && s.baseline_poll_s <= TARGETS.wall_s), value: bySize.map((s) => `${s.members}: ${s.baseline_poll_s} s baseline, ${s.change_poll_s} s with changes`).join('; ') },
-			{ name: `${TARGETS.growth_mb} MB or less above idle`, met: bySize.every((s) => s.growth_mb <= TARGETS.growth_mb), value: bySize.map((s) => `${s.members}: +${s.growth_mb} MB`).join('; ') },
-			{ name: `${TARGETS.bytes_per_member} bytes of state or less a member`, met: bySize.every((s) => s.state_bytes_per_member <= TARGETS.bytes_per_member), value: bySize.map((s) => `${s.members}: ${s.state_bytes_per_member} B`).join('; ') },
-			{ name: `every change emitted once`, met: bySize.every((s) => s.emitted === CHANGES), value: bySize.map((s) => `${s.members}: ${s.emitted}`).join('; ') },
+			{
+				name: `a poll in ${TARGETS.wall_s} s or less`,
+				met: bySize.every(
+					(s) => s.change_poll_s <= TARGETS.wall_s && s.baseline_poll_s <= TARGETS.wall_s,
+				),
+				value: bySize
+					.map(
+						(s) =>
+							`${s.members}: ${s.baseline_poll_s} s baseline, ${s.change_poll_s} s with changes`,
+					)
+					.join('; '),
+			},
+			{
+				name: `${TARGETS.growth_mb} MB or less above idle`,
+				met: bySize.every((s) => s.growth_mb <= TARGETS.growth_mb),
+				value: bySize.map((s) => `${s.members}: +${s.growth_mb} MB`).join('; '),
+			},
+			{
+				name: `${TARGETS.bytes_per_member} bytes of state or less a member`,
+				met: bySize.every((s) => s.state_bytes_per_member <= TARGETS.bytes_per_member),
+				value: bySize.map((s) => `${s.members}: ${s.state_bytes_per_member} B`).join('; '),
+			},
+			{
+				name: `every change emitted once`,
+				met: bySize.every((s) => s.emitted === CHANGES),
+				value: bySize.map((s) => `${s.members}: ${s.emitted}`).join('; '),
+			},
 		],
 		largest_accepted_list: MAX_WATCHED_MEMBERS,
 		by_size: bySize,
-		units: 'memory MB = 2^20 bytes (resident set of the worker process over both polls); state = JSON bytes of the saved static data',
+		units:
+			'memory MB = 2^20 bytes (resident set of the worker process over both polls); state = JSON bytes of the saved static data',
 	};
 }

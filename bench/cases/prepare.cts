@@ -1,5 +1,10 @@
 /** Input data for the cases, read from the sandbox with a plain client (rate limits off). */
-import { LIMITS, PATHS, SENIORITIES, type SearchFilters } from '../../nodes/ContactData/shared/client/contract';
+import {
+	LIMITS,
+	PATHS,
+	SENIORITIES,
+	type SearchFilters,
+} from '../../nodes/ContactData/shared/client/contract';
 import { BENCH_KEY } from '../lib/bench.cjs';
 import { call } from '../../test/harness/api';
 import { apiHeaders } from '../lib/plainClient.cjs';
@@ -17,7 +22,10 @@ interface SearchPage {
  */
 export async function contactIds(baseUrl: string, count: number): Promise<string[]> {
 	const ids = new Set<string>();
-	for (const filters of [{}, ...SENIORITIES.map((seniority) => ({ seniority: [seniority] }))] as SearchFilters[]) {
+	for (const filters of [
+		{},
+		...SENIORITIES.map((seniority) => ({ seniority: [seniority] })),
+	] as SearchFilters[]) {
 		let cursor: string | null = null;
 		do {
 			const reply = await call(
@@ -44,7 +52,8 @@ export async function contactIds(baseUrl: string, count: number): Promise<string
  */
 export function itemsWithRepeats(ids: string[], items: number): Array<{ id: string; row: number }> {
 	const repeats = items - ids.length;
-	if (repeats < 0 || repeats > ids.length) throw new Error('repeats must be between 0 and the number of ids');
+	if (repeats < 0 || repeats > ids.length)
+		throw new Error('repeats must be between 0 and the number of ids');
 	const period = repeats > 0 ? Math.floor(items / repeats) : Infinity;
 	const out: Array<{ id: string; row: number }> = [];
 	let next = 0;
@@ -63,7 +72,10 @@ export function itemsWithRepeats(ids: string[], items: number): Array<{ id: stri
 }
 
 /** The unlock calls of the floor: the distinct ids in first-seen order, 100 a call. */
-export function unlockFloorRequests(items: Array<{ id: string }>, apiKey: string): RecordedRequest[] {
+export function unlockFloorRequests(
+	items: Array<{ id: string }>,
+	apiKey: string,
+): RecordedRequest[] {
 	const unique = [...new Set(items.map((item) => item.id))];
 	const requests: RecordedRequest[] = [];
 	for (let i = 0; i < unique.length; i += LIMITS.idsPerUnlock) {

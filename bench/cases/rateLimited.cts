@@ -6,8 +6,19 @@
  */
 import { request } from 'undici';
 
-import { PATHS, RATE_LIMITS, type SearchFilters } from '../../nodes/ContactData/shared/client/contract';
-import { BENCH_KEY, WARMUP_CREDITS, WARMUP_KEY, keyFigures, median, writeItems } from '../lib/bench.cjs';
+import {
+	PATHS,
+	RATE_LIMITS,
+	type SearchFilters,
+} from '../../nodes/ContactData/shared/client/contract';
+import {
+	BENCH_KEY,
+	WARMUP_CREDITS,
+	WARMUP_KEY,
+	keyFigures,
+	median,
+	writeItems,
+} from '../lib/bench.cjs';
 import {
 	FLOOR_FORMULAS,
 	fullRateFloorS,
@@ -16,7 +27,11 @@ import {
 	searchFloorCalls,
 	unlockFloorCalls,
 } from '../lib/floors.cjs';
-import { searchAllParameters, unlockFieldParameters, unlockParameters } from '../lib/nodeParameters.cjs';
+import {
+	searchAllParameters,
+	unlockFieldParameters,
+	unlockParameters,
+} from '../lib/nodeParameters.cjs';
 import { apiHeaders, sendSequentially } from '../lib/plainClient.cjs';
 import type { RecordedRequest } from '../lib/requestCapture.cjs';
 import { ratio, round, type CaseResult, type Target } from '../lib/report.cjs';
@@ -51,7 +66,8 @@ async function measureOnce(sandbox: SandboxProcess, timeScale: number, run: Rate
 	await admin.setSettings({ time_scale: timeScale, rate_limits: false });
 	const floorRequests = await run.floorRequests(url);
 	const plain = await sendSequentially(url, floorRequests);
-	if (plain.non_2xx > 0) throw new Error(`${run.name}: the plain client got ${plain.non_2xx} errors`);
+	if (plain.non_2xx > 0)
+		throw new Error(`${run.name}: the plain client got ${plain.non_2xx} errors`);
 
 	await admin.reset();
 	await admin.setSettings({ time_scale: timeScale, rate_limits: true });
@@ -77,7 +93,9 @@ async function measureOnce(sandbox: SandboxProcess, timeScale: number, run: Rate
 async function measure(sandbox: SandboxProcess, timeScale: number, run: RateLimitedRun) {
 	const rounds: Array<Awaited<ReturnType<typeof measureOnce>>> = [];
 	for (let i = 0; i < run.repeats; i++) rounds.push(await measureOnce(sandbox, timeScale, run));
-	const chosen = [...rounds].sort((a, b) => a.node.wall_s - b.node.wall_s)[Math.floor(rounds.length / 2)];
+	const chosen = [...rounds].sort((a, b) => a.node.wall_s - b.node.wall_s)[
+		Math.floor(rounds.length / 2)
+	];
 	const latencyS = median(rounds.map((r) => r.latencyS));
 	const node = chosen.node;
 	return {
@@ -152,7 +170,11 @@ function result(
 		ratio: r,
 		floor_definition: floorDefinition(run, timeScale, m),
 		targets: [
-			{ name: 'calls = floor', met: m.calls === run.floorCalls, value: `${m.calls} of ${run.floorCalls}` },
+			{
+				name: 'calls = floor',
+				met: m.calls === run.floorCalls,
+				value: `${m.calls} of ${run.floorCalls}`,
+			},
 			{ name: 'zero 429s', met: m.http_429 === 0, value: String(m.http_429) },
 			...own.targets,
 			{ name: 'wall within 5% of the floor', met: r !== null && r <= 1.05, value: `ratio ${r}` },
@@ -170,7 +192,8 @@ function result(
 		ratio_full_rate: ratio(m.wall_s, m.full_rate_floor_s),
 		idle_window_floor_s: m.idle_window_floor_s,
 		parameter_read_s: m.probe_s ?? null,
-		ratio_floor_plus_parameter_read: m.probe_s === undefined ? null : ratio(m.wall_s, m.floor_s + m.probe_s),
+		ratio_floor_plus_parameter_read:
+			m.probe_s === undefined ? null : ratio(m.wall_s, m.floor_s + m.probe_s),
 		http_timeline: m.node.http,
 		rounds: m.rounds,
 		formulas: FLOOR_FORMULAS,
@@ -223,7 +246,10 @@ interface SearchPage {
 }
 
 /** The search calls of the floor: every page of each query, as a plain client follows the cursors. */
-async function searchFloorRequests(baseUrl: string, queries: SearchFilters[]): Promise<RecordedRequest[]> {
+async function searchFloorRequests(
+	baseUrl: string,
+	queries: SearchFilters[],
+): Promise<RecordedRequest[]> {
 	const requests: RecordedRequest[] = [];
 	for (const filters of queries) {
 		let cursor: string | null = null;
@@ -235,11 +261,17 @@ async function searchFloorRequests(baseUrl: string, queries: SearchFilters[]): P
 				body: JSON.stringify({ filters, limit: 100, ...(cursor ? { cursor } : {}) }),
 			};
 			requests.push(entry);
-			const answer = await request(`${baseUrl}${entry.path}`, { method: 'POST', headers: entry.headers, body: entry.body });
+			const answer = await request(`${baseUrl}${entry.path}`, {
+				method: 'POST',
+				headers: entry.headers,
+				body: entry.body,
+			});
 			const page = (await answer.body.json()) as SearchPage;
 			if (answer.statusCode !== 200) throw new Error(`search answered ${answer.statusCode}`);
 			if (!cursor && page.total < 10_000) {
-				throw new Error(`the bench filter ${JSON.stringify(filters)} matches only ${page.total} contacts`);
+				throw new Error(
+					`the bench filter ${JSON.stringify(filters)} matches only ${page.total} contacts`,
+				);
 			}
 			cursor = page.next_cursor;
 		} while (cursor);
@@ -262,7 +294,10 @@ export async function searchCase(
 		floorCalls,
 		floorRequests: (baseUrl) => searchFloorRequests(baseUrl, queries),
 		parameters: searchAllParameters(),
-		inputFile: writeItems(options.name, options.countries.map((country) => ({ country }))),
+		inputFile: writeItems(
+			options.name,
+			options.countries.map((country) => ({ country })),
+		),
 		warmupFile: writeItems(`${options.name}-warmup`, [{ country: options.countries[0] }]),
 		repeats: options.repeats,
 	};

@@ -103,7 +103,9 @@ export async function runContactDataNode(job: NodeRunJob): Promise<NodeRunResult
 	const http = timeline.stop(started, ended);
 	const wall_s = Number(ended - started) / 1e9;
 	const memoryFigures = memory?.stop();
-	const errorItems = items.filter((item) => item.error !== undefined || item.json.error !== undefined);
+	const errorItems = items.filter(
+		(item) => item.error !== undefined || item.json.error !== undefined,
+	);
 	const firstError = error?.message ?? describeError(errorItems[0]);
 	return {
 		wall_s,

@@ -43,7 +43,8 @@ export async function runOverhead(job: OverheadJob): Promise<OverheadResult> {
 	for (let round = 0; round < ROUNDS; round++) {
 		plain.push(await sendSequentially(job.baseUrl, requests));
 		fresh.push(await sendSequentially(job.baseUrl, requests, { newConnectionEach: true }));
-		if (round < ROUNDS - 1) nodeRuns.push(await runContactDataNode({ ...job, kind: 'node', warmup: undefined }));
+		if (round < ROUNDS - 1)
+			nodeRuns.push(await runContactDataNode({ ...job, kind: 'node', warmup: undefined }));
 	}
 	return {
 		node_runs: nodeRuns,

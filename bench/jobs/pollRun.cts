@@ -45,7 +45,12 @@ export async function runPoll(job: PollRunJob): Promise<PollRunResult> {
 	const baseline = await host.activate();
 	const baselinePollS = secondsSince(started);
 	if (baseline !== null) throw new Error('the baseline poll emitted');
-	await sandboxAdmin(job.baseUrl).emitEvents({ type: 'job_change', list_id: job.listId, count: job.changes, key: job.apiKey });
+	await sandboxAdmin(job.baseUrl).emitEvents({
+		type: 'job_change',
+		list_id: job.listId,
+		count: job.changes,
+		key: job.apiKey,
+	});
 	started = process.hrtime.bigint();
 	const found = await host.tick();
 	const changePollS = secondsSince(started);

@@ -38,7 +38,8 @@ export function idleWindowFloorS(calls: number, limitPerMinute: number, timeScal
 export const FLOOR_FORMULAS = {
 	floor_s:
 		'the fastest schedule the contract allows for floor_calls from an idle rolling window, one call at a time, each call taking the latency a plain undici client measured for the same calls: call k starts when call k-1 answered and no sooner than 60 s / time_scale after call k-limit started (= floor_calls x latency while floor_calls <= limit)',
-	full_rate_floor_s: 'floor_calls x 60 s / limit / time_scale (the calls spent at the contract rate; latency excluded)',
+	full_rate_floor_s:
+		'floor_calls x 60 s / limit / time_scale (the calls spent at the contract rate; latency excluded)',
 	idle_window_floor_s:
 		'floor((floor_calls - 1) / limit) x 60 s / time_scale (a fresh window admits `limit` calls at once; latency excluded)',
 } as const;

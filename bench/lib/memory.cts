@@ -11,7 +11,9 @@ const MB = 1024 * 1024;
 
 function statusKb(field: 'VmHWM' | 'VmRSS'): number | undefined {
 	try {
-		const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync('/proc/self/status', 'utf8'));
+		const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(
+			readFileSync('/proc/self/status', 'utf8'),
+		);
 		return match ? Number(match[1]) * 1024 : undefined;
 	} catch {
 		return undefined;
@@ -76,7 +78,9 @@ export class PeakMemory {
 			growth_mb: round((peak - this.idle) / MB),
 			peak_source: hwm === undefined ? 'sampled' : 'VmHWM',
 			// A step with no sample (a long synchronous stretch) repeats the one before.
-			timeline_mb: Array.from(this.timeline, (rss, i) => round((rss ?? this.timeline[i - 1] ?? this.idle) / MB)),
+			timeline_mb: Array.from(this.timeline, (rss, i) =>
+				round((rss ?? this.timeline[i - 1] ?? this.idle) / MB),
+			),
 		};
 	}
 }

@@ -6,7 +6,13 @@ import type { INodeParameters } from 'n8n-workflow';
 
 /** Unlock the contact whose id is in each item's `id` field, basic level, within a credit budget. */
 export function unlockParameters(maxCredits: number): INodeParameters {
-	return { resource: 'contact', operation: 'unlock', contactIds: '={{ $json.id }}', level: 'basic', maxCredits };
+	return {
+		resource: 'contact',
+		operation: 'unlock',
+		contactIds: '={{ $json.id }}',
+		level: 'basic',
+		maxCredits,
+	};
 }
 
 /**
@@ -14,12 +20,24 @@ export function unlockParameters(maxCredits: number): INodeParameters {
  * Item), instead of version 1's expression per item.
  */
 export function unlockFieldParameters(maxCredits: number): INodeParameters {
-	return { resource: 'contact', operation: 'unlock', contactIdsFrom: 'field', contactIdField: 'id', level: 'basic', maxCredits };
+	return {
+		resource: 'contact',
+		operation: 'unlock',
+		contactIdsFrom: 'field',
+		contactIdField: 'id',
+		level: 'basic',
+		maxCredits,
+	};
 }
 
 /** Search with Return All, filtered by each item's `country` (one search per input item). */
 export function searchAllParameters(): INodeParameters {
-	return { resource: 'contact', operation: 'search', returnAll: true, filters: { country: '={{ $json.country }}' } };
+	return {
+		resource: 'contact',
+		operation: 'search',
+		returnAll: true,
+		filters: { country: '={{ $json.country }}' },
+	};
 }
 
 /** Search with a Limit, filtered by each item's `title` and `country`. */

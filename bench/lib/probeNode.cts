@@ -25,7 +25,8 @@ export class ParameterProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) this.getNodeParameter('value', itemIndex);
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++)
+			this.getNodeParameter('value', itemIndex);
 		return [items];
 	}
 }

@@ -55,18 +55,31 @@ export class RealN8n {
 	/** Runs a command; rejects when it fails, unless `allowFailure` (then `code` tells). */
 	run(args: string[], allowFailure = false): Promise<CommandResult> {
 		return new Promise((resolve, reject) => {
-			const child = spawn('bash', [SCRIPT, this.userFolder, String(this.port), String(this.brokerPort), ...args], {
-				stdio: ['ignore', 'pipe', 'pipe'],
-			});
+			const child = spawn(
+				'bash',
+				[SCRIPT, this.userFolder, String(this.port), String(this.brokerPort), ...args],
+				{
+					stdio: ['ignore', 'pipe', 'pipe'],
+				},
+			);
 			const out: Buffer[] = [];
 			const err: Buffer[] = [];
 			child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
 			child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
 			child.on('error', reject);
 			child.on('exit', (code) => {
-				const result = { stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), code };
+				const result = {
+					stdout: Buffer.concat(out).toString(),
+					stderr: Buffer.concat(err).toString(),
+					code,
+				};
 				if (code === NOT_INSTALLED) reject(new RealN8nMissing(result.stderr.trim()));
-				else if (code !== 0 && !allowFailure) reject(new Error(`n8n ${args[0]} exited ${code}: ${(result.stderr + result.stdout).slice(-3000)}`));
+				else if (code !== 0 && !allowFailure)
+					reject(
+						new Error(
+							`n8n ${args[0]} exited ${code}: ${(result.stderr + result.stdout).slice(-3000)}`,
+						),
+					);
 				else resolve(result);
 			});
 		});

@@ -31,7 +31,13 @@ export interface CaseResult {
 
 export interface BenchResults {
 	generated_at: string;
-	machine: { cpus: number; cpu_model: string; node: string; platform: string; load_average_at_start: number[] };
+	machine: {
+		cpus: number;
+		cpu_model: string;
+		node: string;
+		platform: string;
+		load_average_at_start: number[];
+	};
 	total_s: number;
 	notes: string[];
 	unlock?: CaseResult;
@@ -96,20 +102,30 @@ const COLUMNS: Array<[string, (result: CaseResult) => unknown]> = [
 
 function cell(value: unknown): string {
 	if (value === null || value === undefined) return '-';
-	if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(value);
+	if (typeof value === 'number')
+		return Number.isInteger(value) ? value.toLocaleString('en-US') : String(value);
 	return String(value);
 }
 
 export function formatTable(results: CaseResult[]): string {
-	const rows = [COLUMNS.map(([name]) => name), ...results.map((r) => COLUMNS.map(([, get]) => cell(get(r))))];
+	const rows = [
+		COLUMNS.map(([name]) => name),
+		...results.map((r) => COLUMNS.map(([, get]) => cell(get(r)))),
+	];
 	const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i].length)));
-	const line = (row: string[]) => row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  ');
-	const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+	const line = (row: string[]) =>
+		row.map((text, i) => (i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]))).join('  ');
+	const out = [
+		line(rows[0]),
+		widths.map((w) => '-'.repeat(w)).join('  '),
+		...rows.slice(1).map(line),
+	];
 	for (const result of results) {
 		out.push('', `${result.case}: ${result.title}`);
 		if (result.skipped) out.push(`  SKIPPED: ${result.skipped}`);
 		out.push(`  floor: ${result.floor_definition}`);
-		for (const target of result.targets) out.push(`  [${target.met ? 'met' : 'MISSED'}] ${target.name}: ${target.value}`);
+		for (const target of result.targets)
+			out.push(`  [${target.met ? 'met' : 'MISSED'}] ${target.name}: ${target.value}`);
 		const details = result.details;
 		if (Array.isArray(details)) for (const detail of details) out.push(`  ${String(detail)}`);
 	}
@@ -118,7 +134,9 @@ export function formatTable(results: CaseResult[]): string {
 
 /** Writes the figures, keeping the queue-mode figures `npm run bench:queue` merged into the same file. */
 export function writeResults(path: string, results: BenchResults): void {
-	const queueMode = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults).queue_mode : undefined;
+	const queueMode = existsSync(path)
+		? (JSON.parse(readFileSync(path, 'utf8')) as BenchResults).queue_mode
+		: undefined;
 	const merged = queueMode === undefined ? results : { ...results, queue_mode: queueMode };
 	writeFileSync(path, `${JSON.stringify(merged, null, '\t')}\n`);
 }

@@ -14,7 +14,13 @@ export interface RecordedRequest {
 }
 
 /** Headers of the connection itself; the replaying client sets its own. */
-const CONNECTION_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+const CONNECTION_HEADERS = new Set([
+	'host',
+	'connection',
+	'content-length',
+	'transfer-encoding',
+	'keep-alive',
+]);
 
 function replayableHeaders(headers: OutgoingHttpHeaders): Record<string, string> {
 	const kept: Record<string, string> = {};

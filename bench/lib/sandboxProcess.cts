@@ -47,7 +47,10 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 function waitForUrl(child: ChildProcess): Promise<string> {
 	return new Promise((resolve, reject) => {
 		let output = '';
-		const timer = setTimeout(() => fail(new Error('the sandbox printed no URL in time')), STARTUP_TIMEOUT_MS);
+		const timer = setTimeout(
+			() => fail(new Error('the sandbox printed no URL in time')),
+			STARTUP_TIMEOUT_MS,
+		);
 		const fail = (error: Error) => {
 			clearTimeout(timer);
 			child.kill('SIGTERM');
@@ -66,7 +69,9 @@ function waitForUrl(child: ChildProcess): Promise<string> {
 		};
 		child.stdout!.on('data', onData);
 		child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-		child.once('exit', (code) => fail(new Error(`the sandbox exited (code ${code}) before it was ready`)));
+		child.once('exit', (code) =>
+			fail(new Error(`the sandbox exited (code ${code}) before it was ready`)),
+		);
 	});
 }
 

@@ -4,7 +4,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Job, NodeRunJob, NodeRunResult, OverheadJob, OverheadResult, PollRunJob, PollRunResult } from '../jobs/index.cjs';
+import type {
+	Job,
+	NodeRunJob,
+	NodeRunResult,
+	OverheadJob,
+	OverheadResult,
+	PollRunJob,
+	PollRunResult,
+} from '../jobs/index.cjs';
 
 const WORKER = join(__dirname, '..', 'worker.cjs');
 
@@ -19,17 +27,25 @@ export async function inWorker(job: Job): Promise<unknown> {
 	try {
 		await new Promise<void>((resolve, reject) => {
 			// BENCH_CPU_PROF=<folder>: a V8 CPU profile of every worker, to see where a node's time goes.
-			const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-			const child = spawn(process.execPath, ['--expose-gc', ...profile, WORKER, jobPath, resultPath], {
-				stdio: ['ignore', 'ignore', 'pipe'],
-				// n8n-core's settings folder, inside the bench's temp folder so it is removed at the end.
-				env: { ...process.env, N8N_USER_FOLDER: join(dir, 'n8n') },
-			});
+			const profile = process.env.BENCH_CPU_PROF
+				? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+				: [];
+			const child = spawn(
+				process.execPath,
+				['--expose-gc', ...profile, WORKER, jobPath, resultPath],
+				{
+					stdio: ['ignore', 'ignore', 'pipe'],
+					// n8n-core's settings folder, inside the bench's temp folder so it is removed at the end.
+					env: { ...process.env, N8N_USER_FOLDER: join(dir, 'n8n') },
+				},
+			);
 			let errors = '';
 			child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
 			child.on('error', reject);
 			child.on('exit', (code) =>
-				code === 0 ? resolve() : reject(new Error(`bench worker (${job.kind}) failed: ${errors.slice(-3000)}`)),
+				code === 0
+					? resolve()
+					: reject(new Error(`bench worker (${job.kind}) failed: ${errors.slice(-3000)}`)),
 			);
 		});
 		return JSON.parse(readFileSync(resultPath, 'utf8')) as unknown;

@@ -36,7 +36,10 @@ export class ContactData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Contact Data',
 		name: 'contactData',
-		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		icon: {
+			light: 'file:../../icons/contactData.svg',
+			dark: 'file:../../icons/contactData.dark.svg',
+		},
 		group: ['transform'],
 		// What version 2 changes is listed in shared/parameters/versions.ts.
 		version: [1, 2],
@@ -66,7 +69,8 @@ export class ContactData implements INodeType {
 		} catch (error) {
 			// A failure of the whole run (an item's own failure is already its error item): with Continue
 			// On Fail, every input item gets it as its error item, paired, so none is lost.
-			if (this.continueOnFail()) return [this.getInputData().map((_, item) => errorItem(error, { item }))];
+			if (this.continueOnFail())
+				return [this.getInputData().map((_, item) => errorItem(error, { item }))];
 			// Every error leaves through one place, which decides whether its message names the item.
 			throw asNodeError(this, error);
 		}

@@ -15,10 +15,14 @@ export class ContactDataPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Contact Data Poll Trigger',
 		name: 'contactDataPollTrigger',
-		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		icon: {
+			light: 'file:../../icons/contactData.svg',
+			dark: 'file:../../icons/contactData.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ "Job and role changes on " + ($parameter["lists"]["list"] || []).length + " saved list(s)" }}',
+		subtitle:
+			'={{ "Job and role changes on " + ($parameter["lists"]["list"] || []).length + " saved list(s)" }}',
 		description:
 			'Starts the workflow when a contact on a watched saved list changes job or role, by checking the lists on a schedule (no public URL needed)',
 		defaults: { name: 'Contact Data Poll Trigger' },

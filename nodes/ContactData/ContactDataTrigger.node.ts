@@ -15,20 +15,33 @@ import { CREDENTIAL_NAME } from './shared/client/apiCredential';
 import { eventItem } from './shared/items/eventItem';
 import { acceptedEvents } from './trigger/acceptedEvents';
 import { ignoreReason, parseDelivery } from './trigger/delivery';
-import { readDeliveryOptions, readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
+import {
+	readDeliveryOptions,
+	readSubscriptionSpec,
+	toDeliveryOptions,
+	triggerProperties,
+} from './trigger/parameters';
 import { firstDeliveries } from './trigger/processedEvents';
 import { readVerifiedDelivery } from './trigger/verifiedDelivery';
-import { adoptExistingSubscription, createSubscription, deleteSubscription } from './trigger/subscription';
+import {
+	adoptExistingSubscription,
+	createSubscription,
+	deleteSubscription,
+} from './trigger/subscription';
 
 export class ContactDataTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Contact Data Trigger',
 		name: 'contactDataTrigger',
-		icon: { light: 'file:../../icons/contactData.svg', dark: 'file:../../icons/contactData.dark.svg' },
+		icon: {
+			light: 'file:../../icons/contactData.svg',
+			dark: 'file:../../icons/contactData.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		// "On job change, role change" rather than the raw event types.
-		subtitle: '={{ "On " + $parameter["events"].join(", ").replace("job_change", "job change").replace("role_change", "role change") }}',
+		subtitle:
+			'={{ "On " + $parameter["events"].join(", ").replace("job_change", "job change").replace("role_change", "role change") }}',
 		description: 'Starts the workflow when a watched contact changes job or role, or shows intent',
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],
@@ -90,7 +103,9 @@ export class ContactDataTrigger implements INodeType {
 			return { webhookResponse: { received: true, ignored, event_id: eventId } };
 		}
 		if ('problem' in delivery) {
-			this.getResponseObject().status(400).json({ message: `Bad request: ${delivery.problem}` });
+			this.getResponseObject()
+				.status(400)
+				.json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };
 		}
 
@@ -123,7 +138,12 @@ export class ContactDataTrigger implements INodeType {
 			// n8n's record of processed events failed: with Continue On Fail each event still goes on,
 			// with the error beside it (it may be a copy another execution passes on too).
 			if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error);
-			return [events.map((event, item) => ({ json: { ...event.json, error: (error as Error).message }, pairedItem: { item } }))];
+			return [
+				events.map((event, item) => ({
+					json: { ...event.json, error: (error as Error).message },
+					pairedItem: { item },
+				})),
+			];
 		}
 	}
 }

@@ -16,7 +16,9 @@ export const OPERATIONS: { [R in Resource]: Operations<R> } = {
 /** Whether the parameters name a pair the node has (a hand-edited or older workflow may not). */
 function isOperation(pair: { resource: string; operation: string }): pair is ContactDataType {
 	const has = (map: object, key: string) => Object.prototype.hasOwnProperty.call(map, key);
-	return has(OPERATIONS, pair.resource) && has(OPERATIONS[pair.resource as Resource], pair.operation);
+	return (
+		has(OPERATIONS, pair.resource) && has(OPERATIONS[pair.resource as Resource], pair.operation)
+	);
 }
 
 function operationOf(node: ContactDataType): OperationExecute {

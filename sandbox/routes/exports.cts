@@ -1,5 +1,9 @@
 /** `POST /v1/lists/:id/export` and the signed download `GET /v1/exports/:id`. */
-import { LIMITS, PATH_TEMPLATES, exportRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	LIMITS,
+	PATH_TEMPLATES,
+	exportRequestSchema,
+} from '../../nodes/ContactData/shared/client/contract';
 import type { Account } from '../accounts.cjs';
 import { exportedCount, streamExport, type ExportSource } from '../exports.cjs';
 import { apiError, asObject, invalidRequest, notFound, parseWith, type Answer } from '../http.cjs';
@@ -9,7 +13,12 @@ import type { SandboxState } from '../state.cjs';
 import type { SavedList } from '../lists.cjs';
 import { listOf } from './lists.cjs';
 
-function sourceOf(state: SandboxState, account: Account, list: SavedList, unlockedOnly: boolean): ExportSource {
+function sourceOf(
+	state: SandboxState,
+	account: Account,
+	list: SavedList,
+	unlockedOnly: boolean,
+): ExportSource {
 	return {
 		ds: state.ds,
 		lists: account.lists,
@@ -25,13 +34,20 @@ async function exportList(ctx: RequestContext): Promise<Answer | StreamedAnswer>
 	const list = listOf(ctx);
 	const request = parseWith(exportRequestSchema, asObject(await ctx.body()));
 	const unknownField = request.fields?.find((path) => !isFieldPath(path));
-	if (unknownField !== undefined) throw invalidRequest('fields', `unknown field path "${unknownField}"`);
+	if (unknownField !== undefined)
+		throw invalidRequest('fields', `unknown field path "${unknownField}"`);
 	const unlockedOnly = request.unlocked_only ?? false;
 	const source = sourceOf(state, account, list, unlockedOnly);
 	const count = exportedCount(source, state.counter);
 	if (count >= LIMITS.bulkExportThreshold || request.delivery === 'url') {
 		const { job, pathAndQuery } = state.exportUrls.create(
-			{ accountKey: account.key, listId: list.id, format: request.format, fields: request.fields, unlockedOnly },
+			{
+				accountKey: account.key,
+				listId: list.id,
+				format: request.format,
+				fields: request.fields,
+				unlockedOnly,
+			},
 			state.clock.now(),
 		);
 		return {
@@ -49,10 +65,18 @@ async function exportList(ctx: RequestContext): Promise<Answer | StreamedAnswer>
 
 async function download(ctx: RequestContext): Promise<Answer | StreamedAnswer> {
 	const { state, query } = ctx;
-	const check = state.exportUrls.check(ctx.params.id, query.get('expires'), query.get('signature'), state.clock.now());
+	const check = state.exportUrls.check(
+		ctx.params.id,
+		query.get('expires'),
+		query.get('signature'),
+		state.clock.now(),
+	);
 	if (!check.ok && check.reason === 'not_found') throw notFound('no such export');
 	if (!check.ok) {
-		const message = check.reason === 'expired' ? 'this export URL has expired' : 'this export URL is not validly signed';
+		const message =
+			check.reason === 'expired'
+				? 'this export URL has expired'
+				: 'this export URL is not validly signed';
 		throw apiError('unauthorized', message, { reason: check.reason });
 	}
 	const { job } = check;

@@ -21,7 +21,11 @@ const sandboxCreateListSchema = createListRequestSchema.extend({
 	contact_ids: z.array(contactIdSchema).optional(),
 });
 
-export function listBody(state: SandboxState, account: Account, list: SavedList): Record<string, unknown> {
+export function listBody(
+	state: SandboxState,
+	account: Account,
+	list: SavedList,
+): Record<string, unknown> {
 	return {
 		id: list.id,
 		name: list.name,
@@ -42,7 +46,11 @@ export function listOf(ctx: RequestContext): SavedList {
 /** 413 past a maximum number of ids. */
 function checkIdCount(value: unknown, field: string, max: number): void {
 	if (Array.isArray(value) && value.length > max) {
-		throw apiError('too_many_ids', `at most ${max} ids per call`, { field, max, count: value.length });
+		throw apiError('too_many_ids', `at most ${max} ids per call`, {
+			field,
+			max,
+			count: value.length,
+		});
 	}
 }
 
@@ -50,7 +58,8 @@ function checkIdCount(value: unknown, field: string, max: number): void {
 function indexesOf(ds: Dataset, ids: string[]): number[] {
 	const indexes = ids.map((id) => ds.indexOf(id));
 	const unknown = ids.filter((_, n) => indexes[n] < 0);
-	if (unknown.length > 0) throw notFound(`unknown contact ids: ${unknown.slice(0, 5).join(', ')}`, { ids: unknown });
+	if (unknown.length > 0)
+		throw notFound(`unknown contact ids: ${unknown.slice(0, 5).join(', ')}`, { ids: unknown });
 	return indexes;
 }
 
@@ -71,7 +80,12 @@ async function getLists(ctx: RequestContext): Promise<Answer> {
 	const cursor = query.get('cursor');
 	if (cursor) {
 		const value = decodeToken(cursor) as { o?: unknown } | undefined;
-		if (!value || typeof value !== 'object' || !Number.isInteger(value.o) || (value.o as number) < 0) {
+		if (
+			!value ||
+			typeof value !== 'object' ||
+			!Number.isInteger(value.o) ||
+			(value.o as number) < 0
+		) {
 			throw invalidRequest('cursor', 'is not a cursor from this listing');
 		}
 		offset = value.o as number;
@@ -94,7 +108,13 @@ async function createList(ctx: RequestContext): Promise<Answer> {
 	checkIdCount(body.contact_ids, 'contact_ids', LIMITS.listCreateIdsMax);
 	const request = parseWith(sandboxCreateListSchema, body);
 	const indexes = indexesOf(state.ds, request.contact_ids ?? []);
-	const list = account.lists.create(state.ds, request.name, request.filters ?? null, indexes, state.clock.iso());
+	const list = account.lists.create(
+		state.ds,
+		request.name,
+		request.filters ?? null,
+		indexes,
+		state.clock.iso(),
+	);
 	return { status: 201, body: listBody(state, account, list) };
 }
 
@@ -117,11 +137,16 @@ async function changeMembers(ctx: RequestContext, change: 'add' | 'remove'): Pro
 	const indexes = indexesOf(state.ds, request.ids);
 	const at = state.clock.iso();
 	const count =
-		change === 'add' ? account.lists.add(state.ds, list, indexes, at) : account.lists.remove(state.ds, list, indexes, at);
+		change === 'add'
+			? account.lists.add(state.ds, list, indexes, at)
+			: account.lists.remove(state.ds, list, indexes, at);
 	const contactCount = account.lists.count(state.ds, list, state.counter);
 	return {
 		status: 200,
-		body: change === 'add' ? { added: count, contact_count: contactCount } : { removed: count, contact_count: contactCount },
+		body:
+			change === 'add'
+				? { added: count, contact_count: contactCount }
+				: { removed: count, contact_count: contactCount },
 	};
 }
 
@@ -130,6 +155,14 @@ export const listRoutes: Route[] = [
 	{ method: 'POST', template: PATH_TEMPLATES.lists, handler: createList },
 	{ method: 'GET', template: PATH_TEMPLATES.list, handler: getList },
 	{ method: 'DELETE', template: PATH_TEMPLATES.list, handler: deleteList },
-	{ method: 'POST', template: PATH_TEMPLATES.listContacts, handler: (ctx) => changeMembers(ctx, 'add') },
-	{ method: 'DELETE', template: PATH_TEMPLATES.listContacts, handler: (ctx) => changeMembers(ctx, 'remove') },
+	{
+		method: 'POST',
+		template: PATH_TEMPLATES.listContacts,
+		handler: (ctx) => changeMembers(ctx, 'add'),
+	},
+	{
+		method: 'DELETE',
+		template: PATH_TEMPLATES.listContacts,
+		handler: (ctx) => changeMembers(ctx, 'remove'),
+	},
 ];

@@ -1,12 +1,18 @@
 /** `POST /v1/search`: previews of matching contacts, paged by cursors up to the 10,000-result cap. */
-import { LIMITS, PATH_TEMPLATES, searchRequestSchema } from '../../nodes/ContactData/shared/client/contract';
+import {
+	LIMITS,
+	PATH_TEMPLATES,
+	searchRequestSchema,
+} from '../../nodes/ContactData/shared/client/contract';
 import { asObject, invalidRequest, parseWith, type Answer } from '../http.cjs';
 import { decodeToken, encodeToken } from '../json.cjs';
 import { previewRecord } from '../records.cjs';
 import type { RequestContext, Route } from '../router.cjs';
 import { compileFilters, filtersDigest, sandboxFiltersSchema, scan } from '../search.cjs';
 
-const sandboxSearchSchema = searchRequestSchema.extend({ filters: sandboxFiltersSchema.default({}) });
+const sandboxSearchSchema = searchRequestSchema.extend({
+	filters: sandboxFiltersSchema.default({}),
+});
 
 interface SearchCursor {
 	/** Digest of the filters the cursor belongs to. */
@@ -42,7 +48,8 @@ async function search(ctx: RequestContext): Promise<Answer> {
 	const cursor = request.cursor ? readCursor(request.cursor, digest) : { h: digest, o: 0, p: 0 };
 	const limit = request.limit ?? LIMITS.searchLimitDefault;
 	// The page holds up to `limit` results, never past the paging cap.
-	const pageSizeFor = (total: number) => Math.max(0, Math.min(limit, Math.min(total, LIMITS.searchPagingCap) - cursor.o));
+	const pageSizeFor = (total: number) =>
+		Math.max(0, Math.min(limit, Math.min(total, LIMITS.searchPagingCap) - cursor.o));
 	const indexes: number[] = [];
 	let total = state.counter.cached(compiled);
 	let next: number;
@@ -62,7 +69,9 @@ async function search(ctx: RequestContext): Promise<Answer> {
 	return {
 		status: 200,
 		body: {
-			results: indexes.map((index) => previewRecord(state.ds, index, account.ledger.holding(index) !== undefined)),
+			results: indexes.map((index) =>
+				previewRecord(state.ds, index, account.ledger.holding(index) !== undefined),
+			),
 			total,
 			next_cursor: more ? encodeToken({ h: digest, o: returned, p: next }) : null,
 			truncated: !more && total > LIMITS.searchPagingCap && returned >= LIMITS.searchPagingCap,
@@ -70,4 +79,6 @@ async function search(ctx: RequestContext): Promise<Answer> {
 	};
 }
 
-export const searchRoutes: Route[] = [{ method: 'POST', template: PATH_TEMPLATES.search, handler: search }];
+export const searchRoutes: Route[] = [
+	{ method: 'POST', template: PATH_TEMPLATES.search, handler: search },
+];

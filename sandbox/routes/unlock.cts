@@ -19,14 +19,23 @@ import type { SandboxState } from '../state.cjs';
 /** 402 when the balance does not cover a cost; nothing is charged. */
 function requireCredits(account: Account, required: number): void {
 	if (required > account.ledger.balance) {
-		throw apiError('insufficient_credits', `this call needs ${required} credits; the balance is ${account.ledger.balance}`, {
-			required,
-			balance: account.ledger.balance,
-		});
+		throw apiError(
+			'insufficient_credits',
+			`this call needs ${required} credits; the balance is ${account.ledger.balance}`,
+			{
+				required,
+				balance: account.ledger.balance,
+			},
+		);
 	}
 }
 
-function unlockContacts(state: SandboxState, account: Account, ids: string[], level: UnlockLevel): Answer {
+function unlockContacts(
+	state: SandboxState,
+	account: Account,
+	ids: string[],
+	level: UnlockLevel,
+): Answer {
 	const indexes = ids.map((id) => state.ds.indexOf(id));
 	const found = ids.flatMap((id, n) => (indexes[n] >= 0 ? [{ id, index: indexes[n] }] : []));
 	requireCredits(
@@ -55,7 +64,10 @@ function unlockContacts(state: SandboxState, account: Account, ids: string[], le
 function idempotencyKeyOf(ctx: RequestContext): string | undefined {
 	const key = ctx.req.headers[HEADERS.idempotencyKey] as string | undefined;
 	if (key !== undefined && (key.length === 0 || key.length > LIMITS.idempotencyKeyMaxLength)) {
-		throw invalidRequest('Idempotency-Key', `must be 1-${LIMITS.idempotencyKeyMaxLength} characters`);
+		throw invalidRequest(
+			'Idempotency-Key',
+			`must be 1-${LIMITS.idempotencyKeyMaxLength} characters`,
+		);
 	}
 	return key;
 }
@@ -65,7 +77,13 @@ function idempotencyKeyOf(ctx: RequestContext): string | undefined {
  * the first 2xx answer, credits_charged included, marked Idempotent-Replayed, and charge nothing
  * more; another body is 409.
  */
-function once(ctx: RequestContext, path: string, key: string | undefined, body: unknown, perform: () => Answer): Answer {
+function once(
+	ctx: RequestContext,
+	path: string,
+	key: string | undefined,
+	body: unknown,
+	perform: () => Answer,
+): Answer {
 	if (key === undefined) return perform();
 	const { state, account } = ctx;
 	const canonical = canonicalJson(body);
@@ -73,10 +91,16 @@ function once(ctx: RequestContext, path: string, key: string | undefined, body: 
 	const previous = account.idempotency.lookup(path, key, canonical, now);
 	if (previous.kind === 'replay') {
 		account.idempotentReplays++;
-		return { status: previous.status, body: previous.response, headers: { [HEADERS.idempotentReplayed]: 'true' } };
+		return {
+			status: previous.status,
+			body: previous.response,
+			headers: { [HEADERS.idempotentReplayed]: 'true' },
+		};
 	}
 	if (previous.kind === 'conflict') {
-		throw apiError('conflict', 'this Idempotency-Key was used with another body', { field: 'Idempotency-Key' });
+		throw apiError('conflict', 'this Idempotency-Key was used with another body', {
+			field: 'Idempotency-Key',
+		});
 	}
 	const answer = perform();
 	account.idempotency.remember(path, key, canonical, answer.status, answer.body, now);
@@ -95,7 +119,9 @@ async function unlock(ctx: RequestContext): Promise<Answer> {
 		});
 	}
 	const request = parseWith(unlockRequestSchema, body);
-	return once(ctx, PATHS.unlock, key, body, () => unlockContacts(state, account, request.ids, request.level));
+	return once(ctx, PATHS.unlock, key, body, () =>
+		unlockContacts(state, account, request.ids, request.level),
+	);
 }
 
 function enrichContact(state: SandboxState, account: Account, request: EnrichRequest): Answer {
@@ -103,7 +129,12 @@ function enrichContact(state: SandboxState, account: Account, request: EnrichReq
 	if (index < 0 && request.linkedin_url) index = state.ds.indexOfLinkedinUrl(request.linkedin_url);
 	if (index < 0) throw notFound('no contact matches this email or LinkedIn URL');
 	requireCredits(account, account.ledger.costOf(index, request.level));
-	const charged = account.ledger.unlock([{ index, id: state.ds.idOf(index) }], request.level, 'enrich', state.clock.iso());
+	const charged = account.ledger.unlock(
+		[{ index, id: state.ds.idOf(index) }],
+		request.level,
+		'enrich',
+		state.clock.iso(),
+	);
 	return {
 		status: 200,
 		body: {

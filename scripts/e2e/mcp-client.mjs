@@ -12,13 +12,18 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { withIds } from './scripted-ids.mjs';
 
 const [url, transportName, callsJson = '[]'] = process.argv.slice(2);
-const squash = (name) => String(name).toLowerCase().replace(/[^a-z0-9]/g, '');
+const squash = (name) =>
+	String(name)
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
 
 const textOf = (result) => (result.content ?? []).map((part) => part.text ?? '').join('');
 
 async function main() {
 	const transport =
-		transportName === 'sse' ? new SSEClientTransport(new URL(url)) : new StreamableHTTPClientTransport(new URL(url));
+		transportName === 'sse'
+			? new SSEClientTransport(new URL(url))
+			: new StreamableHTTPClientTransport(new URL(url));
 	const client = new Client({ name: 'contact-data-e2e', version: '1.0.0' });
 	await client.connect(transport);
 	const { tools } = await client.listTools();
@@ -26,16 +31,33 @@ async function main() {
 	let searchText = '';
 	for (const call of JSON.parse(callsJson)) {
 		const tool = tools.find((offered) => squash(offered.name) === squash(call.tool));
-		if (!tool) throw new Error(`no tool like "${call.tool}" among ${tools.map((offered) => offered.name).join(', ')}`);
+		if (!tool)
+			throw new Error(
+				`no tool like "${call.tool}" among ${tools.map((offered) => offered.name).join(', ')}`,
+			);
 		const args = withIds(call.args, searchText);
-		const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { timeout: 120000 });
+		const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
+			timeout: 120000,
+		});
 		const text = textOf(result);
 		if (/search/i.test(tool.name)) searchText = text;
-		calls.push({ name: tool.name, args, isError: result.isError === true, text, bytes: Buffer.byteLength(text) });
+		calls.push({
+			name: tool.name,
+			args,
+			isError: result.isError === true,
+			text,
+			bytes: Buffer.byteLength(text),
+		});
 	}
 	const session = transport.sessionId ?? null;
 	await client.close();
-	console.log(JSON.stringify({ session, tools: tools.map(({ name, description }) => ({ name, description })), calls }));
+	console.log(
+		JSON.stringify({
+			session,
+			tools: tools.map(({ name, description }) => ({ name, description })),
+			calls,
+		}),
+	);
 }
 
 main().catch((error) => {

@@ -16,7 +16,10 @@ import { withIds } from './scripted-ids.mjs';
 let script = { turns: [] };
 let requests = [];
 
-const squash = (name) => String(name).toLowerCase().replace(/[^a-z0-9]/g, '');
+const squash = (name) =>
+	String(name)
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '');
 
 /** The text of the latest answer of a search tool in the conversation. */
 function latestSearchAnswer(messages) {
@@ -26,7 +29,9 @@ function latestSearchAnswer(messages) {
 			.filter((call) => /search/i.test(call.function?.name))
 			.map((call) => call.id),
 	);
-	const answers = messages.filter((message) => message.role === 'tool' && searches.has(message.tool_call_id));
+	const answers = messages.filter(
+		(message) => message.role === 'tool' && searches.has(message.tool_call_id),
+	);
 	return JSON.stringify(answers.at(-1)?.content ?? '');
 }
 
@@ -44,7 +49,10 @@ function nextMessage({ messages = [], tools = [] }) {
 		return {
 			id: `call_${turn}_${index}`,
 			type: 'function',
-			function: { name: offered?.function.name ?? call.tool, arguments: argumentsOf(call.args, messages) },
+			function: {
+				name: offered?.function.name ?? call.tool,
+				arguments: argumentsOf(call.args, messages),
+			},
 		};
 	});
 	return { role: 'assistant', content: null, tool_calls };
@@ -54,7 +62,14 @@ const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
 
 function completion(message, model) {
 	const finish_reason = message.tool_calls ? 'tool_calls' : 'stop';
-	return { id: `chatcmpl-${Date.now()}`, object: 'chat.completion', created: 0, model, choices: [{ index: 0, message, finish_reason }], usage };
+	return {
+		id: `chatcmpl-${Date.now()}`,
+		object: 'chat.completion',
+		created: 0,
+		model,
+		choices: [{ index: 0, message, finish_reason }],
+		usage,
+	};
 }
 
 /** The same answer as server-sent chunks, for a client that asked to stream. */
@@ -63,7 +78,13 @@ function streamed(response, message, model) {
 		`data: ${JSON.stringify({ id: 'chatcmpl-stream', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason }] })}\n\n`;
 	response.writeHead(200, { 'content-type': 'text/event-stream' });
 	const tool_calls = message.tool_calls?.map((call, index) => ({ index, ...call }));
-	response.write(chunk(tool_calls ? { role: 'assistant', tool_calls } : { role: 'assistant', content: message.content }));
+	response.write(
+		chunk(
+			tool_calls
+				? { role: 'assistant', tool_calls }
+				: { role: 'assistant', content: message.content },
+		),
+	);
 	response.write(chunk({}, tool_calls ? 'tool_calls' : 'stop'));
 	response.end('data: [DONE]\n\n');
 }
@@ -82,12 +103,18 @@ async function bodyOf(request) {
 const server = createServer(async (request, response) => {
 	const path = new URL(request.url, 'http://localhost').pathname.replace(/\/+$/, '');
 	try {
-		if (request.method === 'GET' && path === '/v1/models') return send(response, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', owned_by: 'e2e' }] });
+		if (request.method === 'GET' && path === '/v1/models')
+			return send(response, 200, {
+				object: 'list',
+				data: [{ id: 'scripted', object: 'model', owned_by: 'e2e' }],
+			});
 		if (request.method === 'POST' && path === '/v1/chat/completions') {
 			const body = await bodyOf(request);
 			requests.push(body);
 			const message = nextMessage(body);
-			return body.stream ? streamed(response, message, body.model) : send(response, 200, completion(message, body.model));
+			return body.stream
+				? streamed(response, message, body.model)
+				: send(response, 200, completion(message, body.model));
 		}
 		if (request.method === 'POST' && path === '/_script') {
 			script = await bodyOf(request);
@@ -98,7 +125,9 @@ const server = createServer(async (request, response) => {
 			requests = [];
 			return send(response, 200, { ok: true });
 		}
-		send(response, 404, { error: { message: `the scripted model has no ${request.method} ${path}` } });
+		send(response, 404, {
+			error: { message: `the scripted model has no ${request.method} ${path}` },
+		});
 	} catch (error) {
 		send(response, 400, { error: { message: String(error?.message ?? error) } });
 	}

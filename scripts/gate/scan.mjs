@@ -6,21 +6,35 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const packageDir = resolve(process.argv[2] ?? '.');
 const work = mkdtempSync(join(tmpdir(), 'contact-data-scan-'));
 try {
 	const [packed] = JSON.parse(
-		execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', work], { cwd: packageDir, encoding: 'utf8' }),
+		execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', work], {
+			cwd: packageDir,
+			encoding: 'utf8',
+		}),
 	);
-	console.log(`tarball ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes packed`);
+	console.log(
+		`tarball ${packed.filename}: ${packed.entryCount} files, ${packed.size} bytes packed`,
+	);
 	for (const file of packed.files.map((f) => f.path).sort()) console.log(`  ${file}`);
 	execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work]);
 
 	const legs = [
-		['source (nodes/, credentials/, package.json)', await analyzePackage(packageDir, SOURCE_FILE_PATTERNS)],
-		['tarball (compiled .js, package.json)', await analyzePackage(join(work, 'package'), ['**/*.js', 'package.json'])],
+		[
+			'source (nodes/, credentials/, package.json)',
+			await analyzePackage(packageDir, SOURCE_FILE_PATTERNS),
+		],
+		[
+			'tarball (compiled .js, package.json)',
+			await analyzePackage(join(work, 'package'), ['**/*.js', 'package.json']),
+		],
 	];
 	let failed = 0;
 	for (const [leg, result] of legs) {

@@ -30,15 +30,22 @@ function ok(what) {
 
 /** Polls `fn` in the page until it returns a truthy value; returns that value. */
 async function waitFor(fn, { timeout = 60_000, what = String(fn) } = {}) {
-	const handle = await page.waitForFunction(fn, undefined, { timeout, polling: 250 }).catch((error) => {
-		throw new Error(`timed out after ${timeout / 1000} s waiting for ${what} (${error.message.split('\n')[0]})`);
-	});
+	const handle = await page
+		.waitForFunction(fn, undefined, { timeout, polling: 250 })
+		.catch((error) => {
+			throw new Error(
+				`timed out after ${timeout / 1000} s waiting for ${what} (${error.message.split('\n')[0]})`,
+			);
+		});
 	return await handle.jsonValue();
 }
 
 /** The first visible element matching `selector` (and containing `text`, when given). */
 const visible = (selector, text) =>
-	page.locator(selector).filter({ visible: true, ...(text ? { hasText: text } : {}) }).first();
+	page
+		.locator(selector)
+		.filter({ visible: true, ...(text ? { hasText: text } : {}) })
+		.first();
 
 /** The canvas nodes and whether each shows the success mark (disabled nodes run nothing and show none). */
 const canvasState = () =>
@@ -55,7 +62,8 @@ const outputTable = () =>
 	page.evaluate(() => {
 		const table = document.querySelector('[data-test-id="output-panel"] table');
 		if (!table) return null;
-		const cells = (row, tag) => [...row.querySelectorAll(tag)].map((cell) => cell.textContent.trim());
+		const cells = (row, tag) =>
+			[...row.querySelectorAll(tag)].map((cell) => cell.textContent.trim());
 		return {
 			columns: cells(table.querySelector('thead tr') ?? table, 'th').filter(Boolean),
 			rows: [...table.querySelectorAll('tbody tr')].slice(0, 3).map((row) => cells(row, 'td')),
@@ -65,7 +73,9 @@ const outputTable = () =>
 
 async function openWorkflow(id) {
 	await page.goto(`${baseUrl}/workflow/${id}`);
-	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
+	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, {
+		what: 'the canvas',
+	});
 }
 
 async function executeAndWait(what) {
@@ -74,10 +84,14 @@ async function executeAndWait(what) {
 		() => {
 			const nodes = [...document.querySelectorAll('[data-test-id="canvas-node"]')];
 			const done = nodes.filter((node) =>
-				node.querySelector('[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"]'),
+				node.querySelector(
+					'[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"]',
+				),
 			);
 			const running = document.querySelector('[data-test-id="canvas-node-status-running"]');
-			return !running && done.length > 0 && document.querySelector('[data-test-id="execute-workflow-button"]:not([disabled])')
+			return !running &&
+				done.length > 0 &&
+				document.querySelector('[data-test-id="execute-workflow-button"]:not([disabled])')
 				? done.length
 				: 0;
 		},
@@ -91,14 +105,19 @@ try {
 	await visible('input[type="email"], input[name="emailOrLdapLoginId"]').fill(email);
 	await visible('input[type="password"]').fill(password);
 	await visible('button[type="submit"], [data-test-id="form-submit-button"]').click();
-	await waitFor(() => !location.pathname.startsWith('/signin'), { what: 'the editor after signing in' });
+	await waitFor(() => !location.pathname.startsWith('/signin'), {
+		what: 'the editor after signing in',
+	});
 	ok('signs in through the sign-in form');
 
 	step = 'open the example';
 	await visible('[data-test-id="resources-list-item-workflow"]', CRM_NAME).click();
-	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, { what: 'the canvas' });
+	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, {
+		what: 'the canvas',
+	});
 	const opened = await page.evaluate(() => location.pathname);
-	if (opened !== `/workflow/${workflows.crm}`) throw new Error(`opened ${opened}, not the example ${workflows.crm}`);
+	if (opened !== `/workflow/${workflows.crm}`)
+		throw new Error(`opened ${opened}, not the example ${workflows.crm}`);
 	ok('opens the search → unlock example from the workflow list');
 
 	step = 'execute it';
@@ -107,18 +126,24 @@ try {
 		() =>
 			[...document.querySelectorAll('[data-test-id="canvas-node"]')].every(
 				(node) =>
-					/\(Deactivated\)/.test(node.textContent) || node.querySelector('[data-test-id="canvas-node-status-success"]'),
+					/\(Deactivated\)/.test(node.textContent) ||
+					node.querySelector('[data-test-id="canvas-node-status-success"]'),
 			),
 		{ timeout: 30_000, what: 'every enabled node to show success' },
 	);
 	const state = await canvasState();
-	if (!state.some((node) => node.disabled)) throw new Error('the HubSpot node should ship disabled');
+	if (!state.some((node) => node.disabled))
+		throw new Error('the HubSpot node should ship disabled');
 	await shot('editor-search-unlock-crm.png');
-	ok(`executes it to the end: ${state.filter((node) => node.success).length} nodes succeeded, HubSpot disabled`);
+	ok(
+		`executes it to the end: ${state.filter((node) => node.success).length} nodes succeeded, HubSpot disabled`,
+	);
 
 	step = 'read the Unlock output';
 	await visible(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`).dblclick();
-	await visible('[data-test-id="output-panel"] [data-test-id="radio-button-table"]').click({ timeout: 30_000 });
+	await visible('[data-test-id="output-panel"] [data-test-id="radio-button-table"]').click({
+		timeout: 30_000,
+	});
 	const table = await waitFor(
 		() => {
 			const found = document.querySelector('[data-test-id="output-panel"] table tbody tr');
@@ -127,15 +152,19 @@ try {
 		{ timeout: 30_000, what: 'the output table' },
 	).then(outputTable);
 	const first = table.columns.slice(0, 4).join(', ');
-	if (first !== 'name, title, company_name, email') throw new Error(`output columns start ${first}`);
+	if (first !== 'name, title, company_name, email')
+		throw new Error(`output columns start ${first}`);
 	const emailColumn = table.columns.indexOf('email');
 	if (!table.rows.every((row) => /@/.test(row[emailColumn] ?? ''))) {
 		throw new Error(`no email in the table's first rows: ${JSON.stringify(table.rows)}`);
 	}
-	if (!table.columns.includes('credits_charged_in_run')) throw new Error(`no cost column: ${table.columns}`);
+	if (!table.columns.includes('credits_charged_in_run'))
+		throw new Error(`no cost column: ${table.columns}`);
 	if (!/^25 items/.test(table.count)) throw new Error(`items: ${table.count}`);
 	await shot('editor-unlock-node.png');
-	ok(`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`);
+	ok(
+		`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`,
+	);
 	await page.keyboard.press('Escape');
 
 	step = 'an error as displayed';
@@ -154,7 +183,9 @@ try {
 	if (!/Max Credits of 5 is not enough: .*Nothing was sent and nothing was charged/.test(message)) {
 		throw new Error(`the error shown: ${shown.slice(0, 400)}`);
 	}
-	if (!/Raise Max Credits to \d+, or set When Max Credits Is Reached to Unlock What Fits/.test(shown)) {
+	if (
+		!/Raise Max Credits to \d+, or set When Max Credits Is Reached to Unlock What Fits/.test(shown)
+	) {
 		throw new Error(`the error shows no advice: ${shown.slice(0, 400)}`);
 	}
 	await shot('editor-unlock-error.png');
@@ -164,7 +195,10 @@ try {
 	step = 'the other examples';
 	await openWorkflow(workflows.alert);
 	await waitFor(
-		() => [...document.querySelectorAll('[data-test-id="canvas-node"]')].some((node) => /On job change/.test(node.textContent)),
+		() =>
+			[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((node) =>
+				/On job change/.test(node.textContent),
+			),
 		{ what: 'the trigger subtitle "On job change"' },
 	);
 	await shot('editor-job-change-alert.png');

@@ -20,7 +20,10 @@ beforeEach(async () => sandbox.admin.reset());
 const credential = new ContactDataApi();
 
 /** n8n's credential test as the editor shows it: OK, or the message it shows. */
-async function testCredential(apiKey: string, baseUrl: string): Promise<{ ok: boolean; message: string }> {
+async function testCredential(
+	apiKey: string,
+	baseUrl: string,
+): Promise<{ ok: boolean; message: string }> {
 	const { status, message } = await runCredentialTest(credential, { apiKey, baseUrl });
 	return { ok: status === 'OK', message };
 }
@@ -31,7 +34,10 @@ const notAWebAddress = (baseUrl: string) =>
 
 describe('credential test (GET /v1/credits/balance)', () => {
 	it('passes for a good key and calls the balance endpoint', async () => {
-		expect(await testCredential(KEYS.growth, sandbox.url)).toEqual({ ok: true, message: 'Connection successful!' });
+		expect(await testCredential(KEYS.growth, sandbox.url)).toEqual({
+			ok: true,
+			message: 'Connection successful!',
+		});
 		expect((await keyStats(sandbox)).requests['GET /v1/credits/balance']).toBe(1);
 	});
 
@@ -40,17 +46,23 @@ describe('credential test (GET /v1/credits/balance)', () => {
 	});
 
 	it('passes with a Base URL that ends in /v1, as copied from the API docs', async () => {
-		expect(await testCredential(KEYS.growth, `${sandbox.url}/v1`)).toEqual({ ok: true, message: 'Connection successful!' });
+		expect(await testCredential(KEYS.growth, `${sandbox.url}/v1`)).toEqual({
+			ok: true,
+			message: 'Connection successful!',
+		});
 		expect((await keyStats(sandbox)).requests['GET /v1/credits/balance']).toBe(1);
 	});
 
-	it.each(['?region=eu', '#top'])('refuses a Base URL with a query or fragment (%s), saying so, without reaching it', async (tail) => {
-		expect(await testCredential(KEYS.growth, `${sandbox.url}${tail}`)).toEqual({
-			ok: false,
-			message: expect.stringMatching(/Base URL ".*" is refused: .* no query \(\?…\) or fragment/),
-		});
-		expect((await sandbox.admin.stats()).requests_total).toBe(0);
-	});
+	it.each(['?region=eu', '#top'])(
+		'refuses a Base URL with a query or fragment (%s), saying so, without reaching it',
+		async (tail) => {
+			expect(await testCredential(KEYS.growth, `${sandbox.url}${tail}`)).toEqual({
+				ok: false,
+				message: expect.stringMatching(/Base URL ".*" is refused: .* no query \(\?…\) or fragment/),
+			});
+			expect((await sandbox.admin.stats()).requests_total).toBe(0);
+		},
+	);
 
 	it('fails for a revoked key with a clear message', async () => {
 		const outcome = await testCredential(KEYS.revoked, sandbox.url);
@@ -60,7 +72,10 @@ describe('credential test (GET /v1/credits/balance)', () => {
 
 	it('fails for an address that is not the API, saying so in plain words (not "Not Found")', async () => {
 		const outcome = await testCredential(KEYS.growth, `${sandbox.url}/somewhere-else`);
-		expect(outcome).toEqual({ ok: false, message: expect.stringMatching(/^This address does not look like the Contact Data API/) });
+		expect(outcome).toEqual({
+			ok: false,
+			message: expect.stringMatching(/^This address does not look like the Contact Data API/),
+		});
 	});
 
 	it('fails for a starter key, naming the tier', async () => {
@@ -71,11 +86,19 @@ describe('credential test (GET /v1/credits/balance)', () => {
 	it('refuses a plain http:// base URL that is not loopback in words (not "ERR_BAD_REQUEST"), without reaching it', async () => {
 		expect(await testCredential(KEYS.growth, 'http://api.contactdata.example')).toEqual({
 			ok: false,
-			message: expect.stringMatching(/^The Contact Data API credential’s Base URL "http:\/\/api\.contactdata\.example" is refused: it must start with https:\/\//),
+			message: expect.stringMatching(
+				/^The Contact Data API credential’s Base URL "http:\/\/api\.contactdata\.example" is refused: it must start with https:\/\//,
+			),
 		});
 	});
 
-	it.each(['api.contactdata.example', 'http//api.contactdata.example', 'https://api contactdata.example', 'https://', 'https://127.0.0.1:99999'])(
+	it.each([
+		'api.contactdata.example',
+		'http//api.contactdata.example',
+		'https://api contactdata.example',
+		'https://',
+		'https://127.0.0.1:99999',
+	])(
 		'says in words that a malformed Base URL (%s) is not a web address (not "ERR_INVALID_URL")',
 		async (baseUrl) => {
 			expect(await testCredential(KEYS.growth, baseUrl)).toEqual({
@@ -85,8 +108,11 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		},
 	);
 
-	it('still shows n8n\'s own code, ECONNREFUSED, for a host where nothing answers: n8n\'s tester shows a failed request\'s code (docs/node.md says what to do)', async () => {
-		expect(await testCredential(KEYS.growth, 'http://127.0.0.1:9')).toEqual({ ok: false, message: 'ECONNREFUSED' });
+	it("still shows n8n's own code, ECONNREFUSED, for a host where nothing answers: n8n's tester shows a failed request's code (docs/node.md says what to do)", async () => {
+		expect(await testCredential(KEYS.growth, 'http://127.0.0.1:9')).toEqual({
+			ok: false,
+			message: 'ECONNREFUSED',
+		});
 	});
 
 	it('has no loopback default: the Base URL is required, with an https placeholder (n8n Cloud)', () => {
@@ -115,7 +141,10 @@ describe('https rule in the node', () => {
 	it.each(['api.contactdata.example', 'https://api contactdata.example', 'https://'])(
 		'refuses the malformed %s before any request, saying it is not a web address',
 		async (baseUrl) => {
-			const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, baseUrl });
+			const result = await run(sandbox, {
+				parameters: { resource: 'credits', operation: 'getBalance' },
+				baseUrl,
+			});
 			expect(result.error?.name).toBe('NodeOperationError');
 			expect(result.error?.message).toBe(notAWebAddress(baseUrl));
 			expect((await sandbox.admin.stats()).requests_total).toBe(0);
@@ -134,7 +163,10 @@ describe('https rule in the node', () => {
 
 describe('the API key stays secret', () => {
 	it('appears in no output item, error or hint, whatever the outcome', async () => {
-		const revoked = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, key: KEYS.revoked });
+		const revoked = await run(sandbox, {
+			parameters: { resource: 'credits', operation: 'getBalance' },
+			key: KEYS.revoked,
+		});
 		expect(revoked.error?.message).toMatch(/revoked/);
 		expect(revoked.error?.httpCode).toBe('401');
 		const lost = await run(sandbox, {
@@ -172,7 +204,9 @@ describe('a redirect from the base URL', () => {
 			});
 			expect(result.error?.message).toMatch(/answered 301, a redirect/);
 			expect(result.error?.description).toContain(url);
-			expect(seen).toEqual([{ url: '/v1/credits/balance', authorization: `Bearer ${KEYS.growth}` }]);
+			expect(seen).toEqual([
+				{ url: '/v1/credits/balance', authorization: `Bearer ${KEYS.growth}` },
+			]);
 		} finally {
 			await server.close();
 		}
@@ -183,7 +217,9 @@ describe('the credential test and a redirecting Base URL', () => {
 	it.each([301, 302, 307, 308])(
 		'%s to another origin: the test fails with a plain message and the other origin gets no Authorization',
 		async (status) => {
-			const other = await startFakeApi((_request, res) => json(res, 200, { balance: 1, tier: 'growth', usage: [], refunds: [] }));
+			const other = await startFakeApi((_request, res) =>
+				json(res, 200, { balance: 1, tier: 'growth', usage: [], refunds: [] }),
+			);
 			const redirecting = await startFakeApi((request, res) => {
 				res.writeHead(status, { location: `${other.url}${request.path}` }).end();
 			});
@@ -213,7 +249,10 @@ describe('an error text that echoes the key', () => {
 			}),
 		);
 		try {
-			const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, baseUrl: echoing.url });
+			const result = await run(sandbox, {
+				parameters: { resource: 'credits', operation: 'getBalance' },
+				baseUrl: echoing.url,
+			});
 			expect(result.error?.message).toMatch(/bad request for Bearer \[API key\]/);
 			expect(everything(result)).not.toContain(KEYS.growth);
 		} finally {
@@ -228,7 +267,12 @@ describe('a signed export URL', () => {
 		async (url) => {
 			const files = await startFakeApi((_request, res) => res.writeHead(200).end('id\r\n'));
 			const api = await startFakeApi((_request, res) =>
-				json(res, 202, { url, expires_at: '2030-01-01T00:00:00Z', format: 'csv', contact_count: 150_000 }),
+				json(res, 202, {
+					url,
+					expires_at: '2030-01-01T00:00:00Z',
+					format: 'csv',
+					contact_count: 150_000,
+				}),
 			);
 			try {
 				const result = await run(sandbox, {

@@ -26,7 +26,12 @@ import {
 	type IRun,
 } from 'n8n-workflow';
 
-import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData, manualExecutionHooks } from './engine';
+import {
+	MapCredentialsHelper,
+	MapNodeTypes,
+	makeAdditionalData,
+	manualExecutionHooks,
+} from './engine';
 
 const TOOL = 'Contact Data';
 let executions = 0;
@@ -73,7 +78,11 @@ function langchainAgentType(rounds: IDataObject[][]): INodeType {
 			}>;
 			const answers: string[] = [];
 			for (const round of rounds) {
-				answers.push(...(await Promise.all(round.map(async (input) => await tool.invoke(input).catch(String)))));
+				answers.push(
+					...(await Promise.all(
+						round.map(async (input) => await tool.invoke(input).catch(String)),
+					)),
+				);
 			}
 			return [[{ json: { answers } }]];
 		},
@@ -157,8 +166,22 @@ export async function runAgent(options: {
 	const executionId = `agent-exec-${++executions}`;
 	const toolTypeName = `test.${options.toolType.description.name}Tool`;
 	const nodes: INode[] = [
-		{ id: 'start', name: 'Start', type: 'test.start', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'agent', name: 'Agent', type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'start',
+			name: 'Start',
+			type: 'test.start',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'Agent',
+			type: 'test.agent',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {},
+		},
 		{
 			id: options.toolNodeId ?? 'tool',
 			name: TOOL,
@@ -186,7 +209,9 @@ export async function runAgent(options: {
 		nodeTypes: new MapNodeTypes({
 			'test.start': start,
 			'test.agent':
-				options.way === 'langchain' ? langchainAgentType(options.rounds) : engineAgentType(options.rounds),
+				options.way === 'langchain'
+					? langchainAgentType(options.rounds)
+					: engineAgentType(options.rounds),
 			[toolTypeName]: asToolType(options.toolType),
 		}),
 		settings: { executionOrder: 'v1' },
@@ -195,19 +220,31 @@ export async function runAgent(options: {
 		Object.fromEntries(options.credentialTypes.map((type) => [type.name, type])),
 		options.credentials,
 	);
-	const hooks = manualExecutionHooks(executionId, { id: 'wf-agent', name: 'agent', nodes, connections });
+	const hooks = manualExecutionHooks(executionId, {
+		id: 'wf-agent',
+		name: 'agent',
+		nodes,
+		connections,
+	});
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: options.input ?? {} }]] }, source: null }],
+			nodeExecutionStack: [
+				{ node: nodes[0], data: { main: [[{ json: options.input ?? {} }]] }, source: null },
+			],
 		},
 	});
 	const additionalData = makeAdditionalData(credentialsHelper, hooks);
 	additionalData.executionId = options.withoutExecutionId ? undefined : executionId;
-	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await new WorkflowExecute(
+		additionalData,
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	const toolCalls = (run.data.resultData.runData[TOOL] ?? []).map((task) => ({
 		items: (task.data?.ai_tool?.[0] ?? task.data?.main?.[0] ?? []) as INodeExecutionData[],
 		error: task.error as ToolCall['error'],
 	}));
-	const agentItems = (run.data.resultData.runData.Agent?.at(-1)?.data?.main?.[0] ?? []) as INodeExecutionData[];
+	const agentItems = (run.data.resultData.runData.Agent?.at(-1)?.data?.main?.[0] ??
+		[]) as INodeExecutionData[];
 	return { run, executionId, toolCalls, agentItems };
 }

@@ -16,7 +16,12 @@ import {
 	type INodeType,
 } from 'n8n-workflow';
 
-import { MapCredentialsHelper, MapNodeTypes, makeAdditionalData, manualExecutionHooks } from './engine';
+import {
+	MapCredentialsHelper,
+	MapNodeTypes,
+	makeAdditionalData,
+	manualExecutionHooks,
+} from './engine';
 
 /** What the editor shows after Save or Retry: the tester's `{ status, message }`. */
 export interface CredentialTestResult {
@@ -43,7 +48,13 @@ export async function testCredential(
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credentialType.name, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: testRequest.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: testRequest.request },
+					default: '',
+				},
 			],
 		},
 	};
@@ -63,8 +74,16 @@ export async function testCredential(
 		nodeTypes: new MapNodeTypes({ noOp: nodeType }),
 	});
 	const additionalData = makeAdditionalData(
-		new MapCredentialsHelper({ [credentialType.name]: credentialType }, { [credentialType.name]: data }),
-		manualExecutionHooks('credential-test', { id: 'wf-test', name: 'test', nodes: [node], connections: {} }),
+		new MapCredentialsHelper(
+			{ [credentialType.name]: credentialType },
+			{ [credentialType.name]: data },
+		),
+		manualExecutionHooks('credential-test', {
+			id: 'wf-test',
+			name: 'test',
+			nodes: [node],
+			connections: {},
+		}),
 	);
 	const context = new ExecuteContext(
 		workflow,
@@ -90,10 +109,16 @@ export async function testCredential(
 	return { status: 'OK', message: 'Connection successful!' };
 }
 
-type TesterError = { message: string; cause?: { code?: string; response?: { status: number; statusText?: string } } };
+type TesterError = {
+	message: string;
+	cause?: { code?: string; response?: { status: number; statusText?: string } };
+};
 
 /** The tester's catch block: an answer goes through the rules, else the cause's code, else the message. */
-function readFailure(rules: NonNullable<ICredentialType['test']>['rules'] & object, error: TesterError): CredentialTestResult {
+function readFailure(
+	rules: NonNullable<ICredentialType['test']>['rules'] & object,
+	error: TesterError,
+): CredentialTestResult {
 	if (error.cause?.response) {
 		const { status, statusText } = error.cause.response;
 		for (const rule of rules) {

@@ -42,7 +42,8 @@ function hashOf(value: DeduplicationItemTypes): string {
 
 function contextOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
 	if (scope !== 'node') return '';
-	if (!contextData.node) throw new Error("No node information has been provided and so cannot use scope 'node'");
+	if (!contextData.node)
+		throw new Error("No node information has been provided and so cannot use scope 'node'");
 	return `n:${contextData.node.id}`;
 }
 
@@ -59,7 +60,8 @@ class DatabaseDeduplicator implements IDataDeduplicator {
 		contextData: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
-		if (options.mode !== 'entries') throw new Error(`The harness stores mode "entries" only, not "${options.mode}"`);
+		if (options.mode !== 'entries')
+			throw new Error(`The harness stores mode "entries" only, not "${options.mode}"`);
 		const rows = this.rows(contextData);
 		const context = contextOf(scope, contextData);
 		// n8n reads the row, decides, then inserts or updates it: two round trips, no lock.
@@ -88,11 +90,17 @@ class DatabaseDeduplicator implements IDataDeduplicator {
 		throw new Error('removeProcessed is not used by these nodes');
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
 		this.rows(contextData).delete(contextOf(scope, contextData));
 	}
 
-	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<number> {
 		return this.rows(contextData).get(contextOf(scope, contextData))?.length ?? 0;
 	}
 }

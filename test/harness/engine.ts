@@ -55,7 +55,10 @@ export class MapCredentialsHelper extends ICredentialsHelper {
 		return type;
 	}
 	getParentTypes(name: string): string[] {
-		return (this.types[name]?.extends ?? []).flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
+		return (this.types[name]?.extends ?? []).flatMap((parent) => [
+			parent,
+			...this.getParentTypes(parent),
+		]);
 	}
 	isCredentialUsableByNode() {
 		return true;
@@ -73,7 +76,10 @@ export class MapCredentialsHelper extends ICredentialsHelper {
 			null,
 			null,
 		);
-		return { ...(withDefaults as ICredentialDataDecryptedObject), ...structuredClone(this.data[name]) };
+		return {
+			...(withDefaults as ICredentialDataDecryptedObject),
+			...structuredClone(this.data[name]),
+		};
 	}
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -101,7 +107,9 @@ export class MapCredentialsHelper extends ICredentialsHelper {
 						)
 					: value;
 			for (const [outerKey, inner] of Object.entries(authenticate.properties)) {
-				const target = ((requestOptions as unknown as Record<string, Record<string, string>>)[outerKey] ??= {});
+				const target = ((requestOptions as unknown as Record<string, Record<string, string>>)[
+					outerKey
+				] ??= {});
 				for (const [key, value] of Object.entries(inner as Record<string, string>)) {
 					target[resolve(key)] = resolve(value);
 				}
@@ -205,8 +213,13 @@ let executions = 0;
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const executionId = `exec-${++executions}`;
 	const typeName = `test.${options.nodeType.description.name}`;
-	const description = NodeHelpers.getVersionedNodeType(options.nodeType, options.typeVersion).description;
-	const version = Array.isArray(description.version) ? Math.max(...description.version) : description.version;
+	const description = NodeHelpers.getVersionedNodeType(
+		options.nodeType,
+		options.typeVersion,
+	).description;
+	const version = Array.isArray(description.version)
+		? Math.max(...description.version)
+		: description.version;
 	const node: INode = {
 		id: 'node-under-test',
 		name: 'Node',
@@ -234,7 +247,12 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		Object.fromEntries((options.credentialTypes ?? []).map((type) => [type.name, type])),
 		options.credentials ?? {},
 	);
-	const hooks = manualExecutionHooks(executionId, { id: 'wf-test', name: 'test', nodes: [node], connections: {} });
+	const hooks = manualExecutionHooks(executionId, {
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+	});
 	const runExecutionData = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [

@@ -54,7 +54,8 @@ export class PollHost {
 
 	/** A scheduled tick. */
 	async tick(): Promise<INodeExecutionData[][] | null> {
-		const workflow = this.options.scheduler === 'durable' || !this.live ? this.workflow() : this.live;
+		const workflow =
+			this.options.scheduler === 'durable' || !this.live ? this.workflow() : this.live;
 		return await this.poll(workflow, 'trigger');
 	}
 
@@ -79,14 +80,24 @@ export class PollHost {
 		return JSON.stringify(this.saved).length;
 	}
 
-	private async poll(workflow: Workflow, mode: WorkflowExecuteMode, emits = true): Promise<INodeExecutionData[][] | null> {
+	private async poll(
+		workflow: Workflow,
+		mode: WorkflowExecuteMode,
+		emits = true,
+	): Promise<INodeExecutionData[][] | null> {
 		const node = workflow.getNode(NODE_NAME)!;
 		const credentialsHelper = new MapCredentialsHelper(
 			Object.fromEntries(this.options.credentialTypes.map((type) => [type.name, type])),
 			this.options.credentials,
 		);
 		const hooks = new ExecutionLifecycleHooks(mode, 'exec-poll', { id: 'wf-poll' } as never);
-		const context = new PollContext(workflow, node, makeAdditionalData(credentialsHelper, hooks), mode, mode === 'manual' ? 'manual' : 'activate');
+		const context = new PollContext(
+			workflow,
+			node,
+			makeAdditionalData(credentialsHelper, hooks),
+			mode,
+			mode === 'manual' ? 'manual' : 'activate',
+		);
 		const result = await this.options.nodeType.poll!.call(context);
 		if (emits && result !== null) {
 			this.save(workflow);
@@ -112,7 +123,10 @@ export class PollHost {
 			position: [0, 0],
 			parameters: structuredClone(this.parameters),
 			credentials: Object.fromEntries(
-				(description.credentials ?? []).map((credential) => [credential.name, { id: '1', name: `${credential.name} test` }]),
+				(description.credentials ?? []).map((credential) => [
+					credential.name,
+					{ id: '1', name: `${credential.name} test` },
+				]),
 			),
 		};
 		return new Workflow({

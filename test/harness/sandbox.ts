@@ -62,7 +62,11 @@ export interface SandboxAdmin {
 }
 
 export function sandboxAdmin(url: string): SandboxAdmin {
-	async function call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+	async function call<T>(
+		method: 'GET' | 'POST' | 'DELETE',
+		path: string,
+		body?: unknown,
+	): Promise<T> {
 		const response = await request(`${url}/_sandbox/${path}`, {
 			method,
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -91,7 +95,8 @@ export function sandboxAdmin(url: string): SandboxAdmin {
 		},
 		emitEvents: (body) => call('POST', 'events', body),
 		stats: () => call('GET', 'stats'),
-		deliveries: async () => (await call<{ deliveries: DeliveryLogEntry[] }>('GET', 'deliveries')).deliveries,
+		deliveries: async () =>
+			(await call<{ deliveries: DeliveryLogEntry[] }>('GET', 'deliveries')).deliveries,
 	};
 }
 

@@ -127,7 +127,8 @@ function expressLike(
 			return res;
 		},
 		send(value: unknown) {
-			if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value)) return res.json(value);
+			if (typeof value === 'object' && value !== null && !Buffer.isBuffer(value))
+				return res.json(value);
 			record.body = value;
 			response.end(value === undefined ? undefined : String(value));
 			return res;
@@ -193,7 +194,10 @@ export class TriggerHost {
 	 * (`jest.isolateModules`). It serves the production URL once `listen()`ed.
 	 */
 	anotherProcess(nodeType: INodeType): TriggerHost {
-		const host = new TriggerHost({ ...this.options, nodeType }, { database: this.database, webhookId: this.webhookId });
+		const host = new TriggerHost(
+			{ ...this.options, nodeType },
+			{ database: this.database, webhookId: this.webhookId },
+		);
 		host.parameters = structuredClone(this.parameters);
 		host.productionActive = this.productionActive;
 		return host;
@@ -239,7 +243,9 @@ export class TriggerHost {
 	 * test event": the test URL, and static data kept with the registration, not saved.
 	 */
 	async activate({ test = false }: Mode = {}): Promise<{ existed: boolean }> {
-		const workflow = this.workflow(test ? structuredClone(this.savedStaticData) : this.savedStaticData);
+		const workflow = this.workflow(
+			test ? structuredClone(this.savedStaticData) : this.savedStaticData,
+		);
 		const existed = await this.runHook(workflow, 'checkExists', { test });
 		if (!existed) await this.runHook(workflow, 'create', { test });
 		if (test) this.testStaticData = serialisable(workflow.staticData);
@@ -267,7 +273,9 @@ export class TriggerHost {
 			id: 'trigger-node',
 			name: NODE_NAME,
 			type: this.nodeTypeName,
-			typeVersion: Array.isArray(description.version) ? Math.max(...description.version) : description.version,
+			typeVersion: Array.isArray(description.version)
+				? Math.max(...description.version)
+				: description.version,
 			position: [0, 0],
 			webhookId: this.webhookId,
 			parameters: structuredClone(this.parameters),
@@ -312,13 +320,21 @@ export class TriggerHost {
 		} as IWorkflowExecuteAdditionalData;
 	}
 
-	private webhookData(workflow: Workflow, additionalData: IWorkflowExecuteAdditionalData, test: boolean) {
+	private webhookData(
+		workflow: Workflow,
+		additionalData: IWorkflowExecuteAdditionalData,
+		test: boolean,
+	) {
 		const node = workflow.getNode(NODE_NAME)!;
 		const webhookDescription = this.options.nodeType.description.webhooks![0];
 		return {
 			httpMethod: 'POST',
 			node: node.name,
-			path: NodeHelpers.getNodeWebhookPath(this.database.workflowId, node, String(webhookDescription.path)),
+			path: NodeHelpers.getNodeWebhookPath(
+				this.database.workflowId,
+				node,
+				String(webhookDescription.path),
+			),
 			webhookDescription,
 			workflowId: this.database.workflowId,
 			workflowExecuteAdditionalData: additionalData,
@@ -326,7 +342,11 @@ export class TriggerHost {
 		} as IWebhookData;
 	}
 
-	private async runHook(workflow: Workflow, method: WebhookSetupMethodNames, { test = false }: Mode) {
+	private async runHook(
+		workflow: Workflow,
+		method: WebhookSetupMethodNames,
+		{ test = false }: Mode,
+	) {
 		const additionalData = this.additionalData();
 		const node = workflow.getNode(NODE_NAME)!;
 		const hook = this.options.nodeType.webhookMethods?.default?.[method];
@@ -352,7 +372,10 @@ export class TriggerHost {
 	 * The execution a webhook call started, as a worker runs it: a Workflow built afresh from the
 	 * database, the trigger as start node with the webhook's items (n8n's prepareExecutionData).
 	 */
-	private async runExecution(workflowData: INodeExecutionData[][], test: boolean): Promise<INodeExecutionData[]> {
+	private async runExecution(
+		workflowData: INodeExecutionData[][],
+		test: boolean,
+	): Promise<INodeExecutionData[]> {
 		const workflow = this.workflow(test ? (this.testStaticData ?? {}) : this.savedStaticData);
 		const node = workflow.getNode(NODE_NAME)!;
 		const runExecutionData = createRunExecutionData({
@@ -375,7 +398,9 @@ export class TriggerHost {
 		const test = path === new URL(this.webhookUrl({ test: true })).pathname;
 		const registered =
 			request.method === 'POST' &&
-			(test ? this.testStaticData !== undefined : path === new URL(this.webhookUrl()).pathname && this.productionActive);
+			(test
+				? this.testStaticData !== undefined
+				: path === new URL(this.webhookUrl()).pathname && this.productionActive);
 		const eventIdHeader = request.headers['webhook-id'];
 		const record: ReceivedRequest = {
 			url: registered ? (test ? 'test' : 'production') : 'unknown',
@@ -403,7 +428,10 @@ export class TriggerHost {
 
 		// n8n's body parser: JSON bodies are parsed before the node sees them; unparsable is 422.
 		let body: unknown = {};
-		if ((request.headers['content-type'] ?? '').startsWith('application/json') && rawBody.length > 0) {
+		if (
+			(request.headers['content-type'] ?? '').startsWith('application/json') &&
+			rawBody.length > 0
+		) {
 			try {
 				body = JSON.parse(rawBody.toString('utf-8'));
 			} catch {
@@ -448,7 +476,8 @@ export class TriggerHost {
 		} catch (error) {
 			return answer(500, { message: (error as Error).message });
 		}
-		if (!test && (!result.workflowData || this.savesStaticDataOfStartedExecutions)) this.save(workflow);
+		if (!test && (!result.workflowData || this.savesStaticDataOfStartedExecutions))
+			this.save(workflow);
 		if (result.workflowData) {
 			record.items = result.workflowData[0];
 			if (this.runsExecutions) record.passedOn = await this.runExecution(result.workflowData, test);
@@ -463,7 +492,10 @@ export class TriggerHost {
 			return;
 		}
 		if (result.workflowData) {
-			answer(200, onReceivedAnswer(this.options.nodeType.description.webhooks![0].responseData, result));
+			answer(
+				200,
+				onReceivedAnswer(this.options.nodeType.description.webhooks![0].responseData, result),
+			);
 			// n8n stops listening on the test URL once a test event started an execution.
 			if (test) await this.deactivate({ test: true });
 			return;

@@ -17,7 +17,8 @@ export type { TestSandbox };
  * The answer of POST /v1/unlock as the sandbox sends it: each contact in full. The contract's
  * UnlockResponse reads only the ids of charged contacts (all the node needs); these tests check the rest.
  */
-export interface UnlockAnswer<Contacts extends UnlockResponse['contacts'] = UnlockedContact[]> extends UnlockResponse {
+export interface UnlockAnswer<Contacts extends UnlockResponse['contacts'] = UnlockedContact[]>
+	extends UnlockResponse {
 	contacts: Contacts;
 }
 
@@ -30,7 +31,12 @@ export interface EnrichAnswer extends EnrichResponse {
 }
 
 /** Calls the API; `T` names the body the test expects (a contract type), `unknown` when it reads none. */
-export type Api = <T = unknown>(method: Method, path: string, body?: unknown, options?: CallOptions) => Promise<Reply<T>>;
+export type Api = <T = unknown>(
+	method: Method,
+	path: string,
+	body?: unknown,
+	options?: CallOptions,
+) => Promise<Reply<T>>;
 
 /** A client bound to one sandbox. */
 export function clientFor(baseUrl: string): Api {
@@ -67,7 +73,13 @@ export async function firstContactIds(api: Api, count: number): Promise<string[]
 	const ids: string[] = [];
 	let cursor: string | null = null;
 	do {
-		const page: SearchResponse = (await api<SearchResponse>('POST', '/v1/search', { filters: {}, limit: Math.min(100, count - ids.length), cursor })).body;
+		const page: SearchResponse = (
+			await api<SearchResponse>('POST', '/v1/search', {
+				filters: {},
+				limit: Math.min(100, count - ids.length),
+				cursor,
+			})
+		).body;
 		ids.push(...page.results.map((r) => r.id));
 		cursor = page.next_cursor;
 	} while (ids.length < count && cursor);

@@ -10,20 +10,48 @@ import {
 	type SearchResponse,
 	type UnlockedContact,
 } from '../../nodes/ContactData/shared/client/contract';
-import { expectError, firstContactIds, parseCsv, useSandbox, type Reply, type UnlockAnswer } from './client';
+import {
+	expectError,
+	firstContactIds,
+	parseCsv,
+	useSandbox,
+	type Reply,
+	type UnlockAnswer,
+} from './client';
 
 /** The body of a JSON export: each member as the account holds it, cut to the fields asked for. */
 interface JsonExport {
 	contacts: Array<Partial<UnlockedContact>>;
 }
 
-
 const PREVIEW_FIELDS = [
-	'id', 'first_name', 'last_name', 'title', 'seniority', 'department', 'company.name', 'company.domain',
-	'company.industry', 'company.size', 'company.funding_stage', 'company.tech_stack', 'location.country',
-	'location.region', 'location.city', 'has_email', 'has_phone', 'unlocked',
+	'id',
+	'first_name',
+	'last_name',
+	'title',
+	'seniority',
+	'department',
+	'company.name',
+	'company.domain',
+	'company.industry',
+	'company.size',
+	'company.funding_stage',
+	'company.tech_stack',
+	'location.country',
+	'location.region',
+	'location.city',
+	'has_email',
+	'has_phone',
+	'unlocked',
 ];
-const BASIC_FIELDS = [...PREVIEW_FIELDS, 'level', 'email', 'email_status', 'linkedin_url', 'unlocked_at'];
+const BASIC_FIELDS = [
+	...PREVIEW_FIELDS,
+	'level',
+	'email',
+	'email_status',
+	'linkedin_url',
+	'unlocked_at',
+];
 const PREMIUM_FIELDS = [...BASIC_FIELDS, 'phone', 'mobile_phone', 'work_history'];
 
 // 150,000 contacts: a list of every contact passes the 100,000 bulk threshold.
@@ -38,7 +66,9 @@ beforeAll(async () => {
 /** A list of six contacts: one held at premium, one at basic, four not unlocked. */
 async function smallList(name = 'Picked') {
 	const list = (await api<SavedList>('POST', '/v1/lists', { name, contact_ids: ids })).body;
-	const premium = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0]], level: 'premium' })).body.contacts[0];
+	const premium = (
+		await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[0]], level: 'premium' })
+	).body.contacts[0];
 	const basic = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[1]] })).body.contacts[0];
 	return { list, premium, basic };
 }
@@ -96,15 +126,26 @@ describe('inline exports', () => {
 	});
 
 	it('uses preview columns when no member is unlocked, and quotes cells that need it', async () => {
-		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'He said "hi", twice', contact_ids: ids.slice(2) })).body;
+		const list = (
+			await api<SavedList>('POST', '/v1/lists', {
+				name: 'He said "hi", twice',
+				contact_ids: ids.slice(2),
+			})
+		).body;
 		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'csv' });
 		const [header, ...rows] = parseCsv(reply.text);
 		expect(header).toEqual(PREVIEW_FIELDS);
 		expect(rows).toHaveLength(4);
-		expect(reply.headers['content-disposition']).toMatch(/^attachment; filename="He said _hi_, twice\.csv"/);
+		expect(reply.headers['content-disposition']).toMatch(
+			/^attachment; filename="He said _hi_, twice\.csv"/,
+		);
 		// Work history as JSON text contains quotes and commas: it must round-trip through quoting.
-		const premium = (await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[2]], level: 'premium' })).body.contacts[0];
-		const withHistory = await api('POST', `/v1/lists/${list.id}/export`, { fields: ['id', 'work_history'] });
+		const premium = (
+			await api<UnlockAnswer>('POST', '/v1/unlock', { ids: [ids[2]], level: 'premium' })
+		).body.contacts[0];
+		const withHistory = await api('POST', `/v1/lists/${list.id}/export`, {
+			fields: ['id', 'work_history'],
+		});
 		const line = withHistory.text.split('\r\n')[1];
 		expect(line.startsWith(`${premium.id},"[{""title"":`)).toBe(true);
 		expect(JSON.parse(parseCsv(withHistory.text)[1][1])).toEqual(premium.work_history);
@@ -132,12 +173,24 @@ describe('inline exports', () => {
 		const [header, ...rows] = parseCsv(csv.text);
 		expect(header).toEqual(fields);
 		const b = rows.find((row) => row[2] === basic.id)!;
-		expect(b).toEqual([basic.email ?? '', basic.company.name, basic.id, JSON.stringify(basic.location)]);
+		expect(b).toEqual([
+			basic.email ?? '',
+			basic.company.name,
+			basic.id,
+			JSON.stringify(basic.location),
+		]);
 		expect(rows.find((row) => row[2] === ids[5])![0]).toBe('');
 
-		const json = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id', 'email', 'company.domain'] });
+		const json = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			fields: ['id', 'email', 'company.domain'],
+		});
 		const record = json.body.contacts.find((c) => c.id === basic.id);
-		expect(record).toEqual({ id: basic.id, email: basic.email, company: { domain: basic.company.domain } });
+		expect(record).toEqual({
+			id: basic.id,
+			email: basic.email,
+			company: { domain: basic.company.domain },
+		});
 		expect(json.body.contacts.find((c) => c.id === ids[5])?.email).toBeNull();
 	});
 
@@ -146,18 +199,25 @@ describe('inline exports', () => {
 		let matches: string[] = [];
 		let cursor: string | null = null;
 		do {
-			const page: SearchResponse = (await api<SearchResponse>('POST', '/v1/search', { filters, limit: 100, cursor })).body;
+			const page: SearchResponse = (
+				await api<SearchResponse>('POST', '/v1/search', { filters, limit: 100, cursor })
+			).body;
 			matches = matches.concat(page.results.map((r) => r.id));
 			cursor = page.next_cursor;
 		} while (cursor);
 		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'VPs', filters })).body;
 		await api('DELETE', `/v1/lists/${list.id}/contacts`, { ids: [matches[1]] });
 		await api('POST', `/v1/lists/${list.id}/contacts`, { ids: [ids[0]] });
-		const reply = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'] });
+		const reply = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			fields: ['id'],
+		});
 		const exported = reply.body.contacts.map((c) => c.id);
 		const expected = [ids[0], ...matches.filter((id) => id !== matches[1] && id !== ids[0])];
 		expect(exported).toEqual(expected);
-		expect((await api<SavedList>('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(expected.length);
+		expect((await api<SavedList>('GET', `/v1/lists/${list.id}`)).body.contact_count).toBe(
+			expected.length,
+		);
 	});
 
 	it('exports only the members the account holds with unlocked_only, counting them', async () => {
@@ -167,18 +227,43 @@ describe('inline exports', () => {
 		const rows = parseCsv(csv.text);
 		expect(rows[0]).toEqual(PREMIUM_FIELDS);
 		expect(rows.slice(1).map((row) => row[0])).toEqual([premium.id, basic.id]);
-		const json = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true, fields: ['id', 'unlocked'] });
-		expect(json.body).toEqual({ contacts: [{ id: premium.id, unlocked: true }, { id: basic.id, unlocked: true }] });
+		const json = await api('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			unlocked_only: true,
+			fields: ['id', 'unlocked'],
+		});
+		expect(json.body).toEqual({
+			contacts: [
+				{ id: premium.id, unlocked: true },
+				{ id: basic.id, unlocked: true },
+			],
+		});
 		// false is every member, as when absent; the signed URL keeps the choice and counts what it exports.
-		const all = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: false });
+		const all = await api<JsonExport>('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			unlocked_only: false,
+		});
 		expect(all.body.contacts).toHaveLength(6);
-		const url = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { format: 'json', delivery: 'url', unlocked_only: true });
+		const url = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			delivery: 'url',
+			unlocked_only: true,
+		});
 		expect(url.body.contact_count).toBe(2);
-		expect((await download(url.body.url)).body).toEqual((await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true })).body);
-		const none = (await api<SavedList>('POST', '/v1/lists', { name: 'None held', contact_ids: ids.slice(2) })).body;
-		expect(parseCsv((await api('POST', `/v1/lists/${none.id}/export`, { unlocked_only: true })).text)).toEqual([PREVIEW_FIELDS]);
+		expect((await download(url.body.url)).body).toEqual(
+			(await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', unlocked_only: true }))
+				.body,
+		);
+		const none = (
+			await api<SavedList>('POST', '/v1/lists', { name: 'None held', contact_ids: ids.slice(2) })
+		).body;
+		expect(
+			parseCsv((await api('POST', `/v1/lists/${none.id}/export`, { unlocked_only: true })).text),
+		).toEqual([PREVIEW_FIELDS]);
 		const refused = await api('POST', `/v1/lists/${list.id}/export`, { unlocked_only: 'yes' });
-		expect(expectError(refused, 400, 'invalid_request').details).toEqual({ field: 'unlocked_only' });
+		expect(expectError(refused, 400, 'invalid_request').details).toEqual({
+			field: 'unlocked_only',
+		});
 	});
 
 	it('validates the export request (400 naming the field)', async () => {
@@ -192,7 +277,10 @@ describe('inline exports', () => {
 		];
 		for (const [body, field] of cases) {
 			const reply = await api('POST', `/v1/lists/${list.id}/export`, body);
-			expect({ body, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ body, details: { field } });
+			expect({ body, details: expectError(reply, 400, 'invalid_request').details }).toEqual({
+				body,
+				details: { field },
+			});
 		}
 	});
 });
@@ -200,7 +288,10 @@ describe('inline exports', () => {
 describe('signed-URL exports', () => {
 	it('answers 202 with a signed URL on request; a plain GET without a key streams the file', async () => {
 		const { list } = await smallList();
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { delivery: 'url', format: 'json' });
+		const reply = await api('POST', `/v1/lists/${list.id}/export`, {
+			delivery: 'url',
+			format: 'json',
+		});
 		expect(reply.status).toBe(202);
 		const body = exportUrlResponseSchema.parse(reply.body);
 		expect(body).toMatchObject({ format: 'json', contact_count: 6 });
@@ -218,17 +309,26 @@ describe('signed-URL exports', () => {
 	});
 
 	it('counts the members exported against the 100,000 threshold: unlocked_only of a large list is inline', async () => {
-		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} }))
+			.body;
 		await api('POST', '/v1/unlock', { ids: ids.slice(0, 3) });
-		const reply = await api('POST', `/v1/lists/${list.id}/export`, { format: 'json', fields: ['id'], unlocked_only: true });
+		const reply = await api('POST', `/v1/lists/${list.id}/export`, {
+			format: 'json',
+			fields: ['id'],
+			unlocked_only: true,
+		});
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ contacts: ids.slice(0, 3).map((id) => ({ id })) });
 	});
 
 	it('exports lists of 100,000 or more only through a URL, streaming every member', async () => {
-		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Everyone', filters: {} }))
+			.body;
 		expect(list.contact_count).toBeGreaterThanOrEqual(LIMITS.bulkExportThreshold);
-		const reply = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { format: 'csv', delivery: 'inline' });
+		const reply = await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, {
+			format: 'csv',
+			delivery: 'inline',
+		});
 		expect(reply.status).toBe(202);
 		expect(reply.body.contact_count).toBe(150_000);
 		const file = await download(reply.body.url);
@@ -240,18 +340,25 @@ describe('signed-URL exports', () => {
 		expect(lines).toHaveLength(150_001);
 		expect(lines[0]).toBe(PREVIEW_FIELDS.join(','));
 		expect(lines[1].startsWith(`${ids[0]},`)).toBe(true);
-		expect(new Set(lines.slice(1).map((line) => line.slice(0, line.indexOf(',')))).size).toBe(150_000);
+		expect(new Set(lines.slice(1).map((line) => line.slice(0, line.indexOf(',')))).size).toBe(
+			150_000,
+		);
 	});
 
 	it('refuses a tampered URL (401 bad_signature) and an expired one (401 expired)', async () => {
 		const { list } = await smallList();
-		const { url } = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
+		const { url } = (
+			await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })
+		).body;
 		const parsed = new URL(url);
 		const signature = parsed.searchParams.get('signature')!;
 		const expires = Number(parsed.searchParams.get('expires'));
 
 		const tampered = [
-			url.replace(`signature=${signature}`, `signature=${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`),
+			url.replace(
+				`signature=${signature}`,
+				`signature=${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`,
+			),
 			url.replace(`expires=${expires}`, `expires=${expires + 3600}`),
 			url.replace(/&signature=.*/, ''),
 			url.replace(parsed.pathname, `${parsed.pathname.slice(0, -1)}x`),
@@ -261,20 +368,31 @@ describe('signed-URL exports', () => {
 			expect({ bad, status: reply.status, body: reply.body }).toEqual({
 				bad,
 				status: 401,
-				body: { error: { code: 'unauthorized', message: expect.any(String), details: { reason: 'bad_signature' } } },
+				body: {
+					error: {
+						code: 'unauthorized',
+						message: expect.any(String),
+						details: { reason: 'bad_signature' },
+					},
+				},
 			});
 		}
 		await env.sandbox.admin.setSettings({ clock_offset_s: 3_601 });
 		const expired = await download<ApiErrorBody>(url);
 		expect(expired.status).toBe(401);
-		expect(expired.body.error).toMatchObject({ code: 'unauthorized', details: { reason: 'expired' } });
+		expect(expired.body.error).toMatchObject({
+			code: 'unauthorized',
+			details: { reason: 'expired' },
+		});
 		await env.sandbox.admin.setSettings({ clock_offset_s: 0 });
 		expect((await download(url)).status).toBe(200);
 	});
 
 	it('answers 404 for the URL of a list deleted since', async () => {
 		const { list } = await smallList();
-		const { url } = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body;
+		const { url } = (
+			await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })
+		).body;
 		await api('DELETE', `/v1/lists/${list.id}`);
 		const reply = await download<ApiErrorBody>(url);
 		expect(reply.status).toBe(404);

@@ -7,7 +7,14 @@ const env = useSandbox({ contacts: 2_000 });
 it('sets fields and leaves out an entry; a replay with the same key gets the real answer', async () => {
 	const ids = await firstContactIds(env.api, 3);
 	await env.sandbox.admin.setFaults([
-		{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', count: 1, omit_entry: 1, set: { credits_charged: -800 } },
+		{
+			route: 'POST /v1/unlock',
+			kind: 'rewrite',
+			phase: 'after',
+			count: 1,
+			omit_entry: 1,
+			set: { credits_charged: -800 },
+		},
 	]);
 	const headers = { 'idempotency-key': 'rewrite-test' };
 	const first = await env.api<UnlockAnswer>('POST', PATHS.unlock, { ids }, { headers });
@@ -19,5 +26,7 @@ it('sets fields and leaves out an entry; a replay with the same key gets the rea
 });
 
 it('a rewrite rule needs phase "after"', async () => {
-	await expect(env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'rewrite', set: {} }])).rejects.toThrow(/400/);
+	await expect(
+		env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'rewrite', set: {} }]),
+	).rejects.toThrow(/400/);
 });

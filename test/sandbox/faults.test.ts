@@ -1,7 +1,11 @@
 /** Fault injection: error, drop, slow and malformed rules; count, rate and route matching; phases. */
 import { request } from 'undici';
 
-import type { Balance, SearchResponse, UnlockResponse } from '../../nodes/ContactData/shared/client/contract';
+import type {
+	Balance,
+	SearchResponse,
+	UnlockResponse,
+} from '../../nodes/ContactData/shared/client/contract';
 import { optionsFromEnvironment } from '../../sandbox/cli.cjs';
 import { KEYS, startTestSandbox, type FaultRule } from '../harness/sandbox';
 import { withEnv } from '../support/env.cjs';
@@ -25,11 +29,19 @@ async function balance(): Promise<number> {
 }
 
 /** Whether a request is dropped (the socket closes with no answer). */
-async function isDropped(path: string, body: unknown, headers: Record<string, string> = {}): Promise<boolean> {
+async function isDropped(
+	path: string,
+	body: unknown,
+	headers: Record<string, string> = {},
+): Promise<boolean> {
 	try {
 		await request(`${env.sandbox.url}${path}`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${KEYS.growth}`, 'content-type': 'application/json', ...headers },
+			headers: {
+				authorization: `Bearer ${KEYS.growth}`,
+				'content-type': 'application/json',
+				...headers,
+			},
 			body: JSON.stringify(body),
 		});
 		return false;
@@ -57,11 +69,22 @@ describe('fault rules', () => {
 	});
 
 	it('error after: the request is processed and charged, then the answer is lost; a keyed retry replays', async () => {
-		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'error', phase: 'after', count: 1 }]);
+		await env.sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'error', phase: 'after', count: 1 },
+		]);
 		const headers = { 'Idempotency-Key': 'after-fault' };
-		expectError(await api('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers }), 503, 'unavailable');
+		expectError(
+			await api('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers }),
+			503,
+			'unavailable',
+		);
 		expect(await balance()).toBe(1_000_000 - 2);
-		const retry = await api<UnlockResponse>('POST', '/v1/unlock', { ids: ids.slice(0, 2) }, { headers });
+		const retry = await api<UnlockResponse>(
+			'POST',
+			'/v1/unlock',
+			{ ids: ids.slice(0, 2) },
+			{ headers },
+		);
 		expect(retry.status).toBe(200);
 		expect(retry.body.credits_charged).toBe(2);
 		expect(await balance()).toBe(1_000_000 - 2);
@@ -71,16 +94,27 @@ describe('fault rules', () => {
 		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 1 }]);
 		expect(await isDropped('/v1/unlock', { ids: [ids[0]] })).toBe(true);
 		expect(await balance()).toBe(1_000_000);
-		await env.sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', phase: 'after', count: 1 }]);
-		expect(await isDropped('/v1/unlock', { ids: [ids[0]] }, { 'Idempotency-Key': 'dropped' })).toBe(true);
+		await env.sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', phase: 'after', count: 1 },
+		]);
+		expect(await isDropped('/v1/unlock', { ids: [ids[0]] }, { 'Idempotency-Key': 'dropped' })).toBe(
+			true,
+		);
 		expect(await balance()).toBe(1_000_000 - 1);
-		const retry = await api<UnlockResponse>('POST', '/v1/unlock', { ids: [ids[0]] }, { headers: { 'Idempotency-Key': 'dropped' } });
+		const retry = await api<UnlockResponse>(
+			'POST',
+			'/v1/unlock',
+			{ ids: [ids[0]] },
+			{ headers: { 'Idempotency-Key': 'dropped' } },
+		);
 		expect(retry.body.credits_charged).toBe(1);
 		expect(await balance()).toBe(1_000_000 - 1);
 	});
 
 	it('slow delays the answer; malformed answers broken JSON', async () => {
-		await env.sandbox.admin.setFaults([{ route: 'GET /v1/webhooks', kind: 'slow', delay_ms: 300, count: 1 }]);
+		await env.sandbox.admin.setFaults([
+			{ route: 'GET /v1/webhooks', kind: 'slow', delay_ms: 300, count: 1 },
+		]);
 		const started = Date.now();
 		const slow = await api('GET', '/v1/webhooks');
 		expect(slow.status).toBe(200);
@@ -92,11 +126,15 @@ describe('fault rules', () => {
 		expect(broken.headers['content-type']).toMatch(/^application\/json/);
 		expect(() => JSON.parse(broken.text)).toThrow();
 
-		await env.sandbox.admin.setFaults([{ route: 'POST /v1/search', kind: 'malformed', phase: 'after', count: 1 }]);
+		await env.sandbox.admin.setFaults([
+			{ route: 'POST /v1/search', kind: 'malformed', phase: 'after', count: 1 },
+		]);
 		const half = await api('POST', '/v1/search', { limit: 1 });
 		expect(half.text.startsWith('{"results":[{"id":"')).toBe(true);
 		expect(() => JSON.parse(half.text)).toThrow();
-		expect((await api<SearchResponse>('POST', '/v1/search', { limit: 1 })).body.results).toHaveLength(1);
+		expect(
+			(await api<SearchResponse>('POST', '/v1/search', { limit: 1 })).body.results,
+		).toHaveLength(1);
 	});
 
 	it('matches path prefixes and "*", and applies a seeded share with rate', async () => {
@@ -130,7 +168,9 @@ describe('fault rules', () => {
 		const listed = await api<FaultRules>('GET', '/_sandbox/faults', undefined, { key: null });
 		expect(listed.body.rules).toEqual([{ route: 'POST /v1/unlock', kind: 'error', count: 1 }]);
 		await api('POST', '/v1/unlock', { ids: [ids[0]] });
-		expect((await api<FaultRules>('GET', '/_sandbox/faults', undefined, { key: null })).body.rules).toEqual([]);
+		expect(
+			(await api<FaultRules>('GET', '/_sandbox/faults', undefined, { key: null })).body.rules,
+		).toEqual([]);
 		const stats = await env.sandbox.admin.stats();
 		expect(stats.keys[KEYS.growth].requests['POST /v1/unlock']).toBe(1);
 		expect(stats.requests_total).toBeGreaterThanOrEqual(1);

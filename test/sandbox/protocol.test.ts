@@ -36,7 +36,13 @@ describe('keys and tiers', () => {
 				[{ key: KEYS.starter }, 403, 'tier_required'],
 			] as const) {
 				const reply = await api<MaybeErrorBody>(method, path, body, options);
-				expect({ method, path, options, status: reply.status, code: reply.body?.error?.code }).toEqual({ method, path, options, status, code });
+				expect({
+					method,
+					path,
+					options,
+					status: reply.status,
+					code: reply.body?.error?.code,
+				}).toEqual({ method, path, options, status, code });
 				expect(reply.headers['x-ratelimit-limit']).toBeUndefined();
 			}
 		}
@@ -45,15 +51,29 @@ describe('keys and tiers', () => {
 	it('accepts each growth key, each with its own state', async () => {
 		await api('POST', '/v1/lists', { name: 'Mine' });
 		expect((await api<SavedListsPage>('GET', '/v1/lists')).body.lists).toHaveLength(1);
-		expect((await api<SavedListsPage>('GET', '/v1/lists', undefined, { key: KEYS.empty })).body.lists).toHaveLength(0);
+		expect(
+			(await api<SavedListsPage>('GET', '/v1/lists', undefined, { key: KEYS.empty })).body.lists,
+		).toHaveLength(0);
 	});
 });
 
 describe('routing', () => {
 	it('answers 404 not_found for unknown paths', async () => {
-		for (const path of ['/', '/v1', '/v1/contacts', '/v2/search', '/v1/lists/ls_x/members', '/v1/search/extra', '/v1/exports']) {
+		for (const path of [
+			'/',
+			'/v1',
+			'/v1/contacts',
+			'/v2/search',
+			'/v1/lists/ls_x/members',
+			'/v1/search/extra',
+			'/v1/exports',
+		]) {
 			const reply = await api<MaybeErrorBody>('GET', path);
-			expect({ path, status: reply.status, code: reply.body?.error?.code }).toEqual({ path, status: 404, code: 'not_found' });
+			expect({ path, status: reply.status, code: reply.body?.error?.code }).toEqual({
+				path,
+				status: 404,
+				code: 'not_found',
+			});
 		}
 	});
 
@@ -74,7 +94,13 @@ describe('routing', () => {
 		];
 		for (const [method, path, allow] of cases) {
 			const reply = await api<MaybeErrorBody>(method, path, method === 'GET' ? undefined : {});
-			expect({ method, path, status: reply.status, code: reply.body?.error?.code, allow: reply.headers.allow }).toEqual({
+			expect({
+				method,
+				path,
+				status: reply.status,
+				code: reply.body?.error?.code,
+				allow: reply.headers.allow,
+			}).toEqual({
 				method,
 				path,
 				status: 405,
@@ -89,7 +115,10 @@ describe('bodies and errors', () => {
 	it('answers 400 for malformed JSON and non-object bodies', async () => {
 		for (const raw of ['{"filters": ', 'not json', '[1,2]', 'null', '"text"', '42']) {
 			const reply = await api('POST', '/v1/search', undefined, { raw });
-			expect({ raw, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ raw, details: { field: 'body' } });
+			expect({ raw, details: expectError(reply, 400, 'invalid_request').details }).toEqual({
+				raw,
+				details: { field: 'body' },
+			});
 		}
 	});
 
@@ -101,7 +130,8 @@ describe('bodies and errors', () => {
 	});
 
 	it('survives garbage on every endpoint, never changing a balance or a list', async () => {
-		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Keep', contact_ids: [] })).body;
+		const list = (await api<SavedList>('POST', '/v1/lists', { name: 'Keep', contact_ids: [] }))
+			.body;
 		const garbage: unknown[] = [
 			{},
 			[],
@@ -116,14 +146,18 @@ describe('bodies and errors', () => {
 			{ __proto__: { polluted: true }, constructor: { prototype: { x: 1 } } },
 		];
 		// Every endpoint that reads a body.
-		const paths: Array<[Method, string]> = ENDPOINTS.filter(([, , body]) => body !== undefined).map(([method, path]) => [
-			method,
-			path.replace('ls_x', list.id),
-		]);
+		const paths: Array<[Method, string]> = ENDPOINTS.filter(([, , body]) => body !== undefined).map(
+			([method, path]) => [method, path.replace('ls_x', list.id)],
+		);
 		for (const [method, path] of paths) {
 			for (const body of garbage) {
 				const reply = await api<MaybeErrorBody>(method, path, body);
-				expect({ method, path, body, ok: reply.status < 500 }).toEqual({ method, path, body, ok: true });
+				expect({ method, path, body, ok: reply.status < 500 }).toEqual({
+					method,
+					path,
+					body,
+					ok: true,
+				});
 				if (reply.status >= 400) expect(typeof reply.body?.error?.code).toBe('string');
 			}
 		}

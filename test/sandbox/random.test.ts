@@ -15,7 +15,10 @@ function plainPick<T>(items: T[], weightOf: (item: T) => number, random: number)
 describe('weightedPicker', () => {
 	it.each([
 		['uniform weights', Array.from({ length: 1000 }, () => 1)],
-		['skewed weights', Array.from({ length: 500 }, (_, index) => Math.sqrt(Math.min(index * 7 % 301, 300)) + 0.01)],
+		[
+			'skewed weights',
+			Array.from({ length: 500 }, (_, index) => Math.sqrt(Math.min((index * 7) % 301, 300)) + 0.01),
+		],
 		['a few heavy items among zeros', [0, 0, 5, 0, 1, 0, 0, 30, 0, 2]],
 		['one item', [3]],
 	])('%s: picks what a plain search picks, at every draw and at the edges', (_, weights) => {
@@ -23,7 +26,9 @@ describe('weightedPicker', () => {
 		const pick = weightedPicker(items, (item) => item.weight);
 		const random = seededRandom(7);
 		const draws = [0, 1 - Number.EPSILON, 0.5, ...Array.from({ length: 20_000 }, () => random())];
-		const mismatches = draws.filter((draw) => pick(draw) !== plainPick(items, (item) => item.weight, draw));
+		const mismatches = draws.filter(
+			(draw) => pick(draw) !== plainPick(items, (item) => item.weight, draw),
+		);
 		expect(mismatches).toEqual([]);
 	});
 });

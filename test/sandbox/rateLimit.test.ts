@@ -30,7 +30,11 @@ function rate(reply: Reply) {
 describe('rate limits', () => {
 	it('sends the headers on every other authenticated answer, per class', async () => {
 		const search = await api('POST', '/v1/search', { filters: {}, limit: 1 });
-		expect(rate(search)).toEqual({ limit: '100', remaining: '99', reset: expect.stringMatching(SECONDS) });
+		expect(rate(search)).toEqual({
+			limit: '100',
+			remaining: '99',
+			reset: expect.stringMatching(SECONDS),
+		});
 		expect(Number(search.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
 		expect(Number(search.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(WINDOW_S);
 
@@ -50,14 +54,21 @@ describe('rate limits', () => {
 			await api('GET', '/v1/webhooks'),
 			await api('GET', '/v1/lists/ls_missing'),
 		];
-		expect(others.map((reply) => [reply.headers['x-ratelimit-limit'], reply.headers['x-ratelimit-remaining']])).toEqual([
+		expect(
+			others.map((reply) => [
+				reply.headers['x-ratelimit-limit'],
+				reply.headers['x-ratelimit-remaining'],
+			]),
+		).toEqual([
 			['600', '599'],
 			['600', '598'],
 			['600', '597'],
 			['600', '596'],
 		]);
 		// Each key has its own windows.
-		expect(rate(await api('GET', '/v1/lists', undefined, { key: KEYS.empty }))).toMatchObject({ remaining: '599' });
+		expect(rate(await api('GET', '/v1/lists', undefined, { key: KEYS.empty }))).toMatchObject({
+			remaining: '599',
+		});
 	});
 
 	it('sends none on 401, 403, exports and export downloads', async () => {
@@ -76,7 +87,9 @@ describe('rate limits', () => {
 			expect(inline.status).toBe(200);
 			expect(inline.headers['x-ratelimit-limit']).toBeUndefined();
 		}
-		const url = (await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })).body.url;
+		const url = (
+			await api<ExportUrlResponse>('POST', `/v1/lists/${list.id}/export`, { delivery: 'url' })
+		).body.url;
 		const download = await api('GET', url.slice(env.sandbox.url.length), undefined, { key: null });
 		expect(download.status).toBe(200);
 		expect(download.headers['x-ratelimit-limit']).toBeUndefined();
@@ -111,7 +124,9 @@ describe('rate limits', () => {
 			await sleep(250);
 		}
 		// Past Retry-After and a full window after the last call counted, the window is empty.
-		await sleep(Math.max(Number(retryAfter) * 1000, lastCounted + WINDOW_S * 1000 - Date.now()) + 200);
+		await sleep(
+			Math.max(Number(retryAfter) * 1000, lastCounted + WINDOW_S * 1000 - Date.now()) + 200,
+		);
 		const after = await api('POST', '/v1/unlock', { ids: [ids[0]] });
 		expect(after.status).toBe(200);
 		expect(rate(after)).toMatchObject({ remaining: '59' });
@@ -125,7 +140,10 @@ describe('rate limits', () => {
 		const first = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
 		const replay = await api('POST', '/v1/unlock', { ids: [ids[0]] }, { headers });
 		expect(replay.body).toEqual(first.body);
-		expect([first.headers['x-ratelimit-remaining'], replay.headers['x-ratelimit-remaining']]).toEqual(['59', '58']);
+		expect([
+			first.headers['x-ratelimit-remaining'],
+			replay.headers['x-ratelimit-remaining'],
+		]).toEqual(['59', '58']);
 	});
 
 	it('gives whole seconds at time scale 1, and no 429 with rate limits off', async () => {

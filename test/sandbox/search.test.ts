@@ -19,7 +19,11 @@ async function search(filters: Record<string, unknown>, limit = 100, cursor?: st
 	return searchResponseSchema.parse(reply.body);
 }
 
-const words = (text: string | null | undefined) => (text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (text: string | null | undefined) =>
+	(text ?? '')
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter(Boolean);
 
 describe('POST /v1/search', () => {
 	it('matches every contact with filters {} and answers previews only', async () => {
@@ -46,16 +50,32 @@ describe('POST /v1/search', () => {
 			[{ title: ['vp', 'head of'] }, (r) => /vp|head of/i.test(r.title ?? '')],
 			[{ seniority: ['vp', 'c_suite'] }, (r) => ['vp', 'c_suite'].includes(r.seniority ?? '')],
 			[{ industry: ['Software'] }, (r) => r.company.industry === 'software'],
-			[{ department: ['SALES', 'marketing'] }, (r) => ['sales', 'marketing'].includes(r.department ?? '')],
-			[{ tech_stack: ['Snowflake', 'react'] }, (r) => r.company.tech_stack.some((t) => ['snowflake', 'react'].includes(t))],
-			[{ company_size: '50-200' }, (r) => r.company.size !== null && r.company.size >= 50 && r.company.size <= 200],
+			[
+				{ department: ['SALES', 'marketing'] },
+				(r) => ['sales', 'marketing'].includes(r.department ?? ''),
+			],
+			[
+				{ tech_stack: ['Snowflake', 'react'] },
+				(r) => r.company.tech_stack.some((t) => ['snowflake', 'react'].includes(t)),
+			],
+			[
+				{ company_size: '50-200' },
+				(r) => r.company.size !== null && r.company.size >= 50 && r.company.size <= 200,
+			],
 			[{ company_size: '1-1' }, (r) => r.company.size === 1],
-			[{ funding_stage: ['series_a', 'series_b'] }, (r) => ['series_a', 'series_b'].includes(r.company.funding_stage ?? '')],
+			[
+				{ funding_stage: ['series_a', 'series_b'] },
+				(r) => ['series_a', 'series_b'].includes(r.company.funding_stage ?? ''),
+			],
 			[{ country: ['us', 'GB'] }, (r) => ['US', 'GB'].includes(r.location.country ?? '')],
 		];
 		for (const [filters, predicate] of checks) {
 			const page = await search(filters);
-			expect({ filters, some: page.total > 0, fewer: page.total < CONTACTS }).toEqual({ filters, some: true, fewer: true });
+			expect({ filters, some: page.total > 0, fewer: page.total < CONTACTS }).toEqual({
+				filters,
+				some: true,
+				fewer: true,
+			});
 			expect(page.results.length).toBe(Math.min(100, page.total));
 			const failing = page.results.filter((r) => !predicate(r));
 			expect({ filters, failing }).toEqual({ filters, failing: [] });
@@ -68,7 +88,8 @@ describe('POST /v1/search', () => {
 		const both = await search({ seniority: ['director'], country: ['US'] });
 		expect(both.total).toBeGreaterThan(0);
 		expect(both.total).toBeLessThan(Math.min(seniority.total, country.total));
-		for (const r of both.results) expect([r.seniority, r.location.country]).toEqual(['director', 'US']);
+		for (const r of both.results)
+			expect([r.seniority, r.location.country]).toEqual(['director', 'US']);
 		// Paging through the combination sees exactly `total` distinct contacts.
 		const seen = new Set<string>();
 		let cursor: string | undefined;
@@ -87,18 +108,25 @@ describe('POST /v1/search', () => {
 	it('matches titles by whole words: CTO is not Director, VP Engineering is VP of Engineering', async () => {
 		const cto = await search({ title: ['CTO'] });
 		expect(cto.total).toBeGreaterThan(0);
-		expect(cto.results.filter((r) => !words(r.title).includes('cto')).map((r) => r.title)).toEqual([]);
+		expect(cto.results.filter((r) => !words(r.title).includes('cto')).map((r) => r.title)).toEqual(
+			[],
+		);
 		expect(cto.results.some((r) => r.title === 'Co-Founder & CTO')).toBe(true);
 		expect((await search({ title: ['cTo'] })).total).toBe(cto.total);
 		const vpEngineering = await search({ title: ['VP Engineering'] });
 		const titles = new Set(vpEngineering.results.map((r) => r.title));
 		expect([titles.has('VP Engineering'), titles.has('VP of Engineering')]).toEqual([true, true]);
-		for (const title of titles) expect(words(title)).toEqual(expect.arrayContaining(['vp', 'engineering']));
+		for (const title of titles)
+			expect(words(title)).toEqual(expect.arrayContaining(['vp', 'engineering']));
 		const engineer = await search({ title: ['engineer'] });
-		expect(engineer.results.filter((r) => !words(r.title).includes('engineer')).map((r) => r.title)).toEqual([]);
+		expect(
+			engineer.results.filter((r) => !words(r.title).includes('engineer')).map((r) => r.title),
+		).toEqual([]);
 		// Part of a word matches nothing; a value's words may come in any order and with other punctuation.
 		expect((await search({ title: ['irecto'] })).total).toBe(0);
-		expect((await search({ title: ['cto co-founder'] })).total).toBe((await search({ title: ['Co-Founder & CTO'] })).total);
+		expect((await search({ title: ['cto co-founder'] })).total).toBe(
+			(await search({ title: ['Co-Founder & CTO'] })).total,
+		);
 	});
 
 	it('ignores empty arrays and empty keywords', async () => {
@@ -111,7 +139,9 @@ describe('POST /v1/search', () => {
 			const page = await search({ keywords });
 			expect({ keywords, some: page.total > 0 }).toEqual({ keywords, some: true });
 			// Unlock the page to see full last names, then check every word against the fields.
-			const unlocked = await api<UnlockAnswer>('POST', '/v1/unlock', { ids: page.results.map((r) => r.id) });
+			const unlocked = await api<UnlockAnswer>('POST', '/v1/unlock', {
+				ids: page.results.map((r) => r.id),
+			});
 			expect(unlocked.status).toBe(200);
 			for (const record of unlocked.body.contacts) {
 				const fieldWords = [
@@ -122,7 +152,11 @@ describe('POST /v1/search', () => {
 					...words(record.location.city),
 				];
 				for (const word of words(keywords)) {
-					expect({ keywords, id: record.id, matches: fieldWords.some((w) => w.startsWith(word)) }).toEqual({
+					expect({
+						keywords,
+						id: record.id,
+						matches: fieldWords.some((w) => w.startsWith(word)),
+					}).toEqual({
 						keywords,
 						id: record.id,
 						matches: true,
@@ -168,13 +202,20 @@ describe('POST /v1/search', () => {
 
 	it('refuses a cursor with other filters or a forged cursor (400 cursor)', async () => {
 		const first = await search({ country: ['US'] }, 10);
-		const other = await api('POST', '/v1/search', { filters: { country: ['GB'] }, cursor: first.next_cursor });
+		const other = await api('POST', '/v1/search', {
+			filters: { country: ['GB'] },
+			cursor: first.next_cursor,
+		});
 		expect(expectError(other, 400, 'invalid_request').details).toEqual({ field: 'cursor' });
 		const forged = await api('POST', '/v1/search', { filters: {}, cursor: 'not-a-cursor' });
 		expect(expectError(forged, 400, 'invalid_request').details).toEqual({ field: 'cursor' });
 		// The same filters, written in another key order, keep the cursor valid.
 		const a = await search({ country: ['US'], seniority: ['vp'] }, 10);
-		const b = await api<SearchResponse>('POST', '/v1/search', { filters: { seniority: ['vp'], country: ['US'] }, cursor: a.next_cursor, limit: 10 });
+		const b = await api<SearchResponse>('POST', '/v1/search', {
+			filters: { seniority: ['vp'], country: ['US'] },
+			cursor: a.next_cursor,
+			limit: 10,
+		});
 		expect(b.status).toBe(200);
 		expect(b.body.results[0].id).not.toBe(a.results[0].id);
 	});
@@ -182,7 +223,10 @@ describe('POST /v1/search', () => {
 	it('validates limit (1-100, whole numbers)', async () => {
 		for (const limit of [0, 101, 2.5, '10', -1]) {
 			const reply = await api('POST', '/v1/search', { filters: {}, limit });
-			expect({ limit, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ limit, details: { field: 'limit' } });
+			expect({ limit, details: expectError(reply, 400, 'invalid_request').details }).toEqual({
+				limit,
+				details: { field: 'limit' },
+			});
 		}
 		expect((await search({}, 1)).results).toHaveLength(1);
 		expect((await search({}, 100)).results).toHaveLength(100);
@@ -202,10 +246,19 @@ describe('POST /v1/search', () => {
 		];
 		for (const [filters, field] of cases) {
 			const reply = await api('POST', '/v1/search', { filters });
-			expect({ filters, details: expectError(reply, 400, 'invalid_request').details }).toEqual({ filters, details: { field } });
+			expect({ filters, details: expectError(reply, 400, 'invalid_request').details }).toEqual({
+				filters,
+				details: { field },
+			});
 		}
 		const manyWords = Array.from({ length: 33 }, (_, n) => `w${n}x`).join(' ');
-		expect(expectError(await api('POST', '/v1/search', { filters: { keywords: manyWords } }), 400, 'invalid_request').details).toEqual({
+		expect(
+			expectError(
+				await api('POST', '/v1/search', { filters: { keywords: manyWords } }),
+				400,
+				'invalid_request',
+			).details,
+		).toEqual({
 			field: 'filters.keywords',
 		});
 		const notObject = await api('POST', '/v1/search', { filters: ['cto'] });
@@ -227,8 +280,12 @@ describe('POST /v1/search', () => {
 		const same = await startTestSandbox({ contacts: CONTACTS, rateLimits: false });
 		const other = await startTestSandbox({ contacts: CONTACTS, rateLimits: false, seed: 7 });
 		try {
-			const samePage = (await clientFor(same.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })).body;
-			const otherPage = (await clientFor(other.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })).body;
+			const samePage = (
+				await clientFor(same.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })
+			).body;
+			const otherPage = (
+				await clientFor(other.url)<SearchResponse>('POST', '/v1/search', { limit: 5 })
+			).body;
 			expect(samePage.results).toEqual(first.results);
 			expect(otherPage.results.map((r) => r.id)).not.toEqual(first.results.map((r) => r.id));
 		} finally {

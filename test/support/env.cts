@@ -4,7 +4,10 @@ export function envVar(name: string): string | undefined {
 }
 
 /** Runs `run` with these environment variables set, then puts the environment back as it was. */
-export async function withEnv<T>(vars: Record<string, string>, run: () => T | Promise<T>): Promise<T> {
+export async function withEnv<T>(
+	vars: Record<string, string>,
+	run: () => T | Promise<T>,
+): Promise<T> {
 	const saved = { ...process.env };
 	try {
 		Object.assign(process.env, vars);

@@ -19,8 +19,15 @@ export type FakeAnswer = (
 	req: IncomingMessage,
 ) => void;
 
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-	res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+export function json(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
+	res
+		.writeHead(status, { 'content-type': 'application/json', ...headers })
+		.end(JSON.stringify(body));
 }
 
 export async function startFakeApi(answer: FakeAnswer): Promise<FakeApi> {

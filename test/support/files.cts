@@ -21,7 +21,10 @@ export function readRepoJson<T = Record<string, unknown>>(file: string): T {
 
 /** The paths `npm pack --dry-run` would put in the tarball, sorted. */
 export function packedFiles(): string[] {
-	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], { cwd: REPO_ROOT, encoding: 'utf8' });
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--loglevel=error'], {
+		cwd: REPO_ROOT,
+		encoding: 'utf8',
+	});
 	const [packed] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
 	return packed.files.map((file) => file.path).sort();
 }

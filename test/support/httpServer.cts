@@ -1,5 +1,10 @@
 /** A plain HTTP server on 127.0.0.1 and a free port, for tests and harness hosts (which import no `node:` module). */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type { IncomingHttpHeaders, IncomingMessage, ServerResponse };
@@ -11,7 +16,9 @@ export interface LocalServer {
 	close(): Promise<void>;
 }
 
-export async function listenLocally(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<LocalServer> {
+export async function listenLocally(
+	handler: (request: IncomingMessage, response: ServerResponse) => void,
+): Promise<LocalServer> {
 	const server = createServer(handler);
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {

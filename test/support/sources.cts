@@ -24,7 +24,12 @@ export function sourceFiles(folders: string[]): string[] {
 }
 
 function parse(file: string): ts.SourceFile {
-	return ts.createSourceFile(file, readFileSync(path.join(REPO_ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+	return ts.createSourceFile(
+		file,
+		readFileSync(path.join(REPO_ROOT, file), 'utf8'),
+		ts.ScriptTarget.Latest,
+		true,
+	);
 }
 
 export interface Literal {
@@ -38,7 +43,11 @@ export function literalsOf(file: string): Literal[] {
 	const literals: Literal[] = [];
 	const visit = (node: ts.Node) => {
 		if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) return;
-		if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node) || ts.isRegularExpressionLiteral(node)) {
+		if (
+			ts.isStringLiteralLike(node) ||
+			ts.isTemplateLiteralToken(node) ||
+			ts.isRegularExpressionLiteral(node)
+		) {
 			const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
 			literals.push({ line, text: node.text });
 		}
@@ -75,7 +84,10 @@ export function importsOf(file: string): string[] {
 	const source = parse(file);
 	const specifiers: string[] = [];
 	for (const statement of source.statements) {
-		if ((ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier) {
+		if (
+			(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+			statement.moduleSpecifier
+		) {
 			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
 		}
 	}
@@ -94,13 +106,21 @@ export function declarationsOf(file: string): Declaration[] {
 	return parse(file).statements.flatMap((statement): Declaration[] => {
 		const exported =
 			ts.canHaveModifiers(statement) &&
-			(ts.getModifiers(statement) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
-		const named = ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isClassDeclaration(statement);
+			(ts.getModifiers(statement) ?? []).some(
+				(modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword,
+			);
+		const named =
+			ts.isInterfaceDeclaration(statement) ||
+			ts.isTypeAliasDeclaration(statement) ||
+			ts.isClassDeclaration(statement);
 		if (named && statement.name) return [{ name: statement.name.text, exported, isType: true }];
-		if (ts.isFunctionDeclaration(statement) && statement.name) return [{ name: statement.name.text, exported, isType: false }];
+		if (ts.isFunctionDeclaration(statement) && statement.name)
+			return [{ name: statement.name.text, exported, isType: false }];
 		if (!ts.isVariableStatement(statement)) return [];
 		return statement.declarationList.declarations.flatMap((declaration) =>
-			ts.isIdentifier(declaration.name) ? [{ name: declaration.name.text, exported, isType: false }] : [],
+			ts.isIdentifier(declaration.name)
+				? [{ name: declaration.name.text, exported, isType: false }]
+				: [],
 		);
 	});
 }

@@ -25,7 +25,12 @@ export class Receiver {
 			req.on('data', (chunk: Buffer) => chunks.push(chunk));
 			req.on('end', () => {
 				const raw = Buffer.concat(chunks).toString('utf8');
-				this.received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) as WebhookEvent });
+				this.received.push({
+					path: req.url ?? '',
+					headers: req.headers,
+					raw,
+					body: JSON.parse(raw) as WebhookEvent,
+				});
 				const next = this.script.shift() ?? 200;
 				if (next === 'hang') {
 					this.hanging.push(() => res.destroy());

@@ -1,6 +1,11 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from '../shared/client/contract';
+import {
+	LIMITS,
+	PATHS,
+	savedListsPageSchema,
+	type SavedListsPage,
+} from '../shared/client/contract';
 import { apiRequest } from '../shared/client/transport';
 
 /** Saved lists for the list picker, a page at a time, filtered by name. */
@@ -18,7 +23,9 @@ export async function searchSavedLists(
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: page.lists
-			.filter((list) => needle === '' || list.name.toLowerCase().includes(needle) || list.id === filter)
+			.filter(
+				(list) => needle === '' || list.name.toLowerCase().includes(needle) || list.id === filter,
+			)
 			.map((list) => ({
 				name: `${list.name} (${list.contact_count.toLocaleString('en-US')} contacts)`,
 				value: list.id,

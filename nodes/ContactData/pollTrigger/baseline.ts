@@ -62,7 +62,13 @@ export class ListSnapshot {
 	}
 
 	toStored(): StoredBaseline {
-		return { titles: this.titles, companies: this.companies, ids: this.ids, title: this.title, company: this.company };
+		return {
+			titles: this.titles,
+			companies: this.companies,
+			ids: this.ids,
+			title: this.title,
+			company: this.company,
+		};
 	}
 
 	static fromStored(stored: unknown): ListSnapshot | undefined {
@@ -70,7 +76,10 @@ export class ListSnapshot {
 		const snapshot = new ListSnapshot();
 		for (let i = 0; i < stored.ids.length; i++) {
 			const [name, domain] = stored.companies[stored.company[i]] ?? [null, null];
-			snapshot.add(stored.ids[i], { title: stored.titles[stored.title[i]] ?? null, company: { name, domain } });
+			snapshot.add(stored.ids[i], {
+				title: stored.titles[stored.title[i]] ?? null,
+				company: { name, domain },
+			});
 		}
 		return snapshot;
 	}
@@ -102,7 +111,9 @@ function isStored(value: unknown): value is StoredBaseline {
 	return (
 		typeof stored === 'object' &&
 		stored !== null &&
-		[stored.titles, stored.companies, stored.ids, stored.title, stored.company].every(Array.isArray) &&
+		[stored.titles, stored.companies, stored.ids, stored.title, stored.company].every(
+			Array.isArray,
+		) &&
 		stored.ids.length === stored.title.length &&
 		stored.ids.length === stored.company.length
 	);
@@ -132,7 +143,10 @@ export function readBaseline(staticData: IDataObject, listId: string): ListSnaps
  * Replaces the baselines with what this poll saw; lists no longer watched are dropped, so the
  * state stays bounded by the lists watched now.
  */
-export function writeBaselines(staticData: IDataObject, snapshots: Map<string, ListSnapshot>): void {
+export function writeBaselines(
+	staticData: IDataObject,
+	snapshots: Map<string, ListSnapshot>,
+): void {
 	const baselines: IDataObject = {};
 	for (const [listId, snapshot] of snapshots) {
 		const stored = snapshot.toStored();

@@ -47,11 +47,18 @@ async function openExport(context: IPollFunctions, listId: string): Promise<Stre
 		stream: true,
 		safeToRetry: true,
 	})) as ApiResponse<Stream>;
-	const bulk = await bulkExportAnswer.call(context, started, 'Nothing was compared; the next poll tries again.');
+	const bulk = await bulkExportAnswer.call(
+		context,
+		started,
+		'Nothing was compared; the next poll tries again.',
+	);
 	return bulk === undefined ? started.body : (await openSignedUrl.call(context, bulk.url)).body;
 }
 
 /** The members of a list, one parsed contact at a time, as the export streams in. */
-export async function exportedMembers(context: IPollFunctions, listId: string): Promise<AsyncGenerator<IDataObject>> {
+export async function exportedMembers(
+	context: IPollFunctions,
+	listId: string,
+): Promise<AsyncGenerator<IDataObject>> {
 	return exportedContacts(await openExport(context, listId));
 }

@@ -33,7 +33,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 			{
 				name: 'Role Change',
 				value: 'role_change',
-				description: 'A contact’s title changed at the same company (case, spaces and punctuation ignored)',
+				description:
+					'A contact’s title changed at the same company (case, spaces and punctuation ignored)',
 			},
 		],
 	},
@@ -60,7 +61,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 				name: 'simplify',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
+				description:
+					'Whether to return a simplified version of the response instead of the raw data',
 			},
 		],
 	},
@@ -81,6 +83,11 @@ export function readPollSettings(this: IPollFunctions): PollSettings {
 		});
 	}
 	const options = this.getNodeParameter('options', {}) as { simplify?: unknown };
-	const events = toEventTypes(node, this.getNodeParameter('events', []), POLLED_EVENT_TYPES, 'intent signals come only through the Contact Data Trigger');
+	const events = toEventTypes(
+		node,
+		this.getNodeParameter('events', []),
+		POLLED_EVENT_TYPES,
+		'intent signals come only through the Contact Data Trigger',
+	);
 	return { events, listIds, simplify: options.simplify === true };
 }

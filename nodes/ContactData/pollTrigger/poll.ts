@@ -10,7 +10,12 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { changeBetween, jobChangeKey, type JobChangeType, type JobSide } from '../shared/items/changes';
+import {
+	changeBetween,
+	jobChangeKey,
+	type JobChangeType,
+	type JobSide,
+} from '../shared/items/changes';
 import { eventItem, type ContactEvent } from '../shared/items/eventItem';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
 import { exportedMembers } from './listMembers';
@@ -43,8 +48,13 @@ function text(value: unknown): string | null {
 
 /** The title and company of an exported member, as an event's `changes` side. */
 export function sideOfMember(record: IDataObject): JobSide {
-	const company = (typeof record.company === 'object' && record.company !== null ? record.company : {}) as IDataObject;
-	return { title: text(record.title), company: { name: text(company.name), domain: text(company.domain) } };
+	const company = (
+		typeof record.company === 'object' && record.company !== null ? record.company : {}
+	) as IDataObject;
+	return {
+		title: text(record.title),
+		company: { name: text(company.name), domain: text(company.domain) },
+	};
 }
 
 function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
@@ -57,8 +67,18 @@ function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
 	);
 }
 
-async function readList(context: IPollFunctions, listId: string, countBefore: number, baseline: ListSnapshot | undefined): Promise<ListRead> {
-	const read: ListRead = { listId, seen: new ListSnapshot(), differing: new Map(), first: undefined };
+async function readList(
+	context: IPollFunctions,
+	listId: string,
+	countBefore: number,
+	baseline: ListSnapshot | undefined,
+): Promise<ListRead> {
+	const read: ListRead = {
+		listId,
+		seen: new ListSnapshot(),
+		differing: new Map(),
+		first: undefined,
+	};
 	for await (const record of await exportedMembers(context, listId)) {
 		const id = text(record.id);
 		if (id === null) continue;
@@ -67,13 +87,21 @@ async function readList(context: IPollFunctions, listId: string, countBefore: nu
 		if (countBefore + read.seen.size > MAX_WATCHED_MEMBERS) throw tooLarge(context, listId);
 		read.first ??= record;
 		const before = baseline?.sideOf(id);
-		if (before !== undefined && changeBetween(before, side) !== undefined) read.differing.set(id, record);
+		if (before !== undefined && changeBetween(before, side) !== undefined)
+			read.differing.set(id, record);
 	}
 	return read;
 }
 
 /** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
-function changeEvent(listId: string, type: JobChangeType, member: IDataObject, previous: JobSide, current: JobSide, at: string): ContactEvent {
+function changeEvent(
+	listId: string,
+	type: JobChangeType,
+	member: IDataObject,
+	previous: JobSide,
+	current: JobSide,
+	at: string,
+): ContactEvent {
 	const contact = { ...member, id: String(member.id) };
 	const changes = { previous, current };
 	const id = `chg_${jobChangeKey(listId, contact.id, type, changes)}`;
@@ -81,7 +109,12 @@ function changeEvent(listId: string, type: JobChangeType, member: IDataObject, p
 }
 
 /** The changes of one list against its baseline now (no baseline: the first poll, nothing). */
-function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeType[], at: string): ContactEvent[] {
+function changesOf(
+	staticData: IDataObject,
+	read: ListRead,
+	events: JobChangeType[],
+	at: string,
+): ContactEvent[] {
 	const baseline = readBaseline(staticData, read.listId);
 	if (baseline === undefined) return [];
 	const found: ContactEvent[] = [];
@@ -90,7 +123,8 @@ function changesOf(staticData: IDataObject, read: ListRead, events: JobChangeTyp
 		const current = read.seen.sideOf(id);
 		if (previous === undefined || current === undefined) continue;
 		const type = changeBetween(previous, current);
-		if (type !== undefined && events.includes(type)) found.push(changeEvent(read.listId, type, record, previous, current, at));
+		if (type !== undefined && events.includes(type))
+			found.push(changeEvent(read.listId, type, record, previous, current, at));
 	}
 	return found;
 }
@@ -101,7 +135,13 @@ function itemOf(event: ContactEvent, simplify: boolean): INodeExecutionData {
 }
 
 /** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
-function manualSample(reads: ListRead[], found: ContactEvent[], settings: PollSettings, at: string, staticData: IDataObject): ContactEvent[] {
+function manualSample(
+	reads: ListRead[],
+	found: ContactEvent[],
+	settings: PollSettings,
+	at: string,
+	staticData: IDataObject,
+): ContactEvent[] {
 	if (found.length > 0) return found;
 	const read = reads.find((candidate) => candidate.first !== undefined);
 	if (read === undefined || read.first === undefined) return [];
@@ -111,7 +151,11 @@ function manualSample(reads: ListRead[], found: ContactEvent[], settings: PollSe
 	return [changeEvent(read.listId, settings.events[0], read.first, previous, current, at)];
 }
 
-async function readAll(context: IPollFunctions, staticData: IDataObject, listIds: string[]): Promise<ListRead[]> {
+async function readAll(
+	context: IPollFunctions,
+	staticData: IDataObject,
+	listIds: string[],
+): Promise<ListRead[]> {
 	const reads: ListRead[] = [];
 	let count = 0;
 	for (const listId of listIds) {
@@ -122,7 +166,9 @@ async function readAll(context: IPollFunctions, staticData: IDataObject, listIds
 	return reads;
 }
 
-export async function pollWatchedLists(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollWatchedLists(
+	this: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const settings = readPollSettings.call(this);
 	const manual = this.getMode() === 'manual';
 	const staticData = this.getWorkflowStaticData('node');

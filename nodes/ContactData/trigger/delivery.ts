@@ -26,7 +26,11 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 		return { problem: 'The body is not JSON' };
 	}
 	const envelope = envelopeSchema.safeParse(json);
-	if (envelope.success && envelope.data.id === webhookId && !(EVENT_TYPES as readonly string[]).includes(envelope.data.type)) {
+	if (
+		envelope.success &&
+		envelope.data.id === webhookId &&
+		!(EVENT_TYPES as readonly string[]).includes(envelope.data.type)
+	) {
 		return { unknownType: envelope.data.type };
 	}
 	const parsed = webhookEventSchema.safeParse(json);

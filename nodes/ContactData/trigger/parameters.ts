@@ -2,12 +2,16 @@
  * The trigger's parameters and how they are read: which events, which saved lists, and the
  * delivery options. Reading checks the input before anything is sent to the service.
  */
-import type { IHookFunctions, INodeProperties, INodePropertyOptions, IWebhookFunctions } from 'n8n-workflow';
+import type {
+	IHookFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
 
 import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
 import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
-
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -21,7 +25,8 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Intent',
 				value: 'intent',
-				description: 'A contact’s company shows buying intent for a topic, with a score from 0 to 100',
+				description:
+					'A contact’s company shows buying intent for a topic, with a score from 0 to 100',
 			},
 			{
 				name: 'Job Change',
@@ -60,7 +65,8 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'simplify',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to return a simplified version of the response instead of the raw data',
+				description:
+					'Whether to return a simplified version of the response instead of the raw data',
 			},
 		],
 	},
@@ -113,7 +119,8 @@ export function matchesSpec(
 ): boolean {
 	const sameSet = (a: readonly string[], b: readonly string[]) =>
 		new Set(a).size === new Set(b).size && a.every((value) => b.includes(value));
-	const listIds = subscription.list_ids && subscription.list_ids.length > 0 ? subscription.list_ids : null;
+	const listIds =
+		subscription.list_ids && subscription.list_ids.length > 0 ? subscription.list_ids : null;
 	if (!sameSet(subscription.events, spec.events)) return false;
 	if (listIds === null || spec.listIds === null) return listIds === spec.listIds;
 	return sameSet(listIds, spec.listIds);

@@ -23,7 +23,10 @@ const RECORD_CHECK_PAUSE_MS = 100;
 const RECORD_ATTEMPTS = 3;
 
 /** The ids seen for the first time, or `undefined` when the database could not be used. */
-async function checkAndRecord(this: IExecuteFunctions, eventIds: string[]): Promise<Set<string> | undefined> {
+async function checkAndRecord(
+	this: IExecuteFunctions,
+	eventIds: string[],
+): Promise<Set<string> | undefined> {
 	for (let attempt = 1; attempt <= RECORD_ATTEMPTS; attempt++) {
 		try {
 			const checked = await this.helpers.checkProcessedAndRecord(eventIds, 'node', {
@@ -32,7 +35,9 @@ async function checkAndRecord(this: IExecuteFunctions, eventIds: string[]): Prom
 			});
 			return new Set(checked.new.map(String));
 		} catch (error) {
-			this.logger.warn(`Contact Data Trigger: recording event ids failed (${(error as Error).message})`);
+			this.logger.warn(
+				`Contact Data Trigger: recording event ids failed (${(error as Error).message})`,
+			);
 			await sleep(RECORD_CHECK_PAUSE_MS * attempt);
 		}
 	}
@@ -46,7 +51,10 @@ async function checkAndRecord(this: IExecuteFunctions, eventIds: string[]): Prom
  * writes the ids back. Once a check finds them, only a write that read the record before ours and
  * came after that check, a pause later, could still drop them.
  */
-async function recordFirstSeen(this: IExecuteFunctions, eventIds: string[]): Promise<Set<string> | undefined> {
+async function recordFirstSeen(
+	this: IExecuteFunctions,
+	eventIds: string[],
+): Promise<Set<string> | undefined> {
 	const firstSeen = await checkAndRecord.call(this, eventIds);
 	let lost = [...(firstSeen ?? [])];
 	for (let check = 0; check < RECORD_CHECKS && lost.length > 0; check++) {
@@ -69,8 +77,10 @@ export async function firstDeliveries(
 ): Promise<INodeExecutionData[]> {
 	const eventIds = items.map((item) => eventIdOfItem(item.json, simplify));
 	const known = eventIds.filter((id): id is string => id !== undefined);
-	const checks = this.getMode() === 'webhook' && typeof this.helpers.checkProcessedAndRecord === 'function';
-	const firstSeen = checks && known.length > 0 ? await recordFirstSeen.call(this, known) : undefined;
+	const checks =
+		this.getMode() === 'webhook' && typeof this.helpers.checkProcessedAndRecord === 'function';
+	const firstSeen =
+		checks && known.length > 0 ? await recordFirstSeen.call(this, known) : undefined;
 	return items.flatMap((item, index) => {
 		const id = eventIds[index];
 		const passed = firstSeen === undefined || id === undefined || firstSeen.has(id);

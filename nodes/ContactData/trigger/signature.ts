@@ -20,7 +20,10 @@ export interface ReceivedDelivery {
 
 export type SignatureVerdict =
 	| { valid: true }
-	| { valid: false; reason: 'missing_secret' | 'missing_headers' | 'stale_timestamp' | 'bad_signature' };
+	| {
+			valid: false;
+			reason: 'missing_secret' | 'missing_headers' | 'stale_timestamp' | 'bad_signature';
+	  };
 
 const SIGNATURE_VERSION = 'v1';
 
@@ -50,7 +53,10 @@ export function verifyDeliverySignature(
 	if (!id || !timestamp || !signature || rawBody === undefined) {
 		return { valid: false, reason: 'missing_headers' };
 	}
-	if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > WEBHOOKS.toleranceSeconds) {
+	if (
+		!/^\d+$/.test(timestamp) ||
+		Math.abs(nowSeconds - Number(timestamp)) > WEBHOOKS.toleranceSeconds
+	) {
 		return { valid: false, reason: 'stale_timestamp' };
 	}
 	const expected = Buffer.from(

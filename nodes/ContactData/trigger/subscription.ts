@@ -34,7 +34,10 @@ function webhookUrlOf(context: IHookFunctions): string {
 }
 
 /** Deletes a subscription; one that is already gone counts as deleted. */
-async function deleteRemote(context: IHookFunctions, subscriptionId: string): Promise<'deleted' | 'gone'> {
+async function deleteRemote(
+	context: IHookFunctions,
+	subscriptionId: string,
+): Promise<'deleted' | 'gone'> {
 	const failure = await apiRequest
 		.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) })
 		.then(
@@ -121,7 +124,11 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);
 	}
-	holdSubscription(this.getWorkflowStaticData('node'), { id: created.id, secret: created.secret, url });
+	holdSubscription(this.getWorkflowStaticData('node'), {
+		id: created.id,
+		secret: created.secret,
+		url,
+	});
 	return true;
 }
 

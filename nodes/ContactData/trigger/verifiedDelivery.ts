@@ -24,7 +24,9 @@ function singleHeaderValue(headers: IDataObject, name: string): string | undefin
 }
 
 /** The delivery, when its signature is the service's; otherwise answers 401 and gives undefined. */
-export async function readVerifiedDelivery(this: IWebhookFunctions): Promise<VerifiedDelivery | undefined> {
+export async function readVerifiedDelivery(
+	this: IWebhookFunctions,
+): Promise<VerifiedDelivery | undefined> {
 	const request = this.getRequestObject();
 	const headers = this.getHeaderData() as IDataObject;
 	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
@@ -36,8 +38,18 @@ export async function readVerifiedDelivery(this: IWebhookFunctions): Promise<Ver
 	const nowMs = Date.now();
 	const held = readHeldSubscription(this.getWorkflowStaticData('node'));
 	const signature = singleHeaderValue(headers, HEADERS.webhookSignature);
-	const verdict = verifyDeliverySignature(held?.secret, { id: eventId, timestamp, signature, rawBody }, Math.floor(nowMs / 1000));
-	if (!verdict.valid || !held || eventId === undefined || timestamp === undefined || rawBody === undefined) {
+	const verdict = verifyDeliverySignature(
+		held?.secret,
+		{ id: eventId, timestamp, signature, rawBody },
+		Math.floor(nowMs / 1000),
+	);
+	if (
+		!verdict.valid ||
+		!held ||
+		eventId === undefined ||
+		timestamp === undefined ||
+		rawBody === undefined
+	) {
 		this.getResponseObject()
 			.status(401)
 			.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });

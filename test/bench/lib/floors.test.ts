@@ -52,7 +52,8 @@ describe('bench input items', () => {
 		for (const { id } of items) {
 			if (seen.has(id)) {
 				repeats++;
-				if (Math.floor(Number(id.slice(3)) / 100) < Math.floor(seen.size / 100)) repeatsFromEarlierBatches++;
+				if (Math.floor(Number(id.slice(3)) / 100) < Math.floor(seen.size / 100))
+					repeatsFromEarlierBatches++;
 			}
 			seen.add(id);
 		}

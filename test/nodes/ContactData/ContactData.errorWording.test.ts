@@ -32,7 +32,11 @@ describe('Unlock under continueOnFail', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[1]).toMatchObject({
-			json: { error: expect.stringMatching(/Contact ID Field "id": "ls_123" is not a contact id.* \[item 1\]$/) },
+			json: {
+				error: expect.stringMatching(
+					/Contact ID Field "id": "ls_123" is not a contact id.* \[item 1\]$/,
+				),
+			},
 			pairedItem: { item: 1 },
 		});
 	});
@@ -43,15 +47,34 @@ describe('an export download that finds nothing at the signed URL', () => {
 		const downloadUrl = `http://127.0.0.1:${await closedPort()}${PATHS.list('ls_big')}/file?signature=x`;
 		fake = await startFakeApi((request, res) => {
 			if (request.method === 'POST') {
-				return json(res, 202, { url: downloadUrl, expires_at: '2099-01-01T00:00:00Z', format: 'csv', contact_count: 150_000 });
+				return json(res, 202, {
+					url: downloadUrl,
+					expires_at: '2099-01-01T00:00:00Z',
+					format: 'csv',
+					contact_count: 150_000,
+				});
 			}
-			json(res, 200, { id: 'ls_big', name: 'Big', filters: null, contact_count: 150_000, created_at: 'x', updated_at: 'x' });
+			json(res, 200, {
+				id: 'ls_big',
+				name: 'Big',
+				filters: null,
+				contact_count: 150_000,
+				created_at: 'x',
+				updated_at: 'x',
+			});
 		});
 		const result = await run(sandbox, {
-			parameters: { resource: 'savedList', operation: 'export', listId: { __rl: true, mode: 'id', value: 'ls_big' }, format: 'csv' },
+			parameters: {
+				resource: 'savedList',
+				operation: 'export',
+				listId: { __rl: true, mode: 'id', value: 'ls_big' },
+				format: 'csv',
+			},
 			baseUrl: fake.url,
 		});
-		expect(result.error?.message).toBe('The export download failed: the host refused the connection');
+		expect(result.error?.message).toBe(
+			'The export download failed: the host refused the connection',
+		);
 		expect(result.error?.description).toMatch(/ECONNREFUSED/);
 	}, 60_000);
 });
@@ -64,8 +87,13 @@ describe('a message that names a URL holding a code-like word (EPERM in "deeperm
 	});
 
 	it('a refused Base URL is named as written', async () => {
-		const result = await run(sandbox, { parameters: getBalance, baseUrl: 'http://deepermind.example' });
-		expect(result.error?.message).toMatch(/^The Contact Data API credential’s Base URL "http:\/\/deepermind\.example" is refused/);
+		const result = await run(sandbox, {
+			parameters: getBalance,
+			baseUrl: 'http://deepermind.example',
+		});
+		expect(result.error?.message).toMatch(
+			/^The Contact Data API credential’s Base URL "http:\/\/deepermind\.example" is refused/,
+		);
 	});
 });
 
@@ -80,6 +108,8 @@ describe('a refused value of the user’s holding a code-like word', () => {
 				maxCredits: 10,
 			},
 		});
-		expect(result.error?.message).toMatch(/^Contact IDs: "https:\/\/deepermind\.example\/ct_1" is not a contact id/);
+		expect(result.error?.message).toMatch(
+			/^Contact IDs: "https:\/\/deepermind\.example\/ct_1" is not a contact id/,
+		);
 	});
 });

@@ -21,7 +21,11 @@ beforeEach(async () => sandbox.admin.reset());
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const tooLongId = (prefix: string) => `${prefix}${'a'.repeat(20_000)}`;
 
-async function refusedBeforeSending(parameters: INodeParameters, inputItems = [{ json: {} }], typeVersion?: number) {
+async function refusedBeforeSending(
+	parameters: INodeParameters,
+	inputItems = [{ json: {} }],
+	typeVersion?: number,
+) {
 	const result = await run(sandbox, { parameters, inputItems, typeVersion });
 	expect(result.error?.name).toBe('NodeOperationError');
 	expect((await sandbox.admin.stats()).requests_total).toBe(0);
@@ -29,24 +33,35 @@ async function refusedBeforeSending(parameters: INodeParameters, inputItems = [{
 }
 
 describe('Limit', () => {
-	it.each([['={{ Infinity }}', 'Infinity'], ['={{ -Infinity }}', '-Infinity'], ['={{ NaN }}', 'NaN']])(
-		'%s is refused in words',
-		async (limit, shown) => {
-			const message = await refusedBeforeSending({ resource: 'contact', operation: 'search', limit });
-			expect(message).toBe(`Limit: ${shown} is not a whole number of 1 or more`);
-		},
-	);
+	it.each([
+		['={{ Infinity }}', 'Infinity'],
+		['={{ -Infinity }}', '-Infinity'],
+		['={{ NaN }}', 'NaN'],
+	])('%s is refused in words', async (limit, shown) => {
+		const message = await refusedBeforeSending({ resource: 'contact', operation: 'search', limit });
+		expect(message).toBe(`Limit: ${shown} is not a whole number of 1 or more`);
+	});
 
 	it('Get Many lists: Infinity is refused in words too', async () => {
-		const message = await refusedBeforeSending({ resource: 'savedList', operation: 'getMany', limit: '={{ Infinity }}' });
+		const message = await refusedBeforeSending({
+			resource: 'savedList',
+			operation: 'getMany',
+			limit: '={{ Infinity }}',
+		});
 		expect(message).toBe('Limit: Infinity is not a whole number of 1 or more');
 	});
 });
 
 describe('ids longer than the contract allows', () => {
 	it('a Saved List id of 20,000 characters is refused before sending', async () => {
-		const message = await refusedBeforeSending({ resource: 'savedList', operation: 'get', listId: byId(tooLongId('ls_')) });
-		expect(message).toMatch(new RegExp(`^Saved List: "ls_a+… is longer than ${LIMITS.idMaxLength} characters`));
+		const message = await refusedBeforeSending({
+			resource: 'savedList',
+			operation: 'get',
+			listId: byId(tooLongId('ls_')),
+		});
+		expect(message).toMatch(
+			new RegExp(`^Saved List: "ls_a+… is longer than ${LIMITS.idMaxLength} characters`),
+		);
 	});
 
 	it('a contact id of 20,000 characters is refused before sending (Unlock)', async () => {
@@ -57,7 +72,9 @@ describe('ids longer than the contract allows', () => {
 			contactIds: tooLongId('ct_'),
 			maxCredits: 10,
 		});
-		expect(message).toMatch(new RegExp(`^Contact IDs: "ct_a+… is longer than ${LIMITS.idMaxLength} characters`));
+		expect(message).toMatch(
+			new RegExp(`^Contact IDs: "ct_a+… is longer than ${LIMITS.idMaxLength} characters`),
+		);
 	});
 
 	it('a contact id of 20,000 characters is refused before sending (File Refund Claim)', async () => {
@@ -79,13 +96,20 @@ describe('filter values past their stated size', () => {
 			limit: 5,
 			filters: { keywords: 'x'.repeat(1_100_000) },
 		});
-		expect(message).toMatch(new RegExp(`^Keywords: "x+… is longer than ${LIMITS.filterTextMaxLength} characters`));
+		expect(message).toMatch(
+			new RegExp(`^Keywords: "x+… is longer than ${LIMITS.filterTextMaxLength} characters`),
+		);
 	});
 
 	// Additional Filters (JSON) is version 1's only.
 	it('a further filter (JSON) of over 1 MB is refused before sending, naming the parameter', async () => {
 		const message = await refusedBeforeSending(
-			{ resource: 'contact', operation: 'search', limit: 5, filtersJson: JSON.stringify({ title: ['x'.repeat(1_100_000)] }) },
+			{
+				resource: 'contact',
+				operation: 'search',
+				limit: 5,
+				filtersJson: JSON.stringify({ title: ['x'.repeat(1_100_000)] }),
+			},
 			undefined,
 			1,
 		);

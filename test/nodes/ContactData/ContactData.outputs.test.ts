@@ -25,7 +25,9 @@ const unlock = (parameters: Record<string, unknown> = {}) => ({
 
 describe('Simplify', () => {
 	it('Search: off by default (the full record); on, a flat item with name, title and company first', async () => {
-		const full = await run(sandbox, { parameters: { resource: 'contact', operation: 'search', limit: 3 } });
+		const full = await run(sandbox, {
+			parameters: { resource: 'contact', operation: 'search', limit: 3 },
+		});
 		expect(full.items[0].json).toHaveProperty('company.name');
 
 		const flat = await run(sandbox, {
@@ -54,7 +56,9 @@ describe('Simplify', () => {
 	});
 
 	it('Unlock and Enrich: name, title, company, email, phone, LinkedIn first', async () => {
-		const previews = (await contacts(sandbox, 40)).filter((contact) => contact.has_email).slice(0, 2);
+		const previews = (await contacts(sandbox, 40))
+			.filter((contact) => contact.has_email)
+			.slice(0, 2);
 		const unlocked = await run(sandbox, {
 			parameters: unlock({ simplify: true, level: 'premium' }),
 			inputItems: previews.map((preview) => ({ json: { ...preview } as IDataObject })),
@@ -68,7 +72,12 @@ describe('Simplify', () => {
 		}
 
 		const enriched = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', simplify: true },
+			parameters: {
+				resource: 'contact',
+				operation: 'enrich',
+				email: '={{ $json.email }}',
+				simplify: true,
+			},
 			inputItems: [{ json: { email: unlocked.items[0].json.email } }],
 		});
 		expect(enriched.error).toBeUndefined();
@@ -84,7 +93,11 @@ describe('Simplify', () => {
 			typeVersion: 1,
 		});
 		expect(asTool.error).toBeUndefined();
-		expect(Object.keys(asTool.items[0].json).slice(0, 3)).toEqual(['name', 'title', 'company_name']);
+		expect(Object.keys(asTool.items[0].json).slice(0, 3)).toEqual([
+			'name',
+			'title',
+			'company_name',
+		]);
 
 		const turnedOff = await run(sandbox, {
 			parameters: { resource: 'contact', operation: 'search', limit: 2, simplify: false },
@@ -117,13 +130,23 @@ describe('what a run cost, on its items', () => {
 			.filter((contact) => contact.has_email)
 			.slice(0, 2)
 			.map(({ id }) => id);
-		const { body } = await api<{ contacts: Array<{ email: string }> }>(sandbox, 'POST', PATHS.unlock, {
-			ids,
-			level: 'basic',
-		});
+		const { body } = await api<{ contacts: Array<{ email: string }> }>(
+			sandbox,
+			'POST',
+			PATHS.unlock,
+			{
+				ids,
+				level: 'basic',
+			},
+		);
 		await sandbox.admin.reset();
 		const result = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', simplify: true },
+			parameters: {
+				resource: 'contact',
+				operation: 'enrich',
+				email: '={{ $json.email }}',
+				simplify: true,
+			},
 			inputItems: body.contacts.map(({ email }) => ({ json: { email } })),
 		});
 		expect(result.error).toBeUndefined();
@@ -137,7 +160,10 @@ describe('what a run cost, on its items', () => {
 describe('once-per-run operations', () => {
 	it('Get Balance after 20 items: one call and one item, paired with every input item', async () => {
 		const inputItems = Array.from({ length: 20 }, (_, index) => ({ json: { index } }));
-		const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, inputItems });
+		const result = await run(sandbox, {
+			parameters: { resource: 'credits', operation: 'getBalance' },
+			inputItems,
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json).toMatchObject({ balance: expect.any(Number), tier: 'growth' });
@@ -147,7 +173,8 @@ describe('once-per-run operations', () => {
 
 	it('Saved List → Get Many: once for all items, or per item when Limit is an expression', async () => {
 		const inputItems = [{ json: { limit: 1 } }, { json: { limit: 2 } }, { json: { limit: 3 } }];
-		for (const name of ['A', 'B', 'C']) await api(sandbox, 'POST', PATHS.lists, { name, contact_ids: [] });
+		for (const name of ['A', 'B', 'C'])
+			await api(sandbox, 'POST', PATHS.lists, { name, contact_ids: [] });
 		const once = await run(sandbox, {
 			parameters: { resource: 'savedList', operation: 'getMany', limit: 2 },
 			inputItems,
@@ -160,12 +187,17 @@ describe('once-per-run operations', () => {
 			parameters: { resource: 'savedList', operation: 'getMany', limit: '={{ $json.limit }}' },
 			inputItems,
 		});
-		expect(perItem.items.map((item) => item.pairedItem)).toEqual([0, 1, 1, 2, 2, 2].map((item) => ({ item })));
+		expect(perItem.items.map((item) => item.pairedItem)).toEqual(
+			[0, 1, 1, 2, 2, 2].map((item) => ({ item })),
+		);
 	});
 });
 
 describe('the AI tool variant', () => {
-	const parametersOf = (description: ReturnType<typeof toolVariant>['description'], parameters: INodeParameters) =>
+	const parametersOf = (
+		description: ReturnType<typeof toolVariant>['description'],
+		parameters: INodeParameters,
+	) =>
 		NodeHelpers.getNodeParameters(
 			description.properties,
 			parameters,
@@ -177,14 +209,22 @@ describe('the AI tool variant', () => {
 
 	it('Export offers items only, no binary file; on the canvas a file stays the default', async () => {
 		const tool = toolVariant().description;
-		const canvas = new (toolVariant().constructor as new () => ReturnType<typeof toolVariant>)().description;
+		const canvas = new (toolVariant().constructor as new () => ReturnType<typeof toolVariant>)()
+			.description;
 		const exportParameters = { resource: 'savedList', operation: 'export' };
 		expect(parametersOf(tool, exportParameters)).toMatchObject({ outputAs: 'items' });
-		expect(parametersOf(canvas, exportParameters)).toMatchObject({ outputAs: 'binary', format: 'csv' });
+		expect(parametersOf(canvas, exportParameters)).toMatchObject({
+			outputAs: 'binary',
+			format: 'csv',
+		});
 		const offered = tool.properties
 			.filter((property) => property.name === 'outputAs')
-			.filter((property) => NodeHelpers.displayParameter(exportParameters, property, { typeVersion: 1 } as INode, tool))
-			.flatMap((property) => (property.options ?? []).map((option) => (option as { value: string }).value));
+			.filter((property) =>
+				NodeHelpers.displayParameter(exportParameters, property, { typeVersion: 1 } as INode, tool),
+			)
+			.flatMap((property) =>
+				(property.options ?? []).map((option) => (option as { value: string }).value),
+			);
 		expect(offered).toEqual(['items']);
 	});
 });

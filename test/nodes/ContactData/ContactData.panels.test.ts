@@ -4,7 +4,12 @@
  * values a workflow saved with them reads, as n8n's NodeHelpers work them out. The snapshot was
  * written from the description before properties shown for several operations became one property.
  */
-import { NodeHelpers, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { ContactData } from '../../../nodes/ContactData/ContactData.node';
 
@@ -33,7 +38,8 @@ const OPERATIONS: Array<[string, string, INodeParameters[]]> = [
 /** What the editor shows for a node saved with `saved`, and the values the node reads. */
 function panel(typeVersion: number, type: INodeTypeDescription, saved: INodeParameters) {
 	const node = { typeVersion, parameters: saved } as unknown as INode;
-	const values = NodeHelpers.getNodeParameters(description.properties, saved, true, false, node, type) ?? {};
+	const values =
+		NodeHelpers.getNodeParameters(description.properties, saved, true, false, node, type) ?? {};
 	const shown = description.properties
 		.filter((property) => NodeHelpers.displayParameter(values, property, node, type))
 		// A notice by its name: its text may be reworded.

@@ -43,7 +43,10 @@ async function fuzzRun(parameters: Parameters, input?: IDataObject[], typeVersio
 		inputItems: input?.map((json) => ({ json })),
 		baseUrl: proxyUrl,
 		typeVersion,
-	}).catch((error: Error) => ({ error: { name: error.name, message: error.message, description: null }, items: [] }));
+	}).catch((error: Error) => ({
+		error: { name: error.name, message: error.message, description: null },
+		items: [],
+	}));
 	return { error: result.error, items: result.items, requests: sent.slice(before) };
 }
 
@@ -74,13 +77,33 @@ const filters = (named: Parameters) => search({ filters: named, limit: 5 });
 /** Contact IDs, Email and LinkedIn URL take their values from expressions: version 2's "An Expression". */
 const byExpression = { contactIdsFrom: 'expression' };
 const list = (operation: string, parameters: Parameters) =>
-	op('savedList', operation, 'contactIds' in parameters ? { ...byExpression, ...parameters } : parameters);
+	op(
+		'savedList',
+		operation,
+		'contactIds' in parameters ? { ...byExpression, ...parameters } : parameters,
+	);
 const unlock = (parameters: Parameters) =>
-	op('contact', 'unlock', { ...byExpression, contactIds: 'ct_0000001', level: 'basic', maxCredits: 10, ...parameters });
+	op('contact', 'unlock', {
+		...byExpression,
+		contactIds: 'ct_0000001',
+		level: 'basic',
+		maxCredits: 10,
+		...parameters,
+	});
 const enrich = (parameters: Parameters) =>
-	op('contact', 'enrich', { personFrom: 'expression', email: 'ada@example.com', level: 'basic', maxCredits: 10, ...parameters });
+	op('contact', 'enrich', {
+		personFrom: 'expression',
+		email: 'ada@example.com',
+		level: 'basic',
+		maxCredits: 10,
+		...parameters,
+	});
 const refund = (parameters: Parameters) =>
-	op('credits', 'fileRefundClaim', { contactId: 'ct_0000001', reason: 'bounced_email', ...parameters });
+	op('credits', 'fileRefundClaim', {
+		contactId: 'ct_0000001',
+		reason: 'bounced_email',
+		...parameters,
+	});
 
 const CASES: Case[] = [
 	// Search: limits and booleans
@@ -93,43 +116,115 @@ const CASES: Case[] = [
 	{ parameters: search({ returnAll: '={{ 1 }}' }), display: 'Return All', value: '1' },
 	// Search: keywords that are not text
 	{ parameters: filters({ keywords: '={{ { "a": 1 } }}' }), display: 'Keywords', value: '{"a":1}' },
-	{ parameters: filters({ keywords: '={{ ["cto", "berlin"] }}' }), display: 'Keywords', value: '["cto","berlin"]' },
+	{
+		parameters: filters({ keywords: '={{ ["cto", "berlin"] }}' }),
+		display: 'Keywords',
+		value: '["cto","berlin"]',
+	},
 	{ parameters: filters({ keywords: '={{ true }}' }), display: 'Keywords', value: 'true' },
 	// Search: objects and bad entries in list filters
-	{ parameters: filters({ title: '={{ [{ "a": 1 }] }}' }), display: 'Job Titles', value: '{"a":1}' },
+	{
+		parameters: filters({ title: '={{ [{ "a": 1 }] }}' }),
+		display: 'Job Titles',
+		value: '{"a":1}',
+	},
 	{ parameters: filters({ title: '={{ { "a": 1 } }}' }), display: 'Job Titles', value: '{"a":1}' },
-	{ parameters: filters({ department: '={{ [{ "name": "sales" }] }}' }), display: 'Departments', value: '{"name":"sales"}' },
+	{
+		parameters: filters({ department: '={{ [{ "name": "sales" }] }}' }),
+		display: 'Departments',
+		value: '{"name":"sales"}',
+	},
 	{ parameters: filters({ industry: '={{ [[{}]] }}' }), display: 'Industries', value: '{}' },
-	{ parameters: filters({ techStack: '={{ { "x": true } }}' }), display: 'Tech Stack', value: '{"x":true}' },
-	{ parameters: filters({ country: '={{ [{ "code": "US" }] }}' }), display: 'Countries', value: '{"code":"US"}' },
+	{
+		parameters: filters({ techStack: '={{ { "x": true } }}' }),
+		display: 'Tech Stack',
+		value: '{"x":true}',
+	},
+	{
+		parameters: filters({ country: '={{ [{ "code": "US" }] }}' }),
+		display: 'Countries',
+		value: '{"code":"US"}',
+	},
 	{ parameters: filters({ country: 'USA' }), display: 'Countries', value: 'USA' },
-	{ parameters: filters({ country: '={{ ["DE", "Germany"] }}' }), display: 'Countries', value: 'Germany' },
+	{
+		parameters: filters({ country: '={{ ["DE", "Germany"] }}' }),
+		display: 'Countries',
+		value: 'Germany',
+	},
 	{ parameters: filters({ seniority: '={{ "ceo" }}' }), display: 'Seniority', value: 'ceo' },
 	{ parameters: filters({ seniority: '={{ [{}] }}' }), display: 'Seniority', value: '{}' },
-	{ parameters: filters({ fundingStage: '={{ "series z" }}' }), display: 'Funding Stage', value: 'series z' },
+	{
+		parameters: filters({ fundingStage: '={{ "series z" }}' }),
+		display: 'Funding Stage',
+		value: 'series z',
+	},
 	// Search: company size
-	{ parameters: filters({ companySizeMin: -5 }), display: 'Company Size (Min Employees)', value: '-5' },
-	{ parameters: filters({ companySizeMin: '={{ "abc" }}' }), display: 'Company Size (Min Employees)', value: 'abc' },
-	{ parameters: filters({ companySizeMax: 10.5 }), display: 'Company Size (Max Employees)', value: '10.5' },
-	{ parameters: filters({ companySizeMax: '={{ {} }}' }), display: 'Company Size (Max Employees)', value: '{}' },
-	{ parameters: filters({ companySizeMin: 500, companySizeMax: 10 }), display: 'Company Size', value: '500' },
+	{
+		parameters: filters({ companySizeMin: -5 }),
+		display: 'Company Size (Min Employees)',
+		value: '-5',
+	},
+	{
+		parameters: filters({ companySizeMin: '={{ "abc" }}' }),
+		display: 'Company Size (Min Employees)',
+		value: 'abc',
+	},
+	{
+		parameters: filters({ companySizeMax: 10.5 }),
+		display: 'Company Size (Max Employees)',
+		value: '10.5',
+	},
+	{
+		parameters: filters({ companySizeMax: '={{ {} }}' }),
+		display: 'Company Size (Max Employees)',
+		value: '{}',
+	},
+	{
+		parameters: filters({ companySizeMin: 500, companySizeMax: 10 }),
+		display: 'Company Size',
+		value: '500',
+	},
 	// Search: further filters (Additional Filters (JSON) is version 1's only)
-	{ parameters: search({ filtersJson: '[1, 2]' }), display: 'Additional Filters (JSON)', value: '[1,2]', typeVersion: 1 },
-	{ parameters: search({ filtersJson: '{"title": ' }), display: 'Additional Filters (JSON)', value: '{"title": ', typeVersion: 1 },
-	{ parameters: search({ filtersJson: '{"seniority": "boss"}' }), display: 'Additional Filters (JSON)', value: 'boss', typeVersion: 1 },
-	{ parameters: search({ filtersJson: '{"company_size": 50}' }), display: 'Additional Filters (JSON)', value: '50', typeVersion: 1 },
+	{
+		parameters: search({ filtersJson: '[1, 2]' }),
+		display: 'Additional Filters (JSON)',
+		value: '[1,2]',
+		typeVersion: 1,
+	},
+	{
+		parameters: search({ filtersJson: '{"title": ' }),
+		display: 'Additional Filters (JSON)',
+		value: '{"title": ',
+		typeVersion: 1,
+	},
+	{
+		parameters: search({ filtersJson: '{"seniority": "boss"}' }),
+		display: 'Additional Filters (JSON)',
+		value: 'boss',
+		typeVersion: 1,
+	},
+	{
+		parameters: search({ filtersJson: '{"company_size": 50}' }),
+		display: 'Additional Filters (JSON)',
+		value: '50',
+		typeVersion: 1,
+	},
 	{
 		parameters: search({ additionalFilters: { filter: [{ name: '', value: '1' }] } }),
 		display: 'Additional Filters',
 		value: 'empty',
 	},
 	{
-		parameters: search({ additionalFilters: { filter: [{ name: 'country', value: '["Germany"]' }] } }),
+		parameters: search({
+			additionalFilters: { filter: [{ name: 'country', value: '["Germany"]' }] },
+		}),
 		display: 'Additional Filters',
 		value: 'Germany',
 	},
 	{
-		parameters: search({ additionalFilters: { filter: [{ name: 'revenue_range', value: '={{ { "a": 1 } }}' }] } }),
+		parameters: search({
+			additionalFilters: { filter: [{ name: 'revenue_range', value: '={{ { "a": 1 } }}' }] },
+		}),
 		display: 'revenue_range',
 		value: 'revenue_range',
 		sent: true,
@@ -137,51 +232,126 @@ const CASES: Case[] = [
 
 	// Saved lists: ids
 	{ parameters: list('get', { listId: byId('={{ ".." }}') }), display: 'Saved List', value: '..' },
-	{ parameters: list('delete', { listId: byId('={{ ".." }}') }), display: 'Saved List', value: '..' },
-	{ parameters: list('delete', { listId: byId('={{ "" }}') }), display: 'Saved List', value: 'empty' },
-	{ parameters: list('delete', { listId: byId('={{ null }}') }), display: 'Saved List', value: 'null' },
-	{ parameters: list('delete', { listId: byId('={{ { "id": "ls_1" } }}') }), display: 'Saved List', value: '{"id":"ls_1"}' },
-	{ parameters: list('delete', { listId: byId('={{ "ls_a/../../contacts" }}') }), display: 'Saved List', value: 'ls_a/../../contacts' },
-	{ parameters: list('delete', { listId: byId('={{ "ls_" }}') }), display: 'Saved List', value: 'ls_' },
-	{ parameters: list('get', { listId: byId('={{ "ls_ab?cd" }}') }), display: 'Saved List', value: 'ls_ab?cd' },
+	{
+		parameters: list('delete', { listId: byId('={{ ".." }}') }),
+		display: 'Saved List',
+		value: '..',
+	},
+	{
+		parameters: list('delete', { listId: byId('={{ "" }}') }),
+		display: 'Saved List',
+		value: 'empty',
+	},
+	{
+		parameters: list('delete', { listId: byId('={{ null }}') }),
+		display: 'Saved List',
+		value: 'null',
+	},
+	{
+		parameters: list('delete', { listId: byId('={{ { "id": "ls_1" } }}') }),
+		display: 'Saved List',
+		value: '{"id":"ls_1"}',
+	},
+	{
+		parameters: list('delete', { listId: byId('={{ "ls_a/../../contacts" }}') }),
+		display: 'Saved List',
+		value: 'ls_a/../../contacts',
+	},
+	{
+		parameters: list('delete', { listId: byId('={{ "ls_" }}') }),
+		display: 'Saved List',
+		value: 'ls_',
+	},
+	{
+		parameters: list('get', { listId: byId('={{ "ls_ab?cd" }}') }),
+		display: 'Saved List',
+		value: 'ls_ab?cd',
+	},
 	{
 		parameters: list('removeContacts', { listId: byId('={{ ".." }}'), contactIds: 'ct_0000001' }),
 		display: 'Saved List',
 		value: '..',
 	},
 	{
-		parameters: list('addContacts', { listId: byId('={{ "../contacts" }}'), contactIds: 'ct_0000001' }),
+		parameters: list('addContacts', {
+			listId: byId('={{ "../contacts" }}'),
+			contactIds: 'ct_0000001',
+		}),
 		display: 'Saved List',
 		value: '../contacts',
 	},
 	{ parameters: list('export', { listId: byId('={{ 42 }}') }), display: 'Saved List', value: '42' },
-	{ parameters: list('get', { listId: byId('ls_doesnotexist') }), display: 'Saved List', value: 'ls_doesnotexist', sent: true },
+	{
+		parameters: list('get', { listId: byId('ls_doesnotexist') }),
+		display: 'Saved List',
+		value: 'ls_doesnotexist',
+		sent: true,
+	},
 	// Saved lists: other parameters
 	{ parameters: list('getMany', { limit: 0 }), display: 'Limit', value: '0' },
 	{ parameters: list('getMany', { limit: '={{ "ten" }}' }), display: 'Limit', value: 'ten' },
 	{ parameters: list('getMany', { returnAll: '={{ "no" }}' }), display: 'Return All', value: 'no' },
-	{ parameters: list('create', { name: '={{ "" }}', createFrom: 'filters' }), display: 'Name', value: 'empty' },
-	{ parameters: list('create', { name: 'x'.repeat(201), createFrom: 'filters' }), display: 'Name', value: 'xxxxx' },
-	{ parameters: list('create', { name: '={{ { "a": 1 } }}', createFrom: 'filters' }), display: 'Name', value: '{"a":1}' },
-	{ parameters: list('create', { name: 'Leads', createFrom: '={{ "ids" }}' }), display: 'Create From', value: 'ids' },
 	{
-		parameters: list('create', { name: 'Leads', createFrom: 'filters', filters: { seniority: '={{ "boss" }}' } }),
+		parameters: list('create', { name: '={{ "" }}', createFrom: 'filters' }),
+		display: 'Name',
+		value: 'empty',
+	},
+	{
+		parameters: list('create', { name: 'x'.repeat(201), createFrom: 'filters' }),
+		display: 'Name',
+		value: 'xxxxx',
+	},
+	{
+		parameters: list('create', { name: '={{ { "a": 1 } }}', createFrom: 'filters' }),
+		display: 'Name',
+		value: '{"a":1}',
+	},
+	{
+		parameters: list('create', { name: 'Leads', createFrom: '={{ "ids" }}' }),
+		display: 'Create From',
+		value: 'ids',
+	},
+	{
+		parameters: list('create', {
+			name: 'Leads',
+			createFrom: 'filters',
+			filters: { seniority: '={{ "boss" }}' },
+		}),
 		display: 'Seniority',
 		value: 'boss',
 	},
 	{
-		parameters: list('create', { name: 'Leads', createFrom: 'contactIds', contactIds: '={{ "abc" }}' }),
+		parameters: list('create', {
+			name: 'Leads',
+			createFrom: 'contactIds',
+			contactIds: '={{ "abc" }}',
+		}),
 		display: 'Contact IDs',
 		value: 'abc',
 	},
 	{
-		parameters: list('addContacts', { listId: byId('ls_abc'), contactIds: '={{ { "name": "Ada" } }}' }),
+		parameters: list('addContacts', {
+			listId: byId('ls_abc'),
+			contactIds: '={{ { "name": "Ada" } }}',
+		}),
 		display: 'Contact IDs',
 		value: '{"name":"Ada"}',
 	},
-	{ parameters: list('export', { listId: byId('ls_abc'), outputAs: '={{ "pdf" }}' }), display: 'Output As', value: 'pdf' },
-	{ parameters: list('export', { listId: byId('ls_abc'), format: '={{ "xml" }}' }), display: 'Format', value: 'xml' },
-	{ parameters: list('export', { listId: byId('ls_abc'), fields: '={{ [{}] }}' }), display: 'Fields', value: '{}' },
+	{
+		parameters: list('export', { listId: byId('ls_abc'), outputAs: '={{ "pdf" }}' }),
+		display: 'Output As',
+		value: 'pdf',
+	},
+	{
+		parameters: list('export', { listId: byId('ls_abc'), format: '={{ "xml" }}' }),
+		display: 'Format',
+		value: 'xml',
+	},
+	{
+		parameters: list('export', { listId: byId('ls_abc'), fields: '={{ [{}] }}' }),
+		display: 'Fields',
+		value: '{}',
+	},
 	{
 		parameters: list('export', { listId: byId('ls_abc'), binaryPropertyName: '={{ "" }}' }),
 		display: 'Put Output File in Field',
@@ -192,7 +362,11 @@ const CASES: Case[] = [
 	{ parameters: unlock({ level: '={{ "gold" }}' }), display: 'Level', value: 'gold' },
 	{ parameters: unlock({ maxCredits: '={{ "abc" }}' }), display: 'Max Credits', value: 'abc' },
 	{ parameters: unlock({ maxCredits: -1 }), display: 'Max Credits', value: '-1' },
-	{ parameters: unlock({ options: { skipAlreadyUnlocked: '={{ "yes" }}' } }), display: 'Skip Already Unlocked', value: 'yes' },
+	{
+		parameters: unlock({ options: { skipAlreadyUnlocked: '={{ "yes" }}' } }),
+		display: 'Skip Already Unlocked',
+		value: 'yes',
+	},
 	{ parameters: unlock({ contactIds: '={{ {} }}' }), display: 'Contact IDs', value: '{}' },
 	{ parameters: unlock({ contactIds: '={{ [null] }}' }), display: 'Contact IDs', value: 'empty' },
 	{ parameters: unlock({ contactIds: 'abc' }), display: 'Contact IDs', value: 'abc' },
@@ -202,13 +376,25 @@ const CASES: Case[] = [
 	{ parameters: enrich({ maxCredits: '={{ "lots" }}' }), display: 'Max Credits', value: 'lots' },
 	{ parameters: enrich({ email: '={{ { "a": 1 } }}' }), display: 'Email', value: '{"a":1}' },
 	{ parameters: enrich({ email: 'ada at example' }), display: 'Email', value: 'ada at example' },
-	{ parameters: enrich({ email: '', linkedinUrl: 'linkedin.com/in/ada' }), display: 'LinkedIn URL', value: 'linkedin.com/in/ada' },
+	{
+		parameters: enrich({ email: '', linkedinUrl: 'linkedin.com/in/ada' }),
+		display: 'LinkedIn URL',
+		value: 'linkedin.com/in/ada',
+	},
 	{ parameters: enrich({ email: '', linkedinUrl: '' }), display: 'Email', value: 'empty' },
-	{ parameters: enrich({ options: { outputNoMatch: '={{ "false" + "y" }}' } }), display: 'Output No-Match Items', value: 'falsey' },
+	{
+		parameters: enrich({ options: { outputNoMatch: '={{ "false" + "y" }}' } }),
+		display: 'Output No-Match Items',
+		value: 'falsey',
+	},
 
 	// Credits
 	{ parameters: refund({ contactId: 'abc' }), display: 'Contact ID', value: 'abc' },
-	{ parameters: refund({ contactId: '={{ { "id": 1 } }}' }), display: 'Contact ID', value: '{"id":1}' },
+	{
+		parameters: refund({ contactId: '={{ { "id": 1 } }}' }),
+		display: 'Contact ID',
+		value: '{"id":1}',
+	},
 	{ parameters: refund({ reason: '={{ "angry" }}' }), display: 'Reason', value: 'angry' },
 	{ parameters: refund({ note: 'n'.repeat(2001) }), display: 'Note', value: 'nnnnn' },
 ];
@@ -233,7 +419,9 @@ beforeAll(async () => {
 	const refused = outcomes.filter((outcome) => outcome.error && outcome.requests === 0).length;
 	const reached = outcomes.filter((outcome) => outcome.requests > 0).length;
 	// The figures the issue asks for.
-	report(`parameter fuzz: ${CASES.length} cases, ${refused} refused before sending, ${reached} reached the API`);
+	report(
+		`parameter fuzz: ${CASES.length} cases, ${refused} refused before sending, ${reached} reached the API`,
+	);
 }, 300_000);
 
 const label = (entry: Case) =>
@@ -278,25 +466,36 @@ it('names the item only when there is more than one', async () => {
 describe('the Base URL as people paste it', () => {
 	const balance = { resource: 'credits', operation: 'getBalance' };
 
-	it.each(['/v1', '/v1/', '/V1//'])('drops a trailing %s: the calls go to /v1/…, not /v1/v1/…', async (suffix) => {
-		const result = await run(sandbox, { parameters: balance, baseUrl: `${sandbox.url}${suffix}` });
-		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toHaveProperty('balance');
-	});
+	it.each(['/v1', '/v1/', '/V1//'])(
+		'drops a trailing %s: the calls go to /v1/…, not /v1/v1/…',
+		async (suffix) => {
+			const result = await run(sandbox, {
+				parameters: balance,
+				baseUrl: `${sandbox.url}${suffix}`,
+			});
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).toHaveProperty('balance');
+		},
+	);
 
-	it.each(['?region=eu', '/?x=1', '#top'])('refuses a query or fragment (%s) before any request, naming it', async (tail) => {
-		const before = (await sandbox.admin.stats()).requests_total as number;
-		const result = await run(sandbox, { parameters: balance, baseUrl: `${sandbox.url}${tail}` });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toContain(`Base URL "${sandbox.url}${tail}" is refused`);
-		expect(result.error?.message).toMatch(/no query \(\?…\) or fragment \(#…\)/);
-		expect((await sandbox.admin.stats()).requests_total).toBe(before);
-	});
+	it.each(['?region=eu', '/?x=1', '#top'])(
+		'refuses a query or fragment (%s) before any request, naming it',
+		async (tail) => {
+			const before = (await sandbox.admin.stats()).requests_total as number;
+			const result = await run(sandbox, { parameters: balance, baseUrl: `${sandbox.url}${tail}` });
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toContain(`Base URL "${sandbox.url}${tail}" is refused`);
+			expect(result.error?.message).toMatch(/no query \(\?…\) or fragment \(#…\)/);
+			expect((await sandbox.admin.stats()).requests_total).toBe(before);
+		},
+	);
 });
 
 it('a message leaving the node from anywhere names no item when there is one (the Max Credits check)', async () => {
 	const [person] = await contacts(sandbox, 1);
-	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id, maxCredits: 0 }) });
+	const result = await run(sandbox, {
+		parameters: unlock({ contactIds: person.id, maxCredits: 0 }),
+	});
 	expect(result.error?.message).toMatch(/Max Credits/);
 	expect(result.error?.message).not.toMatch(/\[item \d+\]/);
 });
@@ -305,7 +504,9 @@ it('counts in words: "1 unique contact in 1 call", not "1 unique contacts in 1 c
 	const [person] = await contacts(sandbox, 1);
 	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id }) });
 	expect(result.error).toBeUndefined();
-	expect(hints(result).join('\n')).toMatch(/^Unlocked 1 unique contact \(basic\) in 1 call: 1 credit charged of a 10 budget\./);
+	expect(hints(result).join('\n')).toMatch(
+		/^Unlocked 1 unique contact \(basic\) in 1 call: 1 credit charged of a 10 budget\./,
+	);
 });
 
 it('an export answered 202 without a download URL names what is missing, not zod’s output', async () => {
@@ -320,7 +521,9 @@ it('an export answered 202 without a download URL names what is missing, not zod
 			baseUrl: server.url,
 		});
 		expect(result.error?.name).toBe('NodeApiError');
-		expect(result.error?.message).toBe('The API answered the export of a large list without a usable `url`, `expires_at`');
+		expect(result.error?.message).toBe(
+			'The API answered the export of a large list without a usable `url`, `expires_at`',
+		);
 		expect(`${result.error?.message} ${result.error?.description}`).not.toMatch(ZOD_OUTPUT);
 	} finally {
 		await server.close();
@@ -339,7 +542,9 @@ const ENDPOINTS: Record<string, RegExp> = {
 	'savedList.create': new RegExp(`^POST /v1/lists(/${LIST}/contacts)?$`),
 	'savedList.addContacts': new RegExp(`^POST /v1/lists/${LIST}/contacts$`),
 	'savedList.removeContacts': new RegExp(`^DELETE /v1/lists/${LIST}/contacts$`),
-	'savedList.export': new RegExp(`^(POST /v1/lists/${LIST}/export|GET /v1/lists/${LIST}|GET /v1/exports/\\S+)$`),
+	'savedList.export': new RegExp(
+		`^(POST /v1/lists/${LIST}/export|GET /v1/lists/${LIST}|GET /v1/exports/\\S+)$`,
+	),
 	'credits.fileRefundClaim': /^POST \/v1\/credits\/refund$/,
 };
 
@@ -357,23 +562,39 @@ const SLOTS: Array<[display: string, build: (value: string) => Parameters, typeV
 	['Keywords', (value) => filters({ keywords: value })],
 	['Company Size (Min Employees)', (value) => filters({ companySizeMin: value })],
 	['Company Size (Max Employees)', (value) => filters({ companySizeMax: value })],
-	['Additional Filters', (value) => search({ additionalFilters: { filter: [{ name: value, value: '1' }] }, limit: 1 })],
+	[
+		'Additional Filters',
+		(value) => search({ additionalFilters: { filter: [{ name: value, value: '1' }] }, limit: 1 }),
+	],
 	['Additional Filters (JSON)', (value) => search({ filtersJson: value, limit: 1 }), 1],
 	['Saved List', (value) => list('get', { listId: byId(value) })],
 	['Saved List', (value) => list('delete', { listId: byId(value) })],
 	['Saved List', (value) => list('addContacts', { listId: byId(value), contactIds: 'ct_0000001' })],
-	['Saved List', (value) => list('removeContacts', { listId: byId(value), contactIds: 'ct_0000001' })],
+	[
+		'Saved List',
+		(value) => list('removeContacts', { listId: byId(value), contactIds: 'ct_0000001' }),
+	],
 	['Saved List', (value) => list('export', { listId: byId(value), outputAs: 'items' })],
 	['Contact IDs', (value) => list('addContacts', { listId: byId('ls_abc'), contactIds: value })],
-	['Contact IDs', (value) => list('create', { name: 'Fuzz', createFrom: 'contactIds', contactIds: value })],
+	[
+		'Contact IDs',
+		(value) => list('create', { name: 'Fuzz', createFrom: 'contactIds', contactIds: value }),
+	],
 	['Limit', (value) => list('getMany', { limit: value })],
 	['Return All', (value) => list('getMany', { returnAll: value, limit: 1 })],
-	['Name', (value) => list('create', { name: value, createFrom: 'filters', filters: { seniority: ['owner'] } })],
+	[
+		'Name',
+		(value) =>
+			list('create', { name: value, createFrom: 'filters', filters: { seniority: ['owner'] } }),
+	],
 	['Create From', (value) => list('create', { name: 'Fuzz', createFrom: value })],
 	['Output As', (value) => list('export', { listId: byId('ls_abc'), outputAs: value })],
 	['Format', (value) => list('export', { listId: byId('ls_abc'), format: value })],
 	['Fields', (value) => list('export', { listId: byId('ls_abc'), fields: value })],
-	['Put Output File in Field', (value) => list('export', { listId: byId('ls_abc'), binaryPropertyName: value })],
+	[
+		'Put Output File in Field',
+		(value) => list('export', { listId: byId('ls_abc'), binaryPropertyName: value }),
+	],
 	['Contact IDs', (value) => unlock({ contactIds: value })],
 	['Level', (value) => unlock({ level: value })],
 	['Max Credits', (value) => unlock({ maxCredits: value })],
@@ -428,7 +649,12 @@ describe('a matrix of hostile values for every parameter', () => {
 			for (const value of HOSTILE) {
 				const parameters = build(value);
 				const { error, requests } = await fuzzRun(parameters, undefined, typeVersion);
-				matrix.push({ slot: `${String(parameters.resource)}.${String(parameters.operation)} ${display}`, value, requests, error });
+				matrix.push({
+					slot: `${String(parameters.resource)}.${String(parameters.operation)} ${display}`,
+					value,
+					requests,
+					error,
+				});
 			}
 		}
 		const refused = matrix.filter((entry) => entry.error && entry.requests.length === 0).length;
@@ -436,7 +662,9 @@ describe('a matrix of hostile values for every parameter', () => {
 		const apiRefused = matrix.filter((entry) => entry.requests.length > 0 && entry.error).length;
 		if (envVar('FUZZ_DUMP')) {
 			for (const entry of matrix.filter((candidate) => candidate.requests.length > 0)) {
-				report(`${where(entry)} -> ${entry.requests.join(', ')} ${entry.error ? `${String(entry.error.name)}: ${entry.error.message}` : 'ok'}`);
+				report(
+					`${where(entry)} -> ${entry.requests.join(', ')} ${entry.error ? `${String(entry.error.name)}: ${entry.error.message}` : 'ok'}`,
+				);
 			}
 		}
 		report(
@@ -447,14 +675,18 @@ describe('a matrix of hostile values for every parameter', () => {
 	it('sends nothing outside the operation’s own endpoints', () => {
 		const strays = matrix.flatMap((entry) => {
 			const endpoint = ENDPOINTS[entry.slot.split(' ')[0]];
-			return entry.requests.filter((sentRequest) => !endpoint.test(sentRequest)).map((sentRequest) => `${where(entry)}: ${sentRequest}`);
+			return entry.requests
+				.filter((sentRequest) => !endpoint.test(sentRequest))
+				.map((sentRequest) => `${where(entry)}: ${sentRequest}`);
 		});
 		expect(strays).toEqual([]);
 	});
 
 	it('never shows zod output or "[object Object]"', () => {
 		const leaks = matrix
-			.filter((entry) => ZOD_OUTPUT.test(`${entry.error?.message ?? ''} ${entry.error?.description ?? ''}`))
+			.filter((entry) =>
+				ZOD_OUTPUT.test(`${entry.error?.message ?? ''} ${entry.error?.description ?? ''}`),
+			)
 			.map((entry) => `${where(entry)}: ${entry.error?.message}`);
 		expect(leaks).toEqual([]);
 	});
@@ -462,14 +694,19 @@ describe('a matrix of hostile values for every parameter', () => {
 	it('a value refused before sending is refused by its parameter’s name', () => {
 		const unnamed = matrix
 			.filter((entry) => entry.error && entry.requests.length === 0)
-			.filter((entry) => !entry.error?.message?.includes(entry.slot.slice(entry.slot.indexOf(' ') + 1)))
+			.filter(
+				(entry) => !entry.error?.message?.includes(entry.slot.slice(entry.slot.indexOf(' ') + 1)),
+			)
 			.map((entry) => `${where(entry)}: ${entry.error?.name} ${entry.error?.message}`);
 		expect(unnamed).toEqual([]);
 	});
 
 	it('every refusal before sending is a NodeOperationError', () => {
 		const others = matrix
-			.filter((entry) => entry.error && entry.requests.length === 0 && entry.error.name !== 'NodeOperationError')
+			.filter(
+				(entry) =>
+					entry.error && entry.requests.length === 0 && entry.error.name !== 'NodeOperationError',
+			)
 			.map((entry) => `${where(entry)}: ${entry.error?.name} ${entry.error?.message}`);
 		expect(others).toEqual([]);
 	});

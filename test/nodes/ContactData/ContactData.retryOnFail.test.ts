@@ -16,9 +16,14 @@ beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 5_000 });
 	pool = await contacts(sandbox, 300);
 	const withEmail = pool.filter((contact) => contact.has_email).map((contact) => contact.id);
-	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(sandbox, 'POST', PATHS.unlock, {
-		ids: withEmail.slice(0, 2),
-	});
+	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(
+		sandbox,
+		'POST',
+		PATHS.unlock,
+		{
+			ids: withEmail.slice(0, 2),
+		},
+	);
 	people = body.contacts;
 });
 afterAll(async () => sandbox?.close());
@@ -33,7 +38,12 @@ const TIMEOUT_SECONDS = 1;
 
 // Max Credits exactly what the run needs: the retry, a new run of the node, has its own budget.
 const unlock = { resource: 'contact', operation: 'unlock', maxCredits: 150 };
-const enrich = { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', maxCredits: 2 };
+const enrich = {
+	resource: 'contact',
+	operation: 'enrich',
+	email: '={{ $json.email }}',
+	maxCredits: 2,
+};
 
 describe('Unlock', () => {
 	const ids = () => pool.slice(100, 250).map((contact) => contact.id);

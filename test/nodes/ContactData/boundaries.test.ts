@@ -12,7 +12,12 @@ const FOLDER = 'nodes/ContactData';
 
 /** The files each node owns, by path prefix from the repository root. */
 const OWNERS: Record<string, string[]> = {
-	action: [`${FOLDER}/ContactData.node.ts`, `${FOLDER}/resources/`, `${FOLDER}/router.ts`, `${FOLDER}/node.type.ts`],
+	action: [
+		`${FOLDER}/ContactData.node.ts`,
+		`${FOLDER}/resources/`,
+		`${FOLDER}/router.ts`,
+		`${FOLDER}/node.type.ts`,
+	],
 	webhookTrigger: [`${FOLDER}/ContactDataTrigger.node.ts`, `${FOLDER}/trigger/`],
 	pollTrigger: [`${FOLDER}/ContactDataPollTrigger.node.ts`, `${FOLDER}/pollTrigger/`],
 };
@@ -22,7 +27,9 @@ const COMMON = [`${FOLDER}/shared/`, `${FOLDER}/listSearch/`];
 /** The node owning a file, `common` for shared code, or undefined for a file no rule knows. */
 function ownerOf(file: string): string | undefined {
 	if (COMMON.some((prefix) => file.startsWith(prefix))) return 'common';
-	return Object.keys(OWNERS).find((owner) => OWNERS[owner].some((prefix) => file.startsWith(prefix)));
+	return Object.keys(OWNERS).find((owner) =>
+		OWNERS[owner].some((prefix) => file.startsWith(prefix)),
+	);
 }
 
 /** A relative specifier resolved against the importing file: its posix path from the root, `.ts` added. */
@@ -37,7 +44,10 @@ function resolved(file: string, specifier: string): string {
 }
 
 /** `file imports target` for every relative import of the files that `allowed` refuses. */
-function refusedImports(files: string[], allowed: (file: string, target: string) => boolean): string[] {
+function refusedImports(
+	files: string[],
+	allowed: (file: string, target: string) => boolean,
+): string[] {
 	return files.flatMap((file) =>
 		importsOf(file)
 			.filter((specifier) => specifier.startsWith('.'))
@@ -51,13 +61,20 @@ const nodeFiles = sourceFiles([FOLDER]).filter((file) => !file.endsWith('.json')
 
 it('knows the owner of every file of the nodes, each node owning files', () => {
 	expect(nodeFiles.filter((file) => ownerOf(file) === undefined)).toEqual([]);
-	for (const owner of Object.keys(OWNERS)) expect(nodeFiles.some((file) => ownerOf(file) === owner)).toBe(true);
+	for (const owner of Object.keys(OWNERS))
+		expect(nodeFiles.some((file) => ownerOf(file) === owner)).toBe(true);
 });
 
-it('tells an import of another node\'s files from one of shared code', () => {
-	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../trigger/delivery'))).toBe('webhookTrigger');
-	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../shared/items/changes'))).toBe('common');
-	expect(ownerOf(resolved(`${FOLDER}/resources/contact/index.ts`, '../../node.type'))).toBe('action');
+it("tells an import of another node's files from one of shared code", () => {
+	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../trigger/delivery'))).toBe(
+		'webhookTrigger',
+	);
+	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../shared/items/changes'))).toBe(
+		'common',
+	);
+	expect(ownerOf(resolved(`${FOLDER}/resources/contact/index.ts`, '../../node.type'))).toBe(
+		'action',
+	);
 });
 
 it('no node imports the files of another node, only its own, shared/ and listSearch/', () => {
@@ -68,7 +85,7 @@ it('no node imports the files of another node, only its own, shared/ and listSea
 	expect(reaching).toEqual([]);
 });
 
-it('shared code and the saved-list search import no node\'s own files', () => {
+it("shared code and the saved-list search import no node's own files", () => {
 	const common = nodeFiles.filter((file) => ownerOf(file) === 'common');
 	expect(refusedImports(common, (_file, target) => ownerOf(target) === 'common')).toEqual([]);
 });
@@ -76,12 +93,16 @@ it('shared code and the saved-list search import no node\'s own files', () => {
 it('the credential imports only the wire client', () => {
 	const credentials = sourceFiles(['credentials']);
 	expect(credentials.length).toBeGreaterThan(0);
-	const outside = refusedImports(credentials, (_file, target) => target.startsWith(`${FOLDER}/shared/client/`));
+	const outside = refusedImports(credentials, (_file, target) =>
+		target.startsWith(`${FOLDER}/shared/client/`),
+	);
 	expect(outside).toEqual([]);
 });
 
-it('the triggers\' files cast nothing through unknown: what they share has types that fit both', () => {
-	const triggerFiles = nodeFiles.filter((file) => ['webhookTrigger', 'pollTrigger'].includes(ownerOf(file) ?? ''));
+it("the triggers' files cast nothing through unknown: what they share has types that fit both", () => {
+	const triggerFiles = nodeFiles.filter((file) =>
+		['webhookTrigger', 'pollTrigger'].includes(ownerOf(file) ?? ''),
+	);
 	expect(triggerFiles.length).toBeGreaterThan(5);
 	expect(triggerFiles.filter((file) => readRepoFile(file).includes('as unknown as'))).toEqual([]);
 });

@@ -17,20 +17,28 @@ const declared: Declared[] = sourceFiles(['nodes/ContactData', 'credentials']).f
 function twice(found: Declared[]): string[] {
 	const files = new Map<string, Set<string>>();
 	for (const { name, file } of found) files.set(name, (files.get(name) ?? new Set()).add(file));
-	return [...files].filter(([, where]) => where.size > 1).map(([name, where]) => `${name}: ${[...where].join(', ')}`);
+	return [...files]
+		.filter(([, where]) => where.size > 1)
+		.map(([name, where]) => `${name}: ${[...where].join(', ')}`);
 }
 
 it('reads the declarations of the nodes, shared exports and types among them', () => {
 	expect(declared.some(({ file, exported }) => file.startsWith(SHARED) && exported)).toBe(true);
 	expect(declared.some(({ isType }) => isType)).toBe(true);
-	expect(twice([
-		{ name: 'a', file: 'x.ts', exported: true, isType: true },
-		{ name: 'a', file: 'y.ts', exported: false, isType: true },
-	])).toEqual(['a: x.ts, y.ts']);
+	expect(
+		twice([
+			{ name: 'a', file: 'x.ts', exported: true, isType: true },
+			{ name: 'a', file: 'y.ts', exported: false, isType: true },
+		]),
+	).toEqual(['a: x.ts, y.ts']);
 });
 
 it('a name shared/ exports is declared in no other file', () => {
-	const sharedNames = new Set(declared.filter(({ file, exported }) => file.startsWith(SHARED) && exported).map(({ name }) => name));
+	const sharedNames = new Set(
+		declared
+			.filter(({ file, exported }) => file.startsWith(SHARED) && exported)
+			.map(({ name }) => name),
+	);
 	expect(twice(declared.filter(({ name }) => sharedNames.has(name)))).toEqual([]);
 });
 

@@ -25,11 +25,21 @@ const valuesOf = (property: INodeProperties | undefined) =>
 	(property?.options ?? []).map((option) => String((option as { value: unknown }).value)).sort();
 
 it('types a resource and its operations together', () => {
-	const unlockIsContact: Accepts<ContactDataType, { resource: 'contact'; operation: 'unlock' }> = true;
-	const deleteIsNotContact: Accepts<ContactDataType, { resource: 'contact'; operation: 'delete' }> = false;
-	const deleteIsSavedList: Accepts<ContactDataType, { resource: 'savedList'; operation: 'delete' }> = true;
+	const unlockIsContact: Accepts<ContactDataType, { resource: 'contact'; operation: 'unlock' }> =
+		true;
+	const deleteIsNotContact: Accepts<ContactDataType, { resource: 'contact'; operation: 'delete' }> =
+		false;
+	const deleteIsSavedList: Accepts<
+		ContactDataType,
+		{ resource: 'savedList'; operation: 'delete' }
+	> = true;
 	const anyString: Accepts<ContactDataType, { resource: string; operation: string }> = false;
-	expect([unlockIsContact, deleteIsNotContact, deleteIsSavedList, anyString]).toEqual([true, false, true, false]);
+	expect([unlockIsContact, deleteIsNotContact, deleteIsSavedList, anyString]).toEqual([
+		true,
+		false,
+		true,
+		false,
+	]);
 });
 
 it('the editor offers exactly the resources and operations the router runs', () => {
@@ -37,20 +47,34 @@ it('the editor offers exactly the resources and operations the router runs', () 
 	expect(resources).toEqual(Object.keys(OPERATIONS).sort());
 	for (const resource of resources) {
 		const operation = properties.find(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource),
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes(resource),
 		);
-		expect([resource, valuesOf(operation)]).toEqual([resource, Object.keys(OPERATIONS[resource as keyof typeof OPERATIONS]).sort()]);
+		expect([resource, valuesOf(operation)]).toEqual([
+			resource,
+			Object.keys(OPERATIONS[resource as keyof typeof OPERATIONS]).sort(),
+		]);
 	}
 });
 
-it.each(['export', 'constructor', 'toString'])('a pair the node does not have (contact, %s) is refused in words', async (operation) => {
-	const result = await run(sandbox, { parameters: { resource: 'contact', operation } });
-	expect(result.error?.message).toBe(`The operation "${operation}" of "contact" is not supported`);
-});
+it.each(['export', 'constructor', 'toString'])(
+	'a pair the node does not have (contact, %s) is refused in words',
+	async (operation) => {
+		const result = await run(sandbox, { parameters: { resource: 'contact', operation } });
+		expect(result.error?.message).toBe(
+			`The operation "${operation}" of "contact" is not supported`,
+		);
+	},
+);
 
 it('with Continue On Fail, a failure of the whole run is every input item’s error item, paired, none lost', async () => {
 	const inputItems = [{ json: { id: 'a' } }, { json: { id: 'b' } }, { json: { id: 'c' } }];
-	const result = await run(sandbox, { parameters: { resource: 'contact', operation: 'export' }, inputItems, continueOnFail: true });
+	const result = await run(sandbox, {
+		parameters: { resource: 'contact', operation: 'export' },
+		inputItems,
+		continueOnFail: true,
+	});
 	expect(result.error).toBeUndefined();
 	expect(result.items.map((item) => [item.json.error, item.pairedItem])).toEqual(
 		[0, 1, 2].map((item) => ['The operation "export" of "contact" is not supported', { item }]),

@@ -17,7 +17,13 @@ import {
 import { ContactDataApi } from '../../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../../nodes/ContactData/ContactData.node';
 import { PATHS, type ContactPreview } from '../../../nodes/ContactData/shared/client/contract';
-import { MapCredentialsHelper, makeAdditionalData, runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine';
+import {
+	MapCredentialsHelper,
+	makeAdditionalData,
+	runNode,
+	type NodeRun,
+	type RunNodeOptions,
+} from '../../harness/engine';
 import { api } from '../../harness/api';
 import { KEYS, type TestSandbox } from '../../harness/sandbox';
 
@@ -46,7 +52,11 @@ export interface RunOptions {
  */
 export function toolVariant(): ContactData {
 	const node = new ContactData();
-	node.description = { ...node.description, name: `${node.description.name}Tool`, usableAsTool: undefined };
+	node.description = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		usableAsTool: undefined,
+	};
 	return node;
 }
 
@@ -104,11 +114,20 @@ export async function contacts(
 /** Requests per route and credits charged for a key, from /_sandbox/stats. */
 export async function keyStats(sandbox: TestSandbox, key: string = KEYS.growth) {
 	const stats = await sandbox.admin.stats();
-	return stats.keys[key] ?? { requests: {} as Record<string, number>, http_429: 0, idempotent_replays: 0, credits_charged: 0, balance: NaN };
+	return (
+		stats.keys[key] ?? {
+			requests: {} as Record<string, number>,
+			http_429: 0,
+			idempotent_replays: 0,
+			credits_charged: 0,
+			balance: NaN,
+		}
+	);
 }
 
 export async function balance(sandbox: TestSandbox, key: string = KEYS.growth): Promise<number> {
-	return (await api<{ balance: number }>(sandbox, 'GET', PATHS.creditsBalance, undefined, key)).body.balance;
+	return (await api<{ balance: number }>(sandbox, 'GET', PATHS.creditsBalance, undefined, key)).body
+		.balance;
 }
 
 /** Every string in an execution's data, to check that a secret appears nowhere. */
@@ -122,7 +141,10 @@ export function everything(nodeRun: NodeRun): string {
  * n8n-core's own LoadOptionsContext for the Contact Data node (list searches of resource locators),
  * with a credential for `key`.
  */
-export function loadOptionsContext(sandbox: TestSandbox, key: string = KEYS.growth): ILoadOptionsFunctions {
+export function loadOptionsContext(
+	sandbox: TestSandbox,
+	key: string = KEYS.growth,
+): ILoadOptionsFunctions {
 	const nodeType = new ContactData();
 	const node: INode = {
 		id: 'node-under-test',
@@ -138,13 +160,28 @@ export function loadOptionsContext(sandbox: TestSandbox, key: string = KEYS.grow
 		getByNameAndVersion: () => nodeType,
 		getKnownTypes: () => ({}),
 	};
-	const workflow = new Workflow({ id: 'wf-test', nodes: [node], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'wf-test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	const credentialsHelper = new MapCredentialsHelper(
 		{ contactDataApi: new ContactDataApi() },
 		{ contactDataApi: { apiKey: key, baseUrl: sandbox.url } },
 	);
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', { id: 'wf-test', nodes: [node], connections: {} } as never);
-	return new LoadOptionsContext(workflow, node, makeAdditionalData(credentialsHelper, hooks), 'parameters.listId');
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', {
+		id: 'wf-test',
+		nodes: [node],
+		connections: {},
+	} as never);
+	return new LoadOptionsContext(
+		workflow,
+		node,
+		makeAdditionalData(credentialsHelper, hooks),
+		'parameters.listId',
+	);
 }
 
 /** Unlock's parameters: each item's `id` (version 2's Contact ID Field, version 1's Contact IDs default). */
@@ -161,6 +198,9 @@ export const idsFrom = (pool: ContactPreview[], count: number, from = 0) =>
 	pool.slice(from, from + count).map((contact) => contact.id);
 /** The contacts of a tool call's items: version 2 answers an agent in one item holding them (toolAnswer.ts). */
 export const toolContacts = (items: INodeExecutionData[]) =>
-	items.flatMap(({ json }) => (Array.isArray(json.contacts) ? (json.contacts as IDataObject[]) : [json]));
+	items.flatMap(({ json }) =>
+		Array.isArray(json.contacts) ? (json.contacts as IDataObject[]) : [json],
+	);
 /** An unlocked record: it has its unlock time and an email field (null when the service has none). */
-export const isUnlocked = (json: IDataObject) => typeof json.unlocked_at === 'string' && 'email' in json;
+export const isUnlocked = (json: IDataObject) =>
+	typeof json.unlocked_at === 'string' && 'email' in json;

@@ -17,12 +17,14 @@ const operation: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: { show: { resource: ['contact'] } },
-	options: ([
+	options: [
 		{
 			name: 'Enrich',
 			value: 'enrich',
-			action: 'Enrich a contact: 1 credit at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
-			description: 'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
+			action:
+				'Enrich a contact: 1 credit at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
+			description:
+				'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
 		},
 		{
 			name: 'Search',
@@ -33,10 +35,11 @@ const operation: INodeProperties = {
 		{
 			name: 'Unlock',
 			value: 'unlock',
-			action: 'Unlock contacts: 1 credit each at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
+			action:
+				'Unlock contacts: 1 credit each at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
 			description: 'Get the email and more for contacts from a search (charges credits)',
 		},
-	] satisfies Array<OperationOption<'contact'>>),
+	] satisfies Array<OperationOption<'contact'>>,
 	default: 'search',
 };
 

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -19,7 +24,13 @@ import { SIMPLIFY_PARAMETERS, simplifyOutput } from '../../shared/items/simplify
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, textOf, wholeNumber } from '../../shared/parameters/values';
-import { AS_TOOL, FROM_VERSION_2, ON_CANVAS, VERSION_1, shownWhen } from '../../shared/parameters/versions';
+import {
+	AS_TOOL,
+	FROM_VERSION_2,
+	ON_CANVAS,
+	VERSION_1,
+	shownWhen,
+} from '../../shared/parameters/versions';
 import { AGENT_PAGE_SIZE, answersForAgent } from '../../shared/agent/toolAnswer';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
@@ -42,9 +53,11 @@ const agentPageParameters: INodeProperties[] = [
 		displayName: 'Cursor',
 		name: 'cursor',
 		type: 'string',
-		default: "={{ $fromAI('cursor', 'To get the next page of a search: the next_cursor of its previous answer, with the same filters. Empty for the first page.', 'string', '') }}",
+		default:
+			"={{ $fromAI('cursor', 'To get the next page of a search: the next_cursor of its previous answer, with the same filters. Empty for the first page.', 'string', '') }}",
 		displayOptions: asToolV2,
-		description: 'Where the page starts: the next_cursor of the previous answer, filled in by the agent; empty for the first page',
+		description:
+			'Where the page starts: the next_cursor of the previous answer, filled in by the agent; empty for the first page',
 	},
 ];
 
@@ -93,12 +106,21 @@ export async function execute(
 /** Page Size, checked: an expression may give anything. */
 function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const value = context.getNodeParameter('pageSize', itemIndex, AGENT_PAGE_SIZE);
-	return wholeNumber({ node: context.getNode(), itemIndex }, 'Page Size', value, { min: 1, max: LIMITS.searchLimitMax });
+	return wholeNumber({ node: context.getNode(), itemIndex }, 'Page Size', value, {
+		min: 1,
+		max: LIMITS.searchLimitMax,
+	});
 }
 
 /** Where an agent's page starts: the Cursor it was given, or the first page. */
 function cursorOf(context: IExecuteFunctions, itemIndex: number): string | null {
-	return textOf({ node: context.getNode(), itemIndex }, 'Cursor', context.getNodeParameter('cursor', itemIndex, '')) || null;
+	return (
+		textOf(
+			{ node: context.getNode(), itemIndex },
+			'Cursor',
+			context.getNodeParameter('cursor', itemIndex, ''),
+		) || null
+	);
 }
 
 /** What paging met over the run: a search the API pages through only so far. */
@@ -116,7 +138,11 @@ interface SearchResult {
 /** Up to `limit` contacts matching `filters` from `cursor` on (null: the first page), page by page. */
 async function searchContacts(
 	context: IExecuteFunctions,
-	{ filters, limit, cursor: from }: { filters: SearchFilters; limit: number; cursor: string | null },
+	{
+		filters,
+		limit,
+		cursor: from,
+	}: { filters: SearchFilters; limit: number; cursor: string | null },
 	itemIndex: number,
 	paging: SearchPaging,
 ): Promise<SearchResult> {
@@ -126,9 +152,15 @@ async function searchContacts(
 	const trail = new CursorTrail(context, `POST ${PATHS.search}`, itemIndex);
 	do {
 		const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
-		const body: SearchRequest = checkBody(context, searchRequestSchema, { filters, limit: pageSize, cursor }, itemIndex, {
-			limit: 'Limit',
-		});
+		const body: SearchRequest = checkBody(
+			context,
+			searchRequestSchema,
+			{ filters, limit: pageSize, cursor },
+			itemIndex,
+			{
+				limit: 'Limit',
+			},
+		);
 		const { body: page } = await (apiRequest<SearchPage>).call(context, {
 			method: 'POST',
 			path: PATHS.search,
@@ -139,7 +171,10 @@ async function searchContacts(
 			schema: searchPageSchema,
 		});
 		contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
-		trail.follow(page.results.map((contact) => contact.id), page.next_cursor);
+		trail.follow(
+			page.results.map((contact) => contact.id),
+			page.next_cursor,
+		);
 		cursor = page.next_cursor;
 		total = page.total;
 		if (page.truncated && cursor === null) paging.capped = { total: page.total };

@@ -1,6 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { ID_PREFIXES, PATHS, REFUND_REASONS, refundRequestSchema, refundSchema } from '../../shared/client/contract';
+import {
+	ID_PREFIXES,
+	PATHS,
+	REFUND_REASONS,
+	refundRequestSchema,
+	refundSchema,
+} from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
@@ -59,7 +70,14 @@ export async function execute(
 			refundRequestSchema,
 			{
 				contact_id: textOf(where, 'Contact ID', this.getNodeParameter('contactId', itemIndex, '')),
-				reason: optionParameter(this, 'reason', 'Reason', itemIndex, REASON_CHOICES, 'bounced_email'),
+				reason: optionParameter(
+					this,
+					'reason',
+					'Reason',
+					itemIndex,
+					REASON_CHOICES,
+					'bounced_email',
+				),
 				...(note ? { note } : {}),
 			},
 			itemIndex,

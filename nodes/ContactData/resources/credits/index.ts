@@ -15,12 +15,13 @@ const operation: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: { show: { resource: ['credits'] } },
-	options: ([
+	options: [
 		{
 			name: 'File Refund Claim',
 			value: 'fileRefundClaim',
 			action: 'File a refund claim (free)',
-			description: 'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
+			description:
+				'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
 		},
 		{
 			name: 'Get Balance',
@@ -28,7 +29,7 @@ const operation: INodeProperties = {
 			action: 'Get the credit balance (free)',
 			description: 'Balance, tier, recent usage and refunds',
 		},
-	] satisfies Array<OperationOption<'credits'>>),
+	] satisfies Array<OperationOption<'credits'>>,
 	default: 'getBalance',
 };
 

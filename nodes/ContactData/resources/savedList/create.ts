@@ -1,6 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { LIMITS, PATHS, createListRequestSchema, savedListSchema } from '../../shared/client/contract';
+import {
+	LIMITS,
+	PATHS,
+	createListRequestSchema,
+	savedListSchema,
+} from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { contactIdsParameters } from '../../shared/parameters/perItemParameters';
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
@@ -22,7 +32,8 @@ const CREATE_FROM_CHOICES = [
 	{
 		name: 'Contact IDs',
 		value: 'contactIds',
-		description: 'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
+		description:
+			'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
 	},
 	{
 		name: 'Search Filters',
@@ -67,7 +78,12 @@ function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');
 	const name = textOf(where, 'Name', value);
 	if (name === '' || name.length > LIMITS.listNameMaxLength) {
-		throw refused(where, 'Name', value, `is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`);
+		throw refused(
+			where,
+			'Name',
+			value,
+			`is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`,
+		);
 	}
 	return name;
 }
@@ -95,17 +111,31 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const createFrom = optionParameter(this, 'createFrom', 'Create From', 0, CREATE_FROM_CHOICES, 'filters');
+	const createFrom = optionParameter(
+		this,
+		'createFrom',
+		'Create From',
+		0,
+		CREATE_FROM_CHOICES,
+		'filters',
+	);
 	if (createFrom === 'filters') return await createFromFilters(this, items);
 	return await createFromIds(this, items);
 }
 
 /** One list an item, of the contacts its filters match. */
-async function createFromFilters(context: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function createFromFilters(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const noMatch = new NoMatchAdvice(items.length);
 	const output = await forEachItem(context, items, async (itemIndex) => {
 		const filters = readFilters(context, itemIndex);
-		const list = await createList(context, { name: nameOf(context, itemIndex), filters }, itemIndex);
+		const list = await createList(
+			context,
+			{ name: nameOf(context, itemIndex), filters },
+			itemIndex,
+		);
 		noMatch.note(itemIndex, filters, Number(list.contact_count));
 		return list;
 	});
@@ -114,7 +144,10 @@ async function createFromFilters(context: IExecuteFunctions, items: INodeExecuti
 }
 
 /** One list a name, of the contacts of every item that names it (ids past the first call's cap added after). */
-async function createFromIds(context: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+async function createFromIds(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const output: INodeExecutionData[] = [];
 	const groups = groupIdsByKey(context, items, (itemIndex) => nameOf(context, itemIndex), output);
 	return await forEachGroup(
@@ -125,9 +158,19 @@ async function createFromIds(context: IExecuteFunctions, items: INodeExecutionDa
 			const firstItem = group.itemIndexes[0];
 			const ids = unique(group.ids);
 			const first = ids.slice(0, LIMITS.listCreateIdsMax);
-			const list = await createList(context, { name, filters: null, contact_ids: first }, firstItem);
+			const list = await createList(
+				context,
+				{ name, filters: null, contact_ids: first },
+				firstItem,
+			);
 			if (ids.length === first.length) return list;
-			const rest = await sendMembers(context, String(list.id), ids.slice(first.length), 'add', firstItem);
+			const rest = await sendMembers(
+				context,
+				String(list.id),
+				ids.slice(first.length),
+				'add',
+				firstItem,
+			);
 			return { ...list, contact_count: rest.contact_count };
 		},
 		(name) => ({ name }),

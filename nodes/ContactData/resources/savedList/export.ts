@@ -19,8 +19,18 @@ import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { exportedContacts } from '../../shared/client/exportContacts';
 import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
-import { SAVED_LIST_PARAMETER, booleanParameter, optionParameter, savedListIdOf } from '../../shared/parameters/descriptions';
-import { countContacts, countStoredExport, notUnlockedNotice, type ExportCounts } from './exportCounts';
+import {
+	SAVED_LIST_PARAMETER,
+	booleanParameter,
+	optionParameter,
+	savedListIdOf,
+} from '../../shared/parameters/descriptions';
+import {
+	countContacts,
+	countStoredExport,
+	notUnlockedNotice,
+	type ExportCounts,
+} from './exportCounts';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
@@ -36,7 +46,8 @@ const OUTPUT_AS_CHOICES = [
 	{
 		name: 'File',
 		value: 'binary',
-		description: 'One item with the export as a binary file (any list size; large lists are streamed)',
+		description:
+			'One item with the export as a binary file (any list size; large lists are streamed)',
 	},
 	asItems,
 ];
@@ -148,18 +159,42 @@ interface ExportAsked {
 function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
 	const where = { node: context.getNode(), itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
-	const outputAs = optionParameter<'binary' | 'items'>(context, 'outputAs', 'Output As', itemIndex, OUTPUT_AS_CHOICES, 'binary');
+	const outputAs = optionParameter<'binary' | 'items'>(
+		context,
+		'outputAs',
+		'Output As',
+		itemIndex,
+		OUTPUT_AS_CHOICES,
+		'binary',
+	);
 	const format =
 		outputAs === 'items'
 			? 'json'
-			: optionParameter<ExportFormat>(context, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv');
+			: optionParameter<ExportFormat>(
+					context,
+					'format',
+					'Format',
+					itemIndex,
+					FORMAT_CHOICES,
+					'csv',
+				);
 	const fields = stringListOf(where, 'Fields', context.getNodeParameter('fields', itemIndex, ''));
-	const unlockedOnly = booleanParameter(context, 'unlockedOnly', 'Unlocked Contacts Only', itemIndex);
-	const binaryPropertyName = outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
+	const unlockedOnly = booleanParameter(
+		context,
+		'unlockedOnly',
+		'Unlocked Contacts Only',
+		itemIndex,
+	);
+	const binaryPropertyName =
+		outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
 	const body = checkBody(
 		context,
 		exportRequestSchema,
-		{ format, ...(fields.length ? { fields } : {}), ...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }) },
+		{
+			format,
+			...(fields.length ? { fields } : {}),
+			...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }),
+		},
 		itemIndex,
 		{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
 	);
@@ -174,10 +209,15 @@ interface ExportDownload {
 	contactCount?: number;
 }
 
-const NOTHING_DOWNLOADED = 'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
+const NOTHING_DOWNLOADED =
+	'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
 
 /** Starts the export; a large list's file comes from the signed URL the API answers with. */
-async function startExport(context: IExecuteFunctions, request: ExportAsked, itemIndex: number): Promise<ExportDownload> {
+async function startExport(
+	context: IExecuteFunctions,
+	request: ExportAsked,
+	itemIndex: number,
+): Promise<ExportDownload> {
 	const started = await apiRequest.call(context, {
 		method: 'POST',
 		path: PATHS.listExport(request.listId),
@@ -225,8 +265,14 @@ async function exportedFile(
 	itemIndex: number,
 ): Promise<INodeExecutionData> {
 	const fileName =
-		fileNameOf(file.headers) ?? fileNameOf(started.headers) ?? (await listFileName(context, listId, format, itemIndex));
-	const binary = await context.helpers.prepareBinaryData(file.body as unknown as Buffer, fileName, MIME_TYPES[format]);
+		fileNameOf(file.headers) ??
+		fileNameOf(started.headers) ??
+		(await listFileName(context, listId, format, itemIndex));
+	const binary = await context.helpers.prepareBinaryData(
+		file.body as unknown as Buffer,
+		fileName,
+		MIME_TYPES[format],
+	);
 	// Read back from n8n's store, so the download stays one stream and costs no second call.
 	const counts = await countStoredExport(context, binary, format);
 	noticeNotUnlocked(context, counts);
@@ -251,7 +297,14 @@ function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): st
 	const where = { node: context.getNode(), itemIndex };
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
 	const name = textOf(where, parameter, value);
-	if (name === '') throw refused(where, parameter, value, 'is not a field name', 'Give the name of the binary field to put the file in, e.g. data.');
+	if (name === '')
+		throw refused(
+			where,
+			parameter,
+			value,
+			'is not a field name',
+			'Give the name of the binary field to put the file in, e.g. data.',
+		);
 	return name;
 }
 

@@ -99,7 +99,10 @@ export class CsvCounter {
 
 	result(): ExportCounts {
 		if (this.rowStarted) this.endRow();
-		return { contacts: this.contacts, notUnlocked: this.unlockedColumn >= 0 ? this.notUnlocked : undefined };
+		return {
+			contacts: this.contacts,
+			notUnlocked: this.unlockedColumn >= 0 ? this.notUnlocked : undefined,
+		};
 	}
 
 	/** Matches cell text only where it matters: header names and the `unlocked` column. */
@@ -110,7 +113,8 @@ export class CsvCounter {
 
 	private endCell(): void {
 		if (this.row === 0 && this.header.matched()) this.unlockedColumn = this.column;
-		else if (this.row > 0 && this.column === this.unlockedColumn && this.cell.matched()) this.rowNotUnlocked = true;
+		else if (this.row > 0 && this.column === this.unlockedColumn && this.cell.matched())
+			this.rowNotUnlocked = true;
 		this.header.reset();
 		this.cell.reset();
 	}
@@ -132,9 +136,13 @@ export class CsvCounter {
 const BASE64_SLICE = 4 * 1024 * 1024;
 
 /** The bytes of a stored binary file, a chunk at a time, from wherever n8n keeps it. */
-async function* storedBytes(context: IExecuteFunctions, binary: IBinaryData): AsyncGenerator<Uint8Array> {
+async function* storedBytes(
+	context: IExecuteFunctions,
+	binary: IBinaryData,
+): AsyncGenerator<Uint8Array> {
 	if (binary.id) {
-		for await (const chunk of await context.helpers.getBinaryStream(binary.id)) yield chunk as Uint8Array;
+		for await (const chunk of await context.helpers.getBinaryStream(binary.id))
+			yield chunk as Uint8Array;
 		return;
 	}
 	for (let at = 0; at < binary.data.length; at += BASE64_SLICE) {
@@ -155,7 +163,9 @@ export async function countStoredExport(
 }
 
 /** Counts of exported contacts, as items or read from a JSON file; no `unlocked` field, no telling. */
-export async function countContacts(contacts: Iterable<IDataObject> | AsyncIterable<IDataObject>): Promise<ExportCounts> {
+export async function countContacts(
+	contacts: Iterable<IDataObject> | AsyncIterable<IDataObject>,
+): Promise<ExportCounts> {
 	let count = 0;
 	let notUnlocked = 0;
 	let known = false;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS, savedListSchema } from '../../shared/client/contract';
 import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';

@@ -1,6 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from '../../shared/client/contract';
+import {
+	LIMITS,
+	PATHS,
+	savedListsPageSchema,
+	type SavedListsPage,
+} from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
 import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
@@ -28,18 +38,24 @@ async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise
 	let cursor: string | null = null;
 	const trail = new CursorTrail(context, `GET ${PATHS.lists}`, itemIndex ?? 0);
 	do {
-		const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(context, {
-			method: 'GET',
-			path: PATHS.lists,
-			qs: {
-				limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
-				...(cursor ? { cursor } : {}),
+		const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(
+			context,
+			{
+				method: 'GET',
+				path: PATHS.lists,
+				qs: {
+					limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
+					...(cursor ? { cursor } : {}),
+				},
+				itemIndex,
+				schema: savedListsPageSchema,
 			},
-			itemIndex,
-			schema: savedListsPageSchema,
-		});
+		);
 		lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
-		trail.follow(page.lists.map((list) => list.id), page.next_cursor);
+		trail.follow(
+			page.lists.map((list) => list.id),
+			page.next_cursor,
+		);
 		cursor = page.next_cursor;
 	} while (cursor !== null && lists.length < limit);
 	return lists;

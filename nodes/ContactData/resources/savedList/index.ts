@@ -25,7 +25,7 @@ const operation: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	displayOptions: { show: { resource: ['savedList'] } },
-	options: ([
+	options: [
 		{
 			name: 'Add Contacts',
 			value: 'addContacts',
@@ -65,11 +65,17 @@ const operation: INodeProperties = {
 			action: 'Remove contacts from a saved list (free)',
 			description: 'Remove the contacts of all input items from a saved list',
 		},
-	] satisfies Array<OperationOption<'savedList'>>),
+	] satisfies Array<OperationOption<'savedList'>>,
 	default: 'getMany',
 };
 
 /** Each operation's parameters in the order of its panel, after the Operation parameter. */
-export const savedListPanels: INodeProperties[][] = [getMany, get, create, addContacts, removeContacts, deleteList, exportList].map(
-	({ description }) => [operation, ...description],
-);
+export const savedListPanels: INodeProperties[][] = [
+	getMany,
+	get,
+	create,
+	addContacts,
+	removeContacts,
+	deleteList,
+	exportList,
+].map(({ description }) => [operation, ...description]);

@@ -3,7 +3,12 @@
  * deduplicated and sent 1,000 per call instead of one call per item.
  */
 import type { z } from 'zod';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -22,7 +27,10 @@ import { chunk, unique } from '../../shared/parameters/utilities';
 import { checkBody } from '../../shared/parameters/values';
 
 /** The parameters of Add Contacts and Remove Contacts; the notice says what the operation does with the items. */
-export function memberParameters(operation: 'addContacts' | 'removeContacts', notice: string): INodeProperties[] {
+export function memberParameters(
+	operation: 'addContacts' | 'removeContacts',
+	notice: string,
+): INodeProperties[] {
 	const showFor = { show: { resource: ['savedList'], operation: [operation] } };
 	return [
 		SAVED_LIST_PARAMETER,
@@ -133,20 +141,26 @@ async function sendBatch(
 		itemIndex,
 	};
 	if (change === 'add') {
-		const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(context, {
-			...call,
-			method: 'POST',
-			// Adding a member twice changes nothing: safe to send again.
-			safeToRetry: true,
-			schema: listContactsAddedSchema,
-		});
+		const { body: answer } = await (apiRequest<z.infer<typeof listContactsAddedSchema>>).call(
+			context,
+			{
+				...call,
+				method: 'POST',
+				// Adding a member twice changes nothing: safe to send again.
+				safeToRetry: true,
+				schema: listContactsAddedSchema,
+			},
+		);
 		return { changed: answer.added, contactCount: answer.contact_count };
 	}
-	const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(context, {
-		...call,
-		method: 'DELETE',
-		schema: listContactsRemovedSchema,
-	});
+	const { body: answer } = await (apiRequest<z.infer<typeof listContactsRemovedSchema>>).call(
+		context,
+		{
+			...call,
+			method: 'DELETE',
+			schema: listContactsRemovedSchema,
+		},
+	);
 	return { changed: answer.removed, contactCount: answer.contact_count };
 }
 

@@ -21,7 +21,16 @@ export function answersForAgent(context: IExecuteFunctions): boolean {
 }
 
 /** The keys an item that is not a contact keeps: why it is not one. */
-const NOT_DONE_KEYS = ['id', 'email', 'linkedin_url', 'matched', 'unlock_skipped', 'error', 'description', 'httpCode'];
+const NOT_DONE_KEYS = [
+	'id',
+	'email',
+	'linkedin_url',
+	'matched',
+	'unlock_skipped',
+	'error',
+	'description',
+	'httpCode',
+];
 
 const CHARGING = new Set(['unlock', 'enrich']);
 
@@ -30,9 +39,13 @@ export function toolAnswer(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
-	if (context.getNodeParameter('resource', 0) !== 'contact' || !answersForAgent(context)) return items;
+	if (context.getNodeParameter('resource', 0) !== 'contact' || !answersForAgent(context))
+		return items;
 	const operation = String(context.getNodeParameter('operation', 0));
-	const shape = context.getNodeParameter('simplify', 0, true) === true ? agentContact : (json: IDataObject) => json;
+	const shape =
+		context.getNodeParameter('simplify', 0, true) === true
+			? agentContact
+			: (json: IDataObject) => json;
 	const contacts: IDataObject[] = [];
 	const notDone: IDataObject[] = [];
 	const page: IDataObject = {};
@@ -42,7 +55,12 @@ export function toolAnswer(
 			contacts.push(...(json.contacts as IDataObject[]).map(shape));
 			Object.assign(page, { next_cursor: json.next_cursor ?? null, total: json.total });
 		} else if (isContactRecord(json)) contacts.push(shape(json));
-		else notDone.push(Object.fromEntries(NOT_DONE_KEYS.filter((key) => json[key] !== undefined).map((key) => [key, json[key]])));
+		else
+			notDone.push(
+				Object.fromEntries(
+					NOT_DONE_KEYS.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]),
+				),
+			);
 	}
 	const json: IDataObject = {
 		contacts,
@@ -50,7 +68,9 @@ export function toolAnswer(
 		...page,
 		credits: creditsOf(context, CHARGING.has(operation)),
 	};
-	return [{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) }];
+	return [
+		{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) },
+	];
 }
 
 /**

@@ -98,5 +98,9 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 /** The credential's Timeout (Seconds) in milliseconds; the default where it is not a positive number. */
 function timeoutMsOf(data: ContactDataCredential): number {
 	const timeoutSeconds = Number(data.timeout ?? DEFAULT_TIMEOUT_SECONDS);
-	return (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
+	return (
+		(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0
+			? timeoutSeconds
+			: DEFAULT_TIMEOUT_SECONDS) * 1000
+	);
 }

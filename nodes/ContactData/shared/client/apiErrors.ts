@@ -27,7 +27,8 @@ const ERROR_ADVICE: Record<string, string> = {
 	unauthorized:
 		'The API key was refused: it is unknown or has been revoked. Update the API key in the Contact Data API credential.',
 	insufficient_credits: 'Nothing was charged. Buy credits or lower the number of contacts.',
-	tier_required: 'The API needs the Growth tier or higher. Upgrade the account that owns this API key.',
+	tier_required:
+		'The API needs the Growth tier or higher. Upgrade the account that owns this API key.',
 	not_found: 'Check the id. It may belong to another account or have been deleted.',
 	conflict: 'This was already done once; the service refuses to do it twice.',
 	too_many_ids: 'Send fewer ids per call.',
@@ -52,7 +53,11 @@ export function apiError(
 	const field = typeof details.field === 'string' ? details.field : undefined;
 	// The sandbox and the service start a field's message with the field: said once, by its parameter.
 	const reason = field && error ? error.message.replace(`${field}: `, '') : error?.message;
-	const parameter = field ? parameterOf(field, fieldNames) : error?.code === 'not_found' ? pathParameter : undefined;
+	const parameter = field
+		? parameterOf(field, fieldNames)
+		: error?.code === 'not_found'
+			? pathParameter
+			: undefined;
 	const headline = error
 		? parameter
 			? `${parameter}: ${reason}`
@@ -61,7 +66,9 @@ export function apiError(
 	const advice: string[] = [];
 	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
 	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
-		advice.unshift(`Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`);
+		advice.unshift(
+			`Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`,
+		);
 	}
 	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
 	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';

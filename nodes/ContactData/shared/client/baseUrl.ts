@@ -16,7 +16,10 @@ const TRAILING_VERSION_AND_SLASHES = new RegExp(`(/+${API_PREFIX.slice(1)})?/*$`
 
 export function isAllowedBaseUrl(baseUrl: string): boolean {
 	const trimmed = baseUrl.trim();
-	return NO_QUERY_OR_FRAGMENT.test(trimmed) && (HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed));
+	return (
+		NO_QUERY_OR_FRAGMENT.test(trimmed) &&
+		(HTTPS_URL.test(trimmed) || LOOPBACK_HTTP_URL.test(trimmed))
+	);
 }
 
 /** Whether a signed URL (which carries its own query) may be opened: https, or http on loopback. */

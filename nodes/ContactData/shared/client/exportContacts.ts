@@ -5,7 +5,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-const BYTE = { quote: 0x22, backslash: 0x5c, open: 0x7b, close: 0x7d, openArray: 0x5b, closeArray: 0x5d };
+const BYTE = {
+	quote: 0x22,
+	backslash: 0x5c,
+	open: 0x7b,
+	close: 0x7d,
+	openArray: 0x5b,
+	closeArray: 0x5d,
+};
 
 /**
  * Cuts the contact objects out of a JSON export as its chunks arrive. Only the bytes of the
@@ -42,7 +49,8 @@ class ContactObjectScanner {
 				if (this.depth === 1) this.keyStart = i + 1;
 			} else if (byte === BYTE.open || byte === BYTE.openArray) {
 				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.recordStart = i;
-				if (this.depth === 1 && byte === BYTE.openArray) this.inContacts = this.lastKey === 'contacts';
+				if (this.depth === 1 && byte === BYTE.openArray)
+					this.inContacts = this.lastKey === 'contacts';
 				this.depth++;
 			} else if (byte === BYTE.close || byte === BYTE.closeArray) {
 				this.depth--;
@@ -82,7 +90,9 @@ class ContactObjectScanner {
 }
 
 /** The contacts of a JSON export streamed as bytes (or text), each parsed when its last byte arrives. */
-export async function* exportedContacts(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<IDataObject> {
+export async function* exportedContacts(
+	stream: AsyncIterable<Uint8Array | string>,
+): AsyncGenerator<IDataObject> {
 	const scanner = new ContactObjectScanner();
 	for await (const chunk of stream) {
 		for (const text of scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) {

@@ -11,7 +11,14 @@ import { downloadFailed } from './failedCalls';
 import { apiFailure } from './failures';
 import { exportUrlResponseSchema, type ExportUrlResponse } from './contract';
 import { readJsonStream } from './jsonStream';
-import { backoffMs, errorCodeOf, isConnectionLost, isTimeout, isTransientStatus, MAX_TRANSIENT_ATTEMPTS } from './retries';
+import {
+	backoffMs,
+	errorCodeOf,
+	isConnectionLost,
+	isTimeout,
+	isTransientStatus,
+	MAX_TRANSIENT_ATTEMPTS,
+} from './retries';
 import type { ApiResponse } from './transport';
 import { cancelSignalOf, pause, stopped } from './waits';
 
@@ -31,7 +38,9 @@ export async function bulkExportAnswer(
 	if (started.statusCode !== 202) return undefined;
 	const answer = exportUrlResponseSchema.safeParse(await readJsonStream(started.body));
 	if (answer.success) return answer.data;
-	const missing = [...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object'))];
+	const missing = [
+		...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object')),
+	];
 	throw apiFailure(this.getNode(), 'unreadableAnswer', {
 		code: 'unreadable_answer',
 		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
@@ -42,13 +51,18 @@ export async function bulkExportAnswer(
 }
 
 /** Opens a signed export URL as a stream, sending it again after a lost connection or a 5xx. */
-export async function openSignedUrl(this: ApiContext, url: string, itemIndex?: number): Promise<Download> {
+export async function openSignedUrl(
+	this: ApiContext,
+	url: string,
+	itemIndex?: number,
+): Promise<Download> {
 	const { timeoutMs } = await apiCredentialOf(this);
 	if (!isAllowedSignedUrl(url)) {
 		throw apiFailure(this.getNode(), 'notSent', {
 			code: 'insecure_export_url',
 			message: 'The export URL the API gave is not https, so it was not opened',
-			description: 'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
+			description:
+				'A signed export URL carries access to the file: it is opened over https only (plain http only for the local sandbox on localhost).',
 			itemIndex,
 		});
 	}

@@ -44,7 +44,8 @@ export function noAnswer(
 	}
 	if (isConnectionLost(code)) return `the connection was lost (${code})`;
 	// Only the code is kept: the original error holds the request, Authorization header included.
-	if (code !== undefined && code in NOTHING_ANSWERS) throw nothingAnswers(context, baseUrl, code, call.itemIndex);
+	if (code !== undefined && code in NOTHING_ANSWERS)
+		throw nothingAnswers(context, baseUrl, code, call.itemIndex);
 	throw apiFailure(context.getNode(), 'lostAnswer', {
 		code: code ?? 'request_failed',
 		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
@@ -61,7 +62,12 @@ const NOTHING_ANSWERS: Record<string, string> = {
 	ENETUNREACH: 'the host cannot be reached from this network',
 };
 
-function nothingAnswers(context: ApiContext, baseUrl: string, code: string, itemIndex: number | undefined): NodeApiError {
+function nothingAnswers(
+	context: ApiContext,
+	baseUrl: string,
+	code: string,
+	itemIndex: number | undefined,
+): NodeApiError {
 	// Not the system's code as the error's code: n8n would replace the message with its own for it.
 	const message = `Nothing answers at the Base URL "${baseUrl}"`;
 	const error = apiFailure(context.getNode(), 'notSent', {
@@ -86,7 +92,12 @@ const CONNECTION_FAILURES: Record<string, string> = {
  * An export download that got no file, in words: n8n would replace a message carrying the system
  * code with its own, so the code goes in the description.
  */
-export function downloadFailed(context: ApiContext, error: unknown, timeoutMs: number, itemIndex?: number): NodeApiError {
+export function downloadFailed(
+	context: ApiContext,
+	error: unknown,
+	timeoutMs: number,
+	itemIndex?: number,
+): NodeApiError {
 	const code = errorCodeOf(error);
 	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
 	return apiFailure(context.getNode(), 'lostAnswer', {
@@ -133,7 +144,9 @@ export function unexpectedAnswer(
 	const field = issue.path.map(String).join('.') || 'its body';
 	const received = 'received' in issue ? String(issue.received) : undefined;
 	const headline =
-		received === 'undefined' ? `without \`${field}\`` : `with \`${field}\` in a form the node does not read`;
+		received === 'undefined'
+			? `without \`${field}\``
+			: `with \`${field}\` in a form the node does not read`;
 	return apiFailure(context.getNode(), 'unreadableAnswer', {
 		code: 'unexpected_answer',
 		message: `The Contact Data API answered ${headline}`,
@@ -143,7 +156,11 @@ export function unexpectedAnswer(
 }
 
 /** A call that met 429 for as long as the rate windows allow. */
-export function keptRateLimited(context: ApiContext, call: CallNamed, waitedMs: number): NodeApiError {
+export function keptRateLimited(
+	context: ApiContext,
+	call: CallNamed,
+	waitedMs: number,
+): NodeApiError {
 	return apiFailure(context.getNode(), 'rateLimited', {
 		message: 'The Contact Data API kept answering 429 (rate limited)',
 		description: `Gave up after ${Math.round(waitedMs / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,

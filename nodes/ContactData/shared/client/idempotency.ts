@@ -38,6 +38,8 @@ export function idempotencyKeyFor(
 		path,
 		itemIndex ?? null,
 	];
-	const digest = createHash('sha256').update(JSON.stringify([where, body])).digest('hex');
+	const digest = createHash('sha256')
+		.update(JSON.stringify([where, body]))
+		.digest('hex');
 	return `n8n-${digest.slice(0, 48)}`;
 }

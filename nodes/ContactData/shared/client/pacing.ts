@@ -109,7 +109,10 @@ function paceMs(window: RateWindow, now: number): number {
 	if (alone) return remaining > 0 ? 0 : Math.max(0, window.resetAt - now);
 	if (leftAt(window, remaining, now) > headroomOf(window)) return 0;
 	// Jittered by a tenth, so that processes with the same spacing drift apart instead of colliding.
-	const untilTurn = Math.max(0, window.lastSentAt + window.spacingMs * (0.9 + Math.random() / 5) - now);
+	const untilTurn = Math.max(
+		0,
+		window.lastSentAt + window.spacingMs * (0.9 + Math.random() / 5) - now,
+	);
 	if (leftAt(window, remaining, now + untilTurn) > 0) return untilTurn;
 	// Others have likely taken what was left: a slot frees at the Reset told. Others wait for it too,
 	// so each wakes at its own moment within two even slots after it: the same span for every process,
@@ -156,7 +159,11 @@ function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
  * An answer the API counted against the limit (every answer with rate-limit headers but a 429): notes
  * what is left, and whether and how much others use the key.
  */
-export function noteCountedCall(window: RateWindow | undefined, sentAt: number, headers: ResponseHeaders = {}): void {
+export function noteCountedCall(
+	window: RateWindow | undefined,
+	sentAt: number,
+	headers: ResponseHeaders = {},
+): void {
 	if (!window) return;
 	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
 	if (remaining === undefined) return;
@@ -165,7 +172,8 @@ export function noteCountedCall(window: RateWindow | undefined, sentAt: number, 
 	window.remaining = remaining;
 	window.resetAt = now + resetMs;
 	window.counted.push(sentAt);
-	while (window.counted.length > 0 && window.counted[0] <= now - windowMsOf(window)) window.counted.shift();
+	while (window.counted.length > 0 && window.counted[0] <= now - windowMsOf(window))
+		window.counted.shift();
 	if (window.limit) noteShares(window, window.limit, window.limit - remaining, now);
 	window.answeredAt = now;
 }
@@ -200,7 +208,11 @@ function notePaceOfOthers(window: RateWindow, others: number, now: number): void
  * within two even slots (`paceMs`), not later by a share of the wait: a wait of seconds is not
  * lengthened by seconds.
  */
-export function noteRateLimited(window: RateWindow | undefined, waitMs: number, headers: ResponseHeaders = {}): void {
+export function noteRateLimited(
+	window: RateWindow | undefined,
+	waitMs: number,
+	headers: ResponseHeaders = {},
+): void {
 	if (!window) return;
 	const now = Date.now();
 	noteWindow(window, headers);

@@ -34,7 +34,8 @@ export function jittered(ms: number): number {
 
 /** The wait a 429 asks for: its Retry-After, else its rate-limit reset, else a second. */
 export function rateLimitedWaitMs(headers: ResponseHeaders): number {
-	const seconds = numberHeader(headers, HEADERS.retryAfter) ?? numberHeader(headers, HEADERS.rateLimitReset);
+	const seconds =
+		numberHeader(headers, HEADERS.retryAfter) ?? numberHeader(headers, HEADERS.rateLimitReset);
 	return seconds !== undefined ? seconds * 1000 : FALLBACK_RETRY_AFTER_MS;
 }
 
@@ -71,8 +72,14 @@ function* causesOf(error: unknown): Generator<{ code?: unknown; message?: unknow
 /** Whether a request failed for want of an answer within its timeout. */
 export function isTimeout(error: unknown): boolean {
 	for (const { code, message } of causesOf(error)) {
-		if (code === 'ETIMEDOUT' && typeof message === 'string' && /timeout/i.test(message)) return true;
-		if (code === 'ECONNABORTED' && typeof message === 'string' && /timeout of \d+ms exceeded/.test(message)) return true;
+		if (code === 'ETIMEDOUT' && typeof message === 'string' && /timeout/i.test(message))
+			return true;
+		if (
+			code === 'ECONNABORTED' &&
+			typeof message === 'string' &&
+			/timeout of \d+ms exceeded/.test(message)
+		)
+			return true;
 	}
 	return false;
 }

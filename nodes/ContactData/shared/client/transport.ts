@@ -11,10 +11,22 @@
 import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiCredentialOf, CREDENTIAL_NAME, type ApiContext, type ApiCredential } from './apiCredential';
+import {
+	apiCredentialOf,
+	CREDENTIAL_NAME,
+	type ApiContext,
+	type ApiCredential,
+} from './apiCredential';
 import { apiError, type FieldNames } from './apiErrors';
 import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
-import { keptFailing, keptRateLimited, noAnswer, redirected, scrub, unexpectedAnswer } from './failedCalls';
+import {
+	keptFailing,
+	keptRateLimited,
+	noAnswer,
+	redirected,
+	scrub,
+	unexpectedAnswer,
+} from './failedCalls';
 import { firstHeaderValue, type ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
@@ -74,7 +86,10 @@ type Attempt<T> =
 	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
 
 /** The rate window of a credential's key (by its hash) and a rate-limit class at its base URL. */
-function rateWindowFor({ baseUrl, keyHash }: ApiCredential, rateClass: RateLimitClass | null): RateWindow | undefined {
+function rateWindowFor(
+	{ baseUrl, keyHash }: ApiCredential,
+	rateClass: RateLimitClass | null,
+): RateWindow | undefined {
 	return rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 }
 
@@ -101,12 +116,18 @@ export async function apiRequest<T = unknown>(
 			const outcome = await sendOnce(this, credential, request);
 			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
 			// Refused and failed calls count against the limit too, and say so in their headers.
-			else noteCountedCall(window, sentAt, outcome.kind === 'ok' ? outcome.response.headers : outcome.headers);
+			else
+				noteCountedCall(
+					window,
+					sentAt,
+					outcome.kind === 'ok' ? outcome.response.headers : outcome.headers,
+				);
 			return outcome;
 		});
 		if (attempt.kind === 'ok') return attempt.response;
 		if (attempt.kind === 'failed') throw attempt.error;
-		if (attempt.kind === 'rateLimited') await afterRateLimited(this, request, window, attempt.waitMs, retrying);
+		if (attempt.kind === 'rateLimited')
+			await afterRateLimited(this, request, window, attempt.waitMs, retrying);
 		else await afterTransient(this, request, attempt.reason, retrying);
 	}
 }
@@ -136,7 +157,8 @@ async function afterTransient(
 	reason: string,
 	retrying: Retrying,
 ): Promise<void> {
-	const safeToRetry = request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
+	const safeToRetry =
+		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 	const attempts = ++retrying.transientAttempts;
 	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS) {
 		throw keptFailing(context, request, reason, attempts, safeToRetry);
@@ -171,7 +193,10 @@ async function sendOnce<T>(
 	return await readRefusal(context, credential, request, raw);
 }
 
-function httpOptionsOf(credential: ApiCredential, request: ApiRequest<unknown>): IHttpRequestOptions {
+function httpOptionsOf(
+	credential: ApiCredential,
+	request: ApiRequest<unknown>,
+): IHttpRequestOptions {
 	return {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
@@ -194,18 +219,30 @@ function httpOptionsOf(credential: ApiCredential, request: ApiRequest<unknown>):
 }
 
 /** A 2xx: its body as the request's schema reads it (a stream or an unchecked body as it came). */
-function readSuccess<T>(context: ApiContext, request: ApiRequest<T>, raw: ApiResponse<unknown>): Attempt<T> {
+function readSuccess<T>(
+	context: ApiContext,
+	request: ApiRequest<T>,
+	raw: ApiResponse<unknown>,
+): Attempt<T> {
 	const { statusCode, headers } = raw;
 	if (request.stream || !request.schema) {
 		return { kind: 'ok', response: raw as unknown as ApiResponse<T> };
 	}
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
 	if (raw.body === null || typeof raw.body !== 'object') {
-		return { kind: 'transient', reason: `the answer to ${request.method} ${request.path} was not readable`, headers };
+		return {
+			kind: 'transient',
+			reason: `the answer to ${request.method} ${request.path} was not readable`,
+			headers,
+		};
 	}
 	const checked = request.schema.safeParse(raw.body);
 	if (!checked.success) {
-		return { kind: 'failed', error: unexpectedAnswer(context, request, statusCode, checked.error), headers };
+		return {
+			kind: 'failed',
+			error: unexpectedAnswer(context, request, statusCode, checked.error),
+			headers,
+		};
 	}
 	return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
 }
@@ -219,13 +256,28 @@ async function readRefusal<T>(
 ): Promise<Attempt<T>> {
 	const { statusCode, headers } = raw;
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
-	if (statusCode === 429) return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
-	if (isTransientStatus(statusCode)) return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
+	if (statusCode === 429)
+		return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
+	if (isTransientStatus(statusCode))
+		return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
 	if (statusCode >= 300 && statusCode < 400) {
-		const error = redirected(context, credential, request, statusCode, firstHeaderValue(headers, 'location'));
+		const error = redirected(
+			context,
+			credential,
+			request,
+			statusCode,
+			firstHeaderValue(headers, 'location'),
+		);
 		return { kind: 'failed', error, headers };
 	}
 	const scrubbed = scrub(body, credential.apiKey);
-	const error = apiError(context, statusCode, scrubbed, request.itemIndex, request.pathParameter, request.fieldNames);
+	const error = apiError(
+		context,
+		statusCode,
+		scrubbed,
+		request.itemIndex,
+		request.pathParameter,
+		request.fieldNames,
+	);
 	return { kind: 'failed', error, headers };
 }

@@ -19,7 +19,11 @@ export function stopped(context: WaitContext, itemIndex: number | undefined): No
 }
 
 /** Waits `ms`, in slices, so that Stop ends the wait at once. */
-export async function pause(context: WaitContext, ms: number, itemIndex: number | undefined): Promise<void> {
+export async function pause(
+	context: WaitContext,
+	ms: number,
+	itemIndex: number | undefined,
+): Promise<void> {
 	const signal = cancelSignalOf(context);
 	const until = Date.now() + ms;
 	for (;;) {
@@ -31,14 +35,21 @@ export async function pause(context: WaitContext, ms: number, itemIndex: number 
 }
 
 /** Lets the rest of the process run (other executions' calls, timers), then goes on; Stop ends it. */
-export async function letOthersRun(context: WaitContext, itemIndex: number | undefined): Promise<void> {
+export async function letOthersRun(
+	context: WaitContext,
+	itemIndex: number | undefined,
+): Promise<void> {
 	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
 	await sleep(0);
 	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
 }
 
 /** Waits for `promise` to settle, or throws when the user presses Stop first. */
-export async function waitFor(context: WaitContext, promise: Promise<unknown>, itemIndex: number | undefined): Promise<void> {
+export async function waitFor(
+	context: WaitContext,
+	promise: Promise<unknown>,
+	itemIndex: number | undefined,
+): Promise<void> {
 	const signal = cancelSignalOf(context);
 	let settled = false;
 	const done = promise.then(

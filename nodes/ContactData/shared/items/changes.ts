@@ -88,10 +88,21 @@ export function jobChangeKey(
 	type: string,
 	changes: { previous: JobSide; current: JobSide },
 ): string {
-	return hashOf([listId, contactId, type, ...sideKey(changes.previous), ...sideKey(changes.current)]);
+	return hashOf([
+		listId,
+		contactId,
+		type,
+		...sideKey(changes.previous),
+		...sideKey(changes.current),
+	]);
 }
 
 /** The change key of any other event (an intent signal, a type added since): the event itself. */
-export function eventChangeKey(listId: string, contactId: string, type: string, eventId: string): string {
+export function eventChangeKey(
+	listId: string,
+	contactId: string,
+	type: string,
+	eventId: string,
+): string {
 	return hashOf([listId, contactId, type, eventId]);
 }

@@ -24,7 +24,11 @@ export interface ContactEvent {
  * with; a poll's event is all it has), or (Simplify) the event's fields and its contact flattened as
  * the Contact Data node's Simplify does, with the contact's id as `contact_id`.
  */
-export function eventItem(event: ContactEvent, simplify: boolean, delivered?: IDataObject): IDataObject {
+export function eventItem(
+	event: ContactEvent,
+	simplify: boolean,
+	delivered?: IDataObject,
+): IDataObject {
 	const change_key = changeKeyOf(event);
 	if (!simplify) return { ...(delivered ?? event), change_key };
 	// A preview has no email or LinkedIn URL: the item shows them as null all the same, as it always has.

@@ -40,7 +40,9 @@ export function asNodeError(
 	const index = nodeError.context.itemIndex;
 	const message = nodeError.message.replace(ITEM_NUMBER, '');
 	nodeError.message =
-		typeof index === 'number' && context.getInputData().length > 1 ? `${message} [item ${index}]` : message;
+		typeof index === 'number' && context.getInputData().length > 1
+			? `${message} [item ${index}]`
+			: message;
 	return nodeError;
 }
 
@@ -50,7 +52,10 @@ export function errorItem(
 	pairedItem: IPairedItemData | IPairedItemData[],
 	extra: IDataObject = {},
 ): INodeExecutionData {
-	const json: IDataObject = { ...extra, error: error instanceof Error ? error.message : String(error) };
+	const json: IDataObject = {
+		...extra,
+		error: error instanceof Error ? error.message : String(error),
+	};
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (error.description) json.description = error.description;
 		if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
@@ -145,5 +150,7 @@ export async function onceForAllItems(
 /** Whether any of these parameters is an expression (which may read the input item). */
 export function usesExpression(context: IExecuteFunctions, names: string[]): boolean {
 	const { parameters } = context.getNode();
-	return names.some((name) => typeof parameters[name] === 'string' && String(parameters[name]).startsWith('='));
+	return names.some(
+		(name) => typeof parameters[name] === 'string' && String(parameters[name]).startsWith('='),
+	);
 }

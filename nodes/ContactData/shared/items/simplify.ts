@@ -3,7 +3,12 @@
  * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
  * The trigger's Simplify flattens an event's contact the same way.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { withToolDefault } from '../parameters/versions';
 
@@ -22,7 +27,9 @@ export const SIMPLIFY_PARAMETERS: INodeProperties[] = withToolDefault(
 );
 
 function object(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as IDataObject) : {};
+	return typeof value === 'object' && value !== null && !Array.isArray(value)
+		? (value as IDataObject)
+		: {};
 }
 
 /** Keys of the record that the simplified item shows flat, or leaves out (work history, unlock time). */
@@ -55,10 +62,13 @@ function present(fields: IDataObject): IDataObject {
 
 /** One contact record (a preview or an unlocked record) as a flat item; other keys of the item stay after it. */
 export function simplifyContact(json: IDataObject): IDataObject {
-	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined)) return json;
+	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined))
+		return json;
 	const company = object(json.company);
 	const location = object(json.location);
-	const name = [json.first_name, json.last_name].filter((part) => typeof part === 'string' && part).join(' ');
+	const name = [json.first_name, json.last_name]
+		.filter((part) => typeof part === 'string' && part)
+		.join(' ');
 	const rest = Object.fromEntries(Object.entries(json).filter(([key]) => !FLATTENED.has(key)));
 	return present({
 		name: name || null,
@@ -85,18 +95,37 @@ export function simplifyContact(json: IDataObject): IDataObject {
 }
 
 /** Applies the Simplify option to an operation's output items (error items pass unchanged). */
-export function simplifyOutput(context: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+export function simplifyOutput(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): INodeExecutionData[] {
 	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
 	return items.map((item) => ({ ...item, json: simplifyContact(item.json) }));
 }
 
 /** The fields of a contact an AI agent gets (at most 10): what a model needs to decide and to act. */
-export const AGENT_FIELDS = ['id', 'name', 'title', 'company', 'domain', 'email', 'phone', 'linkedin_url', 'seniority', 'unlocked'];
+export const AGENT_FIELDS = [
+	'id',
+	'name',
+	'title',
+	'company',
+	'domain',
+	'email',
+	'phone',
+	'linkedin_url',
+	'seniority',
+	'unlocked',
+];
 
 /** One contact (full record, preview or simplified item) as the at most 10 fields of AGENT_FIELDS; absent ones are left out. */
 export function agentContact(json: IDataObject): IDataObject {
 	const company = object(json.company);
-	const name = typeof json.name === 'string' ? json.name : [json.first_name, json.last_name].filter((part) => typeof part === 'string' && part).join(' ');
+	const name =
+		typeof json.name === 'string'
+			? json.name
+			: [json.first_name, json.last_name]
+					.filter((part) => typeof part === 'string' && part)
+					.join(' ');
 	return present({
 		id: json.id,
 		name: name || undefined,

@@ -1,16 +1,28 @@
 /** Parameters that several operations share, and their checked reading. */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { CREDIT_COST, ID_PREFIXES, LIMITS, LIST_ID_PATTERN, type UnlockLevel } from '../client/contract';
+import {
+	CREDIT_COST,
+	ID_PREFIXES,
+	LIMITS,
+	LIST_ID_PATTERN,
+	type UnlockLevel,
+} from '../client/contract';
 import { booleanOf, optionOf, refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
-const where = (context: IExecuteFunctions, itemIndex: number) => ({ node: context.getNode(), itemIndex });
+const where = (context: IExecuteFunctions, itemIndex: number) => ({
+	node: context.getNode(),
+	itemIndex,
+});
 
 /**
  * A saved list, picked from the account's lists or given by ID: the one saved-list picker of every
  * node (the triggers' Saved Lists to Watch hold one each).
  */
-export function savedListPicker(name: string, more: Partial<INodeProperties> = {}): INodeProperties {
+export function savedListPicker(
+	name: string,
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: 'Saved List',
 		name,
@@ -47,7 +59,12 @@ export function savedListPicker(name: string, more: Partial<INodeProperties> = {
 
 /** The saved list of Get, Delete, Add Contacts, Remove Contacts and Export: one parameter for the five. */
 export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
-	displayOptions: { show: { resource: ['savedList'], operation: ['get', 'delete', 'addContacts', 'removeContacts', 'export'] } },
+	displayOptions: {
+		show: {
+			resource: ['savedList'],
+			operation: ['get', 'delete', 'addContacts', 'removeContacts', 'export'],
+		},
+	},
 	description: 'The saved list to use',
 });
 
@@ -85,12 +102,22 @@ const LEVEL_CHOICES = [
 
 /** Level, checked: an expression may give anything. */
 export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLevel {
-	return optionOf<UnlockLevel>(where(context, itemIndex), 'Level', context.getNodeParameter('level', itemIndex, 'basic'), LEVEL_CHOICES);
+	return optionOf<UnlockLevel>(
+		where(context, itemIndex),
+		'Level',
+		context.getNodeParameter('level', itemIndex, 'basic'),
+		LEVEL_CHOICES,
+	);
 }
 
 /** Max Credits, checked: a whole number of 0 or more. */
 export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): number {
-	return wholeNumber(where(context, itemIndex), 'Max Credits', context.getNodeParameter('maxCredits', itemIndex, 100), { min: 0 });
+	return wholeNumber(
+		where(context, itemIndex),
+		'Max Credits',
+		context.getNodeParameter('maxCredits', itemIndex, 100),
+		{ min: 0 },
+	);
 }
 
 /** A boolean parameter, checked: "true"/"false" from an expression are taken, anything else refused. */
@@ -101,7 +128,11 @@ export function booleanParameter(
 	itemIndex: number,
 	fallback = false,
 ): boolean {
-	return booleanOf(where(context, itemIndex), displayName, context.getNodeParameter(name, itemIndex, fallback));
+	return booleanOf(
+		where(context, itemIndex),
+		displayName,
+		context.getNodeParameter(name, itemIndex, fallback),
+	);
 }
 
 /** An options parameter, checked against its choices. */
@@ -113,7 +144,12 @@ export function optionParameter<T extends string>(
 	choices: readonly Choice[],
 	fallback: T,
 ): T {
-	return optionOf<T>(where(context, itemIndex), displayName, context.getNodeParameter(name, itemIndex, fallback), choices);
+	return optionOf<T>(
+		where(context, itemIndex),
+		displayName,
+		context.getNodeParameter(name, itemIndex, fallback),
+		choices,
+	);
 }
 
 /** Where Level and Max Credits show: the operations that charge credits. */
@@ -183,16 +219,23 @@ export function whenMaxCreditsReachedParameter(
 			{
 				name: 'Stop Before Spending',
 				value: 'stop',
-				description: 'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
+				description:
+					'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
 			},
 			{ name: whatFits.name, value: 'whatFits', description: whatFits.description },
 		].sort((a, b) => a.name.localeCompare(b.name)),
-		description: 'What to do when the run could cost more than Max Credits. Read once per run, from the first item.',
+		description:
+			'What to do when the run could cost more than Max Credits. Read once per run, from the first item.',
 	};
 }
 
 /** How many results Return All and Limit ask for: Infinity for all. */
 export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
 	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
-	return wholeNumber(where(context, itemIndex), 'Limit', context.getNodeParameter('limit', itemIndex, 50), { min: 1 });
+	return wholeNumber(
+		where(context, itemIndex),
+		'Limit',
+		context.getNodeParameter('limit', itemIndex, 50),
+		{ min: 1 },
+	);
 }

@@ -5,13 +5,21 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
 /** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */
-export function toEventTypes<T extends string>(node: INode, value: unknown, offered: readonly T[], elsewhere?: string): T[] {
+export function toEventTypes<T extends string>(
+	node: INode,
+	value: unknown,
+	offered: readonly T[],
+	elsewhere?: string,
+): T[] {
 	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
 		.map((entry) => String(entry).trim())
 		.filter((entry) => entry !== '');
 	const unknown = given.find((entry) => !(offered as readonly string[]).includes(entry));
 	if (unknown !== undefined || given.length === 0) {
-		const message = unknown !== undefined ? `Unknown event "${unknown}" in "Events"` : 'Choose at least one event in "Events"';
+		const message =
+			unknown !== undefined
+				? `Unknown event "${unknown}" in "Events"`
+				: 'Choose at least one event in "Events"';
 		throw new NodeOperationError(node, message, {
 			description: `Events must be among: ${offered.join(', ')}${elsewhere ? ` (${elsewhere})` : ''}.`,
 		});

@@ -19,9 +19,13 @@ function textFilterAdvice(filters: SearchFilters): string | undefined {
 		if (value === undefined) continue;
 		const source = LIST_FILTERS.find((entry) => entry.filter === filter);
 		if (filter === 'keywords') {
-			advice.push(`Keywords ${showValue(value)}: every word must begin a word of the name, title, company name or city`);
+			advice.push(
+				`Keywords ${showValue(value)}: every word must begin a word of the name, title, company name or city`,
+			);
 		} else if (filter === 'title') {
-			advice.push(`Job Titles ${showValue(value)} match whole words ("CTO" finds "CTO & Co-Founder", not "Director")`);
+			advice.push(
+				`Job Titles ${showValue(value)} match whole words ("CTO" finds "CTO & Co-Founder", not "Director")`,
+			);
 		} else if (source?.known) {
 			const known = source.known;
 			const unknown = (value as string[]).filter((entry) => !known.includes(entry));

@@ -4,7 +4,13 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { FUNDING_STAGES, KNOWN_DEPARTMENTS, KNOWN_INDUSTRIES, KNOWN_TECH_STACK, SENIORITIES } from '../client/contract';
+import {
+	FUNDING_STAGES,
+	KNOWN_DEPARTMENTS,
+	KNOWN_INDUSTRIES,
+	KNOWN_TECH_STACK,
+	SENIORITIES,
+} from '../client/contract';
 import { VERSION_1, shownWhen } from './versions';
 
 const SPECIAL_LABELS: Record<string, string> = {
@@ -31,7 +37,9 @@ const label = (value: string) =>
 		.join(' ');
 
 const choicesOf = (values: readonly string[]) =>
-	values.map((value) => ({ name: label(value), value })).sort((a, b) => a.name.localeCompare(b.name));
+	values
+		.map((value) => ({ name: label(value), value }))
+		.sort((a, b) => a.name.localeCompare(b.name));
 
 const listHint = 'Several values: separate them with commas, or give an array from an expression';
 const pickHint =
@@ -107,8 +115,7 @@ const NAMED_FILTERS: INodeProperties = {
 			name: 'keywords',
 			type: 'string',
 			default: '',
-			description:
-				'Every word must begin a word of the name, title, company name or city',
+			description: 'Every word must begin a word of the name, title, company name or city',
 		},
 		{
 			displayName: 'Seniority',

@@ -25,10 +25,26 @@ export interface ListFilter {
 
 export const LIST_FILTERS: ListFilter[] = [
 	{ parameter: 'title', filter: 'title', displayName: 'Job Titles' },
-	{ parameter: 'seniority', filter: 'seniority', displayName: 'Seniority', known: SENIORITIES, closed: true },
+	{
+		parameter: 'seniority',
+		filter: 'seniority',
+		displayName: 'Seniority',
+		known: SENIORITIES,
+		closed: true,
+	},
 	{ parameter: 'industry', filter: 'industry', displayName: 'Industries', known: KNOWN_INDUSTRIES },
-	{ parameter: 'department', filter: 'department', displayName: 'Departments', known: KNOWN_DEPARTMENTS },
-	{ parameter: 'techStack', filter: 'tech_stack', displayName: 'Tech Stack', known: KNOWN_TECH_STACK },
+	{
+		parameter: 'department',
+		filter: 'department',
+		displayName: 'Departments',
+		known: KNOWN_DEPARTMENTS,
+	},
+	{
+		parameter: 'techStack',
+		filter: 'tech_stack',
+		displayName: 'Tech Stack',
+		known: KNOWN_TECH_STACK,
+	},
 	{
 		parameter: 'fundingStage',
 		filter: 'funding_stage',
@@ -44,8 +60,9 @@ export const COMPANY_SIZE = 'Company Size (Min/Max Employees)';
 /** Display names of the parameters behind each filter, for errors. */
 export const FILTER_PARAMETER_NAMES: Record<string, string> = {
 	filters: 'Filters',
-	...Object.fromEntries(LIST_FILTERS.map(({ filter, displayName }) => [`filters.${filter}`, displayName])),
+	...Object.fromEntries(
+		LIST_FILTERS.map(({ filter, displayName }) => [`filters.${filter}`, displayName]),
+	),
 	'filters.company_size': COMPANY_SIZE,
 	'filters.keywords': 'Keywords',
 };
-

@@ -10,7 +10,10 @@ export function inPanelOrder(panels: INodeProperties[][]): INodeProperties[] {
 	const before = new Map<INodeProperties, INodeProperties[]>();
 	for (const panel of panels) {
 		panel.forEach((property, index) => {
-			before.set(property, [...(before.get(property) ?? []), ...panel.slice(Math.max(index - 1, 0), index)]);
+			before.set(property, [
+				...(before.get(property) ?? []),
+				...panel.slice(Math.max(index - 1, 0), index),
+			]);
 		});
 	}
 	const ordered: INodeProperties[] = [];
@@ -18,7 +21,9 @@ export function inPanelOrder(panels: INodeProperties[][]): INodeProperties[] {
 	const place = (property: INodeProperties) => {
 		if (ordered.includes(property)) return;
 		if (placing.has(property)) {
-			throw new ApplicationError(`Two operations show "${property.displayName}" in different orders`);
+			throw new ApplicationError(
+				`Two operations show "${property.displayName}" in different orders`,
+			);
 		}
 		placing.add(property);
 		for (const earlier of before.get(property) ?? []) place(earlier);

@@ -22,7 +22,10 @@ const FROM_AI_LINKEDIN_URL =
 const DOTTED = 'A dotted path such as contact.id reaches into an object';
 
 /** Contact IDs as an expression: version 1's parameter, and version 2's "An Expression". */
-function contactIdsExpression(displayOptions: IDisplayOptions, description: string): INodeProperties {
+function contactIdsExpression(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Contact IDs',
 		name: 'contactIds',
@@ -50,7 +53,11 @@ function contactIdsFrom(displayOptions: IDisplayOptions, description: string): I
 				value: 'field',
 				description: 'Read the IDs from a field of each input item (fast: no expression per item)',
 			},
-			{ name: 'An Expression', value: 'expression', description: 'Work out the IDs of each item with an expression' },
+			{
+				name: 'An Expression',
+				value: 'expression',
+				description: 'Work out the IDs of each item with an expression',
+			},
 		],
 		description,
 	};
@@ -61,7 +68,10 @@ function contactIdsFrom(displayOptions: IDisplayOptions, description: string): I
  * each item by default, `id` as Search and Unlock output it, or an expression). An agent's tool gets
  * its IDs from the model: an expression ($fromAI) by default.
  */
-export function contactIdsParameters(displayOptions: IDisplayOptions, description: string): INodeProperties[] {
+export function contactIdsParameters(
+	displayOptions: IDisplayOptions,
+	description: string,
+): INodeProperties[] {
 	const fromVersion2 = shownWhen(displayOptions, FROM_VERSION_2);
 	return [
 		contactIdsExpression(shownWhen(displayOptions, VERSION_1), description),
@@ -75,13 +85,24 @@ export function contactIdsParameters(displayOptions: IDisplayOptions, descriptio
 			displayOptions: shownWhen(fromVersion2, { contactIdsFrom: ['field'] }),
 			description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${DOTTED}.`,
 		},
-		...withToolDefault(contactIdsExpression(shownWhen(fromVersion2, { contactIdsFrom: ['expression'] }), description), FROM_AI_IDS),
+		...withToolDefault(
+			contactIdsExpression(
+				shownWhen(fromVersion2, { contactIdsFrom: ['expression'] }),
+				description,
+			),
+			FROM_AI_IDS,
+		),
 	];
 }
 
 /** The Contact IDs parameters of Unlock, Add Contacts and Remove Contacts: one set for the three. */
 export const CONTACT_IDS_PARAMETERS = contactIdsParameters(
-	{ show: { resource: ['contact', 'savedList'], operation: ['unlock', 'addContacts', 'removeContacts'] } },
+	{
+		show: {
+			resource: ['contact', 'savedList'],
+			operation: ['unlock', 'addContacts', 'removeContacts'],
+		},
+	},
 	'The contacts to unlock, add or remove; by default the ID field of a search result.',
 );
 
@@ -122,11 +143,16 @@ function personFrom(displayOptions: IDisplayOptions): INodeProperties {
 		displayOptions,
 		// Sorted by name, as n8n's rules ask; the default stays Fields of Each Item.
 		options: [
-			{ name: 'Expressions', value: 'expression', description: 'Give the email and LinkedIn URL as values or expressions' },
+			{
+				name: 'Expressions',
+				value: 'expression',
+				description: 'Give the email and LinkedIn URL as values or expressions',
+			},
 			{
 				name: 'Fields of Each Item',
 				value: 'fields',
-				description: 'Read the email and LinkedIn URL from fields of each input item (fast: no expression per item)',
+				description:
+					'Read the email and LinkedIn URL from fields of each input item (fast: no expression per item)',
 			},
 		],
 		description: 'Where the email and LinkedIn URL of each person to find come from',
@@ -164,7 +190,9 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
  */
 export function personParameters(displayOptions: IDisplayOptions): INodeProperties[] {
 	const fromVersion2 = shownWhen(displayOptions, FROM_VERSION_2);
-	const [email, linkedinUrl] = personExpressions(shownWhen(fromVersion2, { personFrom: ['expression'] }));
+	const [email, linkedinUrl] = personExpressions(
+		shownWhen(fromVersion2, { personFrom: ['expression'] }),
+	);
 	return [
 		...personExpressions(shownWhen(displayOptions, VERSION_1)),
 		...withToolDefault(personFrom(fromVersion2), 'expression'),

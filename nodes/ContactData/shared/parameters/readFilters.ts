@@ -13,7 +13,11 @@ import { checkBody, refused, stringListOf, textOf, wholeNumber, type Where } fro
 const LARGEST_COMPANY = 1_000_000_000;
 
 /** A value compared the way people write it: case, spaces, hyphens and underscores alike. */
-const looseKey = (value: string) => value.trim().toLowerCase().replace(/[\s_-]+/g, '_');
+const looseKey = (value: string) =>
+	value
+		.trim()
+		.toLowerCase()
+		.replace(/[\s_-]+/g, '_');
 
 /**
  * A value in the service's words: the known identifier it is written like ("Real Estate" ->
@@ -49,12 +53,19 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	}>;
 	for (const { name, value } of additional) {
 		const key = textOf(where, 'Additional Filters', name);
-		if (key === '') throw refused(where, 'Additional Filters', name, 'is not a filter name: every added filter needs one');
+		if (key === '')
+			throw refused(
+				where,
+				'Additional Filters',
+				name,
+				'is not a filter name: every added filter needs one',
+			);
 		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
 	}
 
 	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
-	for (const [key, value] of Object.entries(json)) put(key, value, `Additional Filters (JSON) › ${key}`);
+	for (const [key, value] of Object.entries(json))
+		put(key, value, `Additional Filters (JSON) › ${key}`);
 
 	inServiceForm(where, filters, sources);
 	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
@@ -64,7 +75,9 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 function companySizeOf(where: Where, named: IDataObject): string | undefined {
 	if (named.companySizeMin === undefined && named.companySizeMax === undefined) return undefined;
 	const bound = (value: unknown, displayName: string, fallback: number) =>
-		value === undefined || value === '' ? fallback : wholeNumber(where, displayName, value, { min: 0, max: LARGEST_COMPANY });
+		value === undefined || value === ''
+			? fallback
+			: wholeNumber(where, displayName, value, { min: 0, max: LARGEST_COMPANY });
 	const min = bound(named.companySizeMin, 'Company Size (Min Employees)', 0);
 	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', LARGEST_COMPANY);
 	if (min > max) {
@@ -81,7 +94,9 @@ function inServiceForm(where: Where, filters: IDataObject, sources: Record<strin
 	for (const { filter, known, closed } of LIST_FILTERS) {
 		if (filters[filter] === undefined) continue;
 		const values = stringListOf(where, sources[filter], filters[filter]);
-		filters[filter] = known ? values.map((value) => knownValue(where, sources[filter], value, known, closed)) : values;
+		filters[filter] = known
+			? values.map((value) => knownValue(where, sources[filter], value, known, closed))
+			: values;
 		if (values.length === 0) delete filters[filter];
 	}
 	if (filters.keywords !== undefined) {
@@ -91,7 +106,13 @@ function inServiceForm(where: Where, filters: IDataObject, sources: Record<strin
 	}
 }
 
-function knownValue(where: Where, parameter: string, value: string, known: readonly string[], closed?: true): string {
+function knownValue(
+	where: Where,
+	parameter: string,
+	value: string,
+	known: readonly string[],
+	closed?: true,
+): string {
 	const identifier = inServiceWords(value, known);
 	if (closed && !known.includes(identifier)) {
 		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
@@ -116,11 +137,23 @@ function filtersJsonOf(where: Where, raw: unknown): IDataObject {
 		try {
 			json = jsonParse(raw);
 		} catch {
-			throw refused(where, parameter, raw, 'is not valid JSON', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+			throw refused(
+				where,
+				parameter,
+				raw,
+				'is not valid JSON',
+				'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
+			);
 		}
 	}
 	if (!json || typeof json !== 'object' || Array.isArray(json)) {
-		throw refused(where, parameter, json, 'is not a JSON object', 'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.');
+		throw refused(
+			where,
+			parameter,
+			json,
+			'is not a JSON object',
+			'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
+		);
 	}
 	return json as IDataObject;
 }

@@ -32,7 +32,10 @@ export function savedListsToWatch(description: string, hint?: string): INodeProp
 export function toListIds(node: INode, entries: unknown): string[] | null {
 	const ids = (Array.isArray(entries) ? entries : []).map((entry, index) => {
 		const locator = (entry as { savedList?: unknown } | null)?.savedList;
-		const raw = typeof locator === 'object' && locator !== null ? (locator as { value?: unknown }).value : locator;
+		const raw =
+			typeof locator === 'object' && locator !== null
+				? (locator as { value?: unknown }).value
+				: locator;
 		const id = String(raw ?? '').trim();
 		if (!LIST_ID_PATTERN.test(id)) {
 			throw new NodeOperationError(

@@ -13,6 +13,7 @@ export function unique<T>(values: Iterable<T>): T[] {
 /** The values in runs of at most `size`, in order. */
 export function chunk<T>(values: T[], size: number): T[][] {
 	const chunks: T[][] = [];
-	for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size));
+	for (let start = 0; start < values.length; start += size)
+		chunks.push(values.slice(start, start + size));
 	return chunks;
 }

@@ -70,7 +70,8 @@ export function wholeNumber(
 ): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	const top = Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
-	if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= top) return number;
+	if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= top)
+		return number;
 	const largest = top.toLocaleString('en-US');
 	const problem =
 		typeof number === 'number' && Number.isFinite(number) && number > top
@@ -126,7 +127,8 @@ export function stringListOf(where: Where, parameter: string, value: unknown): s
 export function toContactIds(value: unknown): unknown[] {
 	if (value === undefined || value === null) return [];
 	if (Array.isArray(value)) return value.flatMap((entry) => toContactIds(entry));
-	if (typeof value === 'object' && 'id' in value) return toContactIds((value as { id: unknown }).id);
+	if (typeof value === 'object' && 'id' in value)
+		return toContactIds((value as { id: unknown }).id);
 	if (typeof value === 'number') return [String(value)];
 	if (typeof value !== 'string') return [value];
 	return value
@@ -144,11 +146,23 @@ export function checkContactIds(
 ): string[] {
 	const where = { node, itemIndex };
 	if (ids.length === 0) {
-		throw refused(where, parameterName, '', 'has no contact id', `Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`);
+		throw refused(
+			where,
+			parameterName,
+			'',
+			'has no contact id',
+			`Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`,
+		);
 	}
 	const bad = ids.find((id) => typeof id !== 'string' || !id.startsWith(ID_PREFIXES.contact));
 	if (bad !== undefined) {
-		throw refused(where, parameterName, bad, `is not a contact id (${ID_PREFIXES.contact}…)`, 'Contact ids come from Contact → Search results (the id field).');
+		throw refused(
+			where,
+			parameterName,
+			bad,
+			`is not a contact id (${ID_PREFIXES.contact}…)`,
+			'Contact ids come from Contact → Search results (the id field).',
+		);
 	}
 	const long = (ids as string[]).find((id) => id.length > LIMITS.idMaxLength);
 	if (long !== undefined) throw refused(where, parameterName, long, tooLongForAnId);
@@ -172,7 +186,12 @@ export function checkBody<Schema extends ZodTypeAny>(
 	const result = schema.safeParse(body);
 	if (result.success) return result.data as z.output<Schema>;
 	const issue = result.error.issues[0];
-	throw refused({ node: context.getNode(), itemIndex }, parameterFor(issue, parameterNames), valueAt(body, issue.path), problemOf(issue));
+	throw refused(
+		{ node: context.getNode(), itemIndex },
+		parameterFor(issue, parameterNames),
+		valueAt(body, issue.path),
+		problemOf(issue),
+	);
 }
 
 function parameterFor(issue: ZodIssue, parameterNames: Record<string, string>): string {
@@ -181,7 +200,9 @@ function parameterFor(issue: ZodIssue, parameterNames: Record<string, string>): 
 		const name = parameterNames[issue.path.slice(0, length).join('.')];
 		if (name) return name;
 	}
-	return issue.path.length ? `Field ${issue.path.filter((part) => typeof part === 'string').join('.')}` : 'Request';
+	return issue.path.length
+		? `Field ${issue.path.filter((part) => typeof part === 'string').join('.')}`
+		: 'Request';
 }
 
 function valueAt(body: unknown, path: Array<string | number>): unknown {
@@ -208,7 +229,11 @@ const BOUND_WORDS = {
 	above: { string: 'is longer than', array: 'has more than', number: 'is more than' },
 };
 
-function outOfBound(words: (typeof BOUND_WORDS)['below'], type: string, bound: number | bigint): string {
+function outOfBound(
+	words: (typeof BOUND_WORDS)['below'],
+	type: string,
+	bound: number | bigint,
+): string {
 	if (type === 'string') return `${words.string} ${plural(Number(bound), 'character')}`;
 	if (type === 'array') return `${words.array} ${plural(Number(bound), 'entry', 'entries')}`;
 	return `${words.number} ${String(bound)}`;

@@ -23,15 +23,24 @@ export function fromVersion2(node: INode): boolean {
 }
 
 /** `displayOptions` narrowed by more conditions (all of them must hold). */
-export function shownWhen(displayOptions: IDisplayOptions, ...conditions: Array<Record<string, unknown[]>>): IDisplayOptions {
-	return { ...displayOptions, show: Object.assign({}, displayOptions.show, ...conditions) } as IDisplayOptions;
+export function shownWhen(
+	displayOptions: IDisplayOptions,
+	...conditions: Array<Record<string, unknown[]>>
+): IDisplayOptions {
+	return {
+		...displayOptions,
+		show: Object.assign({}, displayOptions.show, ...conditions),
+	} as IDisplayOptions;
 }
 
 /**
  * A parameter with another default for an AI agent's tool. n8n has no default per use: it shows
  * the copy whose `@tool` condition holds, so this makes the two copies.
  */
-export function withToolDefault(property: INodeProperties, toolDefault: INodeProperties['default']): INodeProperties[] {
+export function withToolDefault(
+	property: INodeProperties,
+	toolDefault: INodeProperties['default'],
+): INodeProperties[] {
 	const displayOptions = property.displayOptions ?? {};
 	return [
 		{ ...property, displayOptions: shownWhen(displayOptions, ON_CANVAS) },

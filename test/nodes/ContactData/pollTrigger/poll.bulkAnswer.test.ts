@@ -21,9 +21,13 @@ it('an export answered 202 without a download URL fails naming what is missing, 
 			credentialTypes: [new ContactDataApi()],
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: server.url } },
 		});
-		const failure = (await host.activate().catch((error: unknown) => error)) as Error & { description?: string };
+		const failure = (await host.activate().catch((error: unknown) => error)) as Error & {
+			description?: string;
+		};
 		expect(failure.name).toBe('NodeApiError');
-		expect(failure.message).toBe('The API answered the export of a large list without a usable `url`, `expires_at`');
+		expect(failure.message).toBe(
+			'The API answered the export of a large list without a usable `url`, `expires_at`',
+		);
 		expect(failure.description).toMatch(/^Nothing was compared; the next poll tries again/);
 		expect(host.saved).toEqual({});
 	} finally {

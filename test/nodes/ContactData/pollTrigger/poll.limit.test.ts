@@ -18,10 +18,15 @@ afterAll(async () => {
 });
 
 it('refuses watched lists above the limit with a clear error, saving nothing', async () => {
-	const everyone = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, { name: 'Everyone', filters: {} });
+	const everyone = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, {
+		name: 'Everyone',
+		filters: {},
+	});
 	expect(everyone.body.contact_count).toBe(MAX_WATCHED_MEMBERS + 1);
 	const host = makePollHost(sandbox, pollParameters([everyone.body.id]));
-	await expect(host.activate()).rejects.toThrow(`hold more than ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} contacts`);
+	await expect(host.activate()).rejects.toThrow(
+		`hold more than ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} contacts`,
+	);
 	expect(host.saved).toEqual({});
 	expect(host.executions).toEqual([]);
 });

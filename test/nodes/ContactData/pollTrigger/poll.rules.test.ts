@@ -37,8 +37,15 @@ interface Stored {
 }
 
 /** Rewrites the saved baseline of the first member, as if the last poll had seen it so. */
-function rewriteFirstMember(change: (title: string | null, company: [string | null, string | null]) => { title: string | null; company: [string | null, string | null] }): void {
-	const stored = ((host.saved['node:Poll Trigger'] as IDataObject).baselines as IDataObject)[list.id] as unknown as Stored;
+function rewriteFirstMember(
+	change: (
+		title: string | null,
+		company: [string | null, string | null],
+	) => { title: string | null; company: [string | null, string | null] },
+): void {
+	const stored = ((host.saved['node:Poll Trigger'] as IDataObject).baselines as IDataObject)[
+		list.id
+	] as unknown as Stored;
 	const next = change(stored.titles[stored.title[0]], stored.companies[stored.company[0]]);
 	stored.titles.push(next.title);
 	stored.title[0] = stored.titles.length - 1;
@@ -56,7 +63,10 @@ describe('change rules', () => {
 	});
 
 	it('a company domain differing only in case or "www." is the same company', async () => {
-		rewriteFirstMember((title, [name, domain]) => ({ title, company: [name, `WWW.${domain!.toUpperCase()}`] }));
+		rewriteFirstMember((title, [name, domain]) => ({
+			title,
+			company: [name, `WWW.${domain!.toUpperCase()}`],
+		}));
 		expect(await host.activate()).toBeNull();
 	});
 
@@ -70,17 +80,26 @@ describe('change rules', () => {
 		expect(await host.activate()).toBeNull();
 		rewriteFirstMember((title) => ({ title, company: ['Another Company', null] }));
 		const [[item]] = (await host.activate())!;
-		expect(item.json).toMatchObject({ type: 'job_change', changes: { previous: { company: { name: 'Another Company', domain: null } } } });
+		expect(item.json).toMatchObject({
+			type: 'job_change',
+			changes: { previous: { company: { name: 'Another Company', domain: null } } },
+		});
 	});
 
 	it('another title at the same company is a role change naming the title as it was', async () => {
 		rewriteFirstMember((_title, company) => ({ title: 'Chief Tea Officer', company }));
 		const [[item]] = (await host.activate())!;
-		expect(item.json).toMatchObject({ type: 'role_change', changes: { previous: { title: 'Chief Tea Officer' } } });
+		expect(item.json).toMatchObject({
+			type: 'role_change',
+			changes: { previous: { title: 'Chief Tea Officer' } },
+		});
 	});
 
 	it('a member promoted out of a filter-based list cannot be seen by a poll (documented)', async () => {
-		const filtered = await api<{ id: string }>(sandbox, 'POST', PATHS.lists, { name: 'Directors', filters: { seniority: ['director'] } });
+		const filtered = await api<{ id: string }>(sandbox, 'POST', PATHS.lists, {
+			name: 'Directors',
+			filters: { seniority: ['director'] },
+		});
 		const watching = makePollHost(sandbox, pollParameters([filtered.body.id]));
 		await watching.activate();
 		const [event] = await sandboxEvents(sandbox, 'role_change', filtered.body.id);

@@ -24,7 +24,10 @@ beforeEach(async () => {
 	list = await listById(sandbox, 'Champions', 'vp', 40);
 });
 
-function expectSameChanges(items: Array<{ json: Record<string, unknown> }>, events: WebhookEvent[]) {
+function expectSameChanges(
+	items: Array<{ json: Record<string, unknown> }>,
+	events: WebhookEvent[],
+) {
 	expect(items.map((item) => changeOf(item.json))).toEqual(
 		events.map((event) => changeOf(event as unknown as Record<string, unknown>)),
 	);
@@ -70,8 +73,13 @@ describe('a watched list', () => {
 	it('does not count members joining or leaving as changes', async () => {
 		const host = makePollHost(sandbox, pollParameters([list.id]));
 		await host.activate();
-		const other = await api<{ results: Array<{ id: string }> }>(sandbox, 'POST', PATHS.search, { filters: { seniority: ['director'] }, limit: 5 });
-		await api(sandbox, 'POST', PATHS.listContacts(list.id), { ids: other.body.results.map((contact) => contact.id) });
+		const other = await api<{ results: Array<{ id: string }> }>(sandbox, 'POST', PATHS.search, {
+			filters: { seniority: ['director'] },
+			limit: 5,
+		});
+		await api(sandbox, 'POST', PATHS.listContacts(list.id), {
+			ids: other.body.results.map((contact) => contact.id),
+		});
 		await api(sandbox, 'DELETE', PATHS.listContacts(list.id), { ids: list.contactIds.slice(0, 5) });
 		expect(await host.tick()).toBeNull();
 	});
@@ -157,7 +165,10 @@ describe('state across restarts and n8n’s persistence rules', () => {
 	});
 
 	it('keeps the state per member small', async () => {
-		const large = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, { name: 'Managers', filters: { seniority: ['manager'] } });
+		const large = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, {
+			name: 'Managers',
+			filters: { seniority: ['manager'] },
+		});
 		const host = makePollHost(sandbox, pollParameters([large.body.id]));
 		await host.activate();
 		expect(large.body.contact_count).toBeGreaterThan(500);

@@ -12,18 +12,30 @@ import { api } from '../../../harness/api';
 import { KEYS, type TestSandbox } from '../../../harness/sandbox';
 
 /** A saved list of the first `count` contacts of a seniority, added by id; returns its id and the ids. */
-export async function listById(sandbox: TestSandbox, name: string, seniority: string, count: number): Promise<{ id: string; contactIds: string[] }> {
+export async function listById(
+	sandbox: TestSandbox,
+	name: string,
+	seniority: string,
+	count: number,
+): Promise<{ id: string; contactIds: string[] }> {
 	const found = await api<{ results: Array<{ id: string }> }>(sandbox, 'POST', PATHS.search, {
 		filters: { seniority: [seniority] },
 		limit: count,
 	});
 	const contactIds = found.body.results.map((contact) => contact.id);
-	const created = await api<{ id: string }>(sandbox, 'POST', PATHS.lists, { name, contact_ids: contactIds });
+	const created = await api<{ id: string }>(sandbox, 'POST', PATHS.lists, {
+		name,
+		contact_ids: contactIds,
+	});
 	if (created.status !== 201) throw new Error(`list ${name}: ${created.status}`);
 	return { id: created.body.id, contactIds };
 }
 
-export function pollParameters(listIds: string[], events = ['job_change', 'role_change'], simplify = false): INodeParameters {
+export function pollParameters(
+	listIds: string[],
+	events = ['job_change', 'role_change'],
+	simplify = false,
+): INodeParameters {
 	return {
 		events,
 		lists: { list: listIds.map((value) => ({ savedList: { __rl: true, mode: 'id', value } })) },
@@ -31,7 +43,11 @@ export function pollParameters(listIds: string[], events = ['job_change', 'role_
 	};
 }
 
-export function makePollHost(sandbox: TestSandbox, parameters: INodeParameters, scheduler: 'default' | 'durable' = 'default'): PollHost {
+export function makePollHost(
+	sandbox: TestSandbox,
+	parameters: INodeParameters,
+	scheduler: 'default' | 'durable' = 'default',
+): PollHost {
 	return new PollHost({
 		nodeType: new ContactDataPollTrigger(),
 		parameters,
@@ -42,8 +58,14 @@ export function makePollHost(sandbox: TestSandbox, parameters: INodeParameters, 
 }
 
 /** Sandbox events (each writes its change into the data set) on a list. */
-export async function sandboxEvents(sandbox: TestSandbox, type: 'job_change' | 'role_change', listId: string, count = 1): Promise<WebhookEvent[]> {
-	return (await sandbox.admin.emitEvents({ type, list_id: listId, count })).events as WebhookEvent[];
+export async function sandboxEvents(
+	sandbox: TestSandbox,
+	type: 'job_change' | 'role_change',
+	listId: string,
+	count = 1,
+): Promise<WebhookEvent[]> {
+	return (await sandbox.admin.emitEvents({ type, list_id: listId, count }))
+		.events as WebhookEvent[];
 }
 
 /** What a poll's item and a webhook event must share. */

@@ -22,8 +22,14 @@ const refund = (parameters: Record<string, unknown> = {}) => ({
 
 it('Get Balance: balance, tier, usage and refunds', async () => {
 	await api(sandbox, 'POST', PATHS.unlock, { ids: ids.slice(0, 2), level: 'premium' });
-	const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' } });
-	expect(result.items[0].json).toMatchObject({ balance: 1_000_000 - 4, tier: 'growth', refunds: [] });
+	const result = await run(sandbox, {
+		parameters: { resource: 'credits', operation: 'getBalance' },
+	});
+	expect(result.items[0].json).toMatchObject({
+		balance: 1_000_000 - 4,
+		tier: 'growth',
+		refunds: [],
+	});
 	expect(result.items[0].json.usage).toHaveLength(2);
 });
 
@@ -34,11 +40,19 @@ it('File Refund Claim: approved with the credits back; a second claim is a 409; 
 		inputItems: [{ json: { id: ids[0] } }, { json: { id: ids[1] } }],
 	});
 	expect(first.items.map((item) => item.json)).toEqual([
-		expect.objectContaining({ contact_id: ids[0], status: 'approved', credits_refunded: 2, reason: 'bounced_email' }),
+		expect.objectContaining({
+			contact_id: ids[0],
+			status: 'approved',
+			credits_refunded: 2,
+			reason: 'bounced_email',
+		}),
 		expect.objectContaining({ contact_id: ids[1], status: 'approved', credits_refunded: 2 }),
 	]);
 
-	const again = await run(sandbox, { parameters: refund(), inputItems: [{ json: { id: ids[0] } }] });
+	const again = await run(sandbox, {
+		parameters: refund(),
+		inputItems: [{ json: { id: ids[0] } }],
+	});
 	expect(again.error).toMatchObject({ name: 'NodeApiError', httpCode: '409' });
 	expect(again.error?.message).not.toMatch(/\[item \d+\]/);
 
@@ -47,15 +61,16 @@ it('File Refund Claim: approved with the credits back; a second claim is a 409; 
 		inputItems: [{ json: { id: ids[4] } }, { json: { id: ids[0] } }, { json: { id: 'nope' } }],
 		continueOnFail: true,
 	});
-	expect(mixed.items.map((item) => item.json.httpCode ?? item.json.status ?? item.json.error)).toEqual([
-		'404',
-		'approved',
-		expect.stringMatching(/^Contact ID: "nope" must be a contact id/),
-	]);
+	expect(
+		mixed.items.map((item) => item.json.httpCode ?? item.json.status ?? item.json.error),
+	).toEqual(['404', 'approved', expect.stringMatching(/^Contact ID: "nope" must be a contact id/)]);
 });
 
 it('a revoked key: 401 with the API’s message', async () => {
-	const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' }, key: KEYS.revoked });
+	const result = await run(sandbox, {
+		parameters: { resource: 'credits', operation: 'getBalance' },
+		key: KEYS.revoked,
+	});
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '401' });
 	expect(result.error?.description).toMatch(/Update the API key/);
 });

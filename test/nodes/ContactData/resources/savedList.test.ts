@@ -21,7 +21,10 @@ const savedList = (operation: string, parameters: Record<string, unknown> = {}) 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 async function makeList(name: string, body: Record<string, unknown>): Promise<SavedList> {
-	const { status, body: list } = await api<SavedList>(sandbox, 'POST', PATHS.lists, { name, ...body });
+	const { status, body: list } = await api<SavedList>(sandbox, 'POST', PATHS.lists, {
+		name,
+		...body,
+	});
 	if (status !== 201) throw new Error(`create list: ${status}`);
 	return list;
 }
@@ -50,15 +53,25 @@ it('Create from contact IDs: all items in one list, 1,000 ids at creation and th
 	// 1,300 items: single ids, then arrays of ids, with repeats; 2,500 unique ids.
 	const inputItems = [
 		...ids.slice(0, 1_200).map((id) => ({ json: { ids: id } })),
-		...Array.from({ length: 100 }, (_, index) => ({ json: { ids: ids.slice(1_000 + index * 15, 1_000 + index * 15 + 15) } })),
+		...Array.from({ length: 100 }, (_, index) => ({
+			json: { ids: ids.slice(1_000 + index * 15, 1_000 + index * 15 + 15) },
+		})),
 	];
 	const result = await run(sandbox, {
-		parameters: savedList('create', { name: 'Imported', createFrom: 'contactIds', contactIdField: 'ids' }),
+		parameters: savedList('create', {
+			name: 'Imported',
+			createFrom: 'contactIds',
+			contactIdField: 'ids',
+		}),
 		inputItems,
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(1);
-	expect(result.items[0].json).toMatchObject({ name: 'Imported', contact_count: 2_500, filters: null });
+	expect(result.items[0].json).toMatchObject({
+		name: 'Imported',
+		contact_count: 2_500,
+		filters: null,
+	});
 	expect(result.items[0].pairedItem).toEqual(inputItems.map((_, item) => ({ item })));
 	const stats = await keyStats(sandbox);
 	expect(stats.requests['POST /v1/lists']).toBe(1);
@@ -76,7 +89,9 @@ it('Add and Remove Contacts collect ids across all items, per list, 1,000 per ca
 		inputItems: [...inputItems, ...inputItems.slice(0, 50)],
 	});
 	expect(added.error).toBeUndefined();
-	expect(added.items.map((item) => [item.json.list_id, item.json.added, item.json.contact_count])).toEqual([
+	expect(
+		added.items.map((item) => [item.json.list_id, item.json.added, item.json.contact_count]),
+	).toEqual([
 		[first.id, 1_450, 1_450],
 		[second.id, 1_150, 1_150],
 	]);
@@ -89,7 +104,9 @@ it('Add and Remove Contacts collect ids across all items, per list, 1,000 per ca
 		parameters: savedList('removeContacts', { listId: byId(first.id) }),
 		inputItems: inputItems.slice(0, 500),
 	});
-	expect(removed.items.map((item) => [item.json.removed, item.json.contact_count])).toEqual([[250, 1_200]]);
+	expect(removed.items.map((item) => [item.json.removed, item.json.contact_count])).toEqual([
+		[250, 1_200],
+	]);
 	expect((await keyStats(sandbox)).requests['DELETE /v1/lists/:id/contacts']).toBe(1);
 });
 
@@ -104,7 +121,11 @@ it('an unknown contact id: 404 naming the ids; under continueOnFail an error ite
 	const continued = await run(sandbox, { parameters, inputItems, continueOnFail: true });
 	expect(continued.items).toEqual([
 		{
-			json: expect.objectContaining({ list_id: list.id, httpCode: '404', error: expect.any(String) }),
+			json: expect.objectContaining({
+				list_id: list.id,
+				httpCode: '404',
+				error: expect.any(String),
+			}),
 			pairedItem: [{ item: 0 }, { item: 1 }],
 		},
 	]);
@@ -112,7 +133,8 @@ it('an unknown contact id: 404 naming the ids; under continueOnFail an error ite
 
 it('Get Many pages with Return All or stops at Limit; Get and Delete take the list picker or an ID', async () => {
 	const made = [];
-	for (let index = 0; index < 105; index++) made.push(await makeList(`List ${index}`, { contact_ids: [ids[index]] }));
+	for (let index = 0; index < 105; index++)
+		made.push(await makeList(`List ${index}`, { contact_ids: [ids[index]] }));
 	const all = await run(sandbox, { parameters: savedList('getMany', { returnAll: true }) });
 	expect(all.items).toHaveLength(105);
 	expect((await keyStats(sandbox)).requests['GET /v1/lists']).toBe(2);
@@ -139,12 +161,15 @@ it('Get Many pages with Return All or stops at Limit; Get and Delete take the li
 });
 
 it('the list picker searches saved lists by name, a page at a time', async () => {
-	for (let index = 0; index < 120; index++) await makeList(`${index % 2 ? 'Odd' : 'Even'} ${index}`, {});
+	for (let index = 0; index < 120; index++)
+		await makeList(`${index % 2 ? 'Odd' : 'Even'} ${index}`, {});
 	const context = loadOptionsContext(sandbox);
 	const search = new ContactData().methods.listSearch.searchSavedLists;
 	const firstPage = await search.call(context, 'odd');
 	expect(firstPage.results.length).toBe(50);
-	expect(firstPage.results.every((result) => /^Odd \d+ \(0 contacts\)$/.test(String(result.name)))).toBe(true);
+	expect(
+		firstPage.results.every((result) => /^Odd \d+ \(0 contacts\)$/.test(String(result.name))),
+	).toBe(true);
 	expect(firstPage.paginationToken).toEqual(expect.any(String));
 	const secondPage = await search.call(context, 'odd', firstPage.paginationToken as string);
 	expect(secondPage.results.length).toBe(10);

@@ -31,16 +31,19 @@ const files = sourceFiles([SHARED]);
 
 it('knows every file of shared by its layer, each layer holding files', () => {
 	expect(files.length).toBeGreaterThan(10);
-	for (const layer of LAYERS) expect(files.some((file) => file.startsWith(`${SHARED}/${layer}/`))).toBe(true);
+	for (const layer of LAYERS)
+		expect(files.some((file) => file.startsWith(`${SHARED}/${layer}/`))).toBe(true);
 	expect(files.every((file) => layerOf(file) < LAYERS.length)).toBe(true);
 });
 
 it('tells an upward import from a downward one', () => {
-	expect(layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters'))).toBeGreaterThan(
-		layerOf(`${SHARED}/client/apiErrors.ts`),
-	);
+	expect(
+		layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters')),
+	).toBeGreaterThan(layerOf(`${SHARED}/client/apiErrors.ts`));
 	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../client/contract'))).toBe(0);
-	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../../resources/contact/unlock'))).toBe(LAYERS.length);
+	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../../resources/contact/unlock'))).toBe(
+		LAYERS.length,
+	);
 });
 
 it('no file of shared imports a higher layer', () => {

@@ -1,5 +1,11 @@
 /** What the trigger shows on the canvas and while it listens for a test event, and the command it names. */
-import { Workflow, sleep, type INode, type INodeParameters, type TriggerPanelDefinition } from 'n8n-workflow';
+import {
+	Workflow,
+	sleep,
+	type INode,
+	type INodeParameters,
+	type TriggerPanelDefinition,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../../nodes/ContactData/shared/client/contract';
 import { ContactDataTrigger } from '../../../../nodes/ContactData/ContactDataTrigger.node';
@@ -26,20 +32,28 @@ function subtitle(parameters: INodeParameters): unknown {
 		active: false,
 		nodeTypes: new MapNodeTypes({ 'test.contactDataTrigger': trigger }),
 	});
-	return workflow.expression.getSimpleParameterValue(node, trigger.description.subtitle!, 'internal', {});
+	return workflow.expression.getSimpleParameterValue(
+		node,
+		trigger.description.subtitle!,
+		'internal',
+		{},
+	);
 }
 
 it('the canvas subtitle reads as words, not event type identifiers', () => {
 	expect(subtitle({ events: ['job_change'] })).toBe('On job change');
 	expect(subtitle({})).toBe('On job change');
-	expect(subtitle({ events: ['job_change', 'role_change', 'intent'] })).toBe('On job change, role change, intent');
+	expect(subtitle({ events: ['job_change', 'role_change', 'intent'] })).toBe(
+		'On job change, role change, intent',
+	);
 });
 
 it('the test-listen panel says what makes an event happen in production, without repository commands', () => {
 	const panel = new ContactDataTrigger().description.triggerPanel as TriggerPanelDefinition;
 	const help = panel.executionsHelp as { inactive: string; active: string };
 	expect(panel.header).not.toMatch(/create an event/i);
-	for (const text of [help.inactive, help.active, String(panel.activationHint)]) expect(text).not.toMatch(/npm |sandbox/i);
+	for (const text of [help.inactive, help.active, String(panel.activationHint)])
+		expect(text).not.toMatch(/npm |sandbox/i);
 	expect(help.inactive).toMatch(/change job/i);
 	// The sandbox command stays in the docs and the playground.
 	expect(readRepoFile('docs/trigger.md')).toMatch(/npm run sandbox:event/);
@@ -69,11 +83,17 @@ describe('npm run sandbox:event', () => {
 		expect(lists.body.lists).toHaveLength(1);
 
 		const second = await fire('role_change');
-		expect(second.stdout).toMatch(new RegExp(`^role_change evt_\\S+ on list ${lists.body.lists[0].id}:`));
+		expect(second.stdout).toMatch(
+			new RegExp(`^role_change evt_\\S+ on list ${lists.body.lists[0].id}:`),
+		);
 		const eventIds = [first.stdout, second.stdout].map((out) => /evt_\S+/.exec(out)![0]);
 		// Delivery is asynchronous: the sandbox's log shows an attempt for each event soon after.
 		let delivered: string[] = [];
-		for (let attempt = 0; attempt < 100 && !eventIds.every((id) => delivered.includes(id)); attempt++) {
+		for (
+			let attempt = 0;
+			attempt < 100 && !eventIds.every((id) => delivered.includes(id));
+			attempt++
+		) {
 			await sleep(100);
 			delivered = (await sandbox.admin.deliveries()).map((delivery) => delivery.event_id);
 		}

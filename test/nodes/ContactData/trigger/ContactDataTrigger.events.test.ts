@@ -41,13 +41,21 @@ async function postSigned(body: string, id: string) {
 
 it('answers an event of a type it does not know with 2xx and starts nothing', async () => {
 	const id = 'evt_unknowntype000000000001';
-	const body = JSON.stringify({ id, type: 'funding_round', created_at: new Date().toISOString(), list_id: env.listA, company: { name: 'Acme' } });
+	const body = JSON.stringify({
+		id,
+		type: 'funding_round',
+		created_at: new Date().toISOString(),
+		list_id: env.listA,
+		company: { name: 'Acme' },
+	});
 	expect(await postSigned(body, id)).toBe(200);
 	expect(host.startedExecutions()).toBe(0);
 });
 
 it('gives a delivered job change its change key', async () => {
-	const [event] = (await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: env.listA, count: 1 })).events as WebhookEvent[];
+	const [event] = (
+		await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: env.listA, count: 1 })
+	).events as WebhookEvent[];
 	const [item] = await waitFor('the execution', async () => host.executions()[0]);
 	expect(item.json.change_key).toBe(changeKeyOf(event));
 	expect(item.json.change_key).toMatch(/^[0-9a-f]{32}$/);

@@ -17,7 +17,10 @@ const env = useTriggerSandbox();
 let host: TriggerHost;
 
 beforeEach(async () => {
-	host = makeHost(env.sandbox, triggerParameters(['job_change', 'role_change'], [env.listB, env.listA]));
+	host = makeHost(
+		env.sandbox,
+		triggerParameters(['job_change', 'role_change'], [env.listB, env.listA]),
+	);
 	await host.listen();
 });
 
@@ -54,7 +57,9 @@ describe('activation (checkExists, then create)', () => {
 	it('watches every saved list (list_ids null) when no list is chosen', async () => {
 		host.parameters = triggerParameters(['intent']);
 		await host.activate();
-		expect(await subscriptions(env.sandbox)).toMatchObject([{ events: ['intent'], list_ids: null }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([
+			{ events: ['intent'], list_ids: null },
+		]);
 	});
 
 	it('after a restart, adopts the subscription it holds instead of creating another', async () => {
@@ -85,7 +90,11 @@ describe('activation (checkExists, then create)', () => {
 		expect(held().secret).not.toBe(lost.secret);
 
 		// Nothing lost: the next event reaches the workflow through the new subscription.
-		const { events } = await env.sandbox.admin.emitEvents({ type: 'job_change', list_id: env.listA, count: 1 });
+		const { events } = await env.sandbox.admin.emitEvents({
+			type: 'job_change',
+			list_id: env.listA,
+			count: 1,
+		});
 		await waitFor('the delivery', async () => (host.executions().length === 1 ? true : undefined));
 		expect(host.executions()[0][0].json.id).toBe(events[0].id);
 	});
@@ -97,7 +106,9 @@ describe('activation (checkExists, then create)', () => {
 
 		expect(await host.activate()).toEqual({ existed: false });
 
-		expect(await subscriptions(env.sandbox)).toMatchObject([{ events: ['job_change'], list_ids: [env.listA] }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([
+			{ events: ['job_change'], list_ids: [env.listA] },
+		]);
 		expect(held().id).not.toBe(old.id);
 	});
 
@@ -122,7 +133,9 @@ describe('activation (checkExists, then create)', () => {
 
 	it('refuses an n8n webhook URL the service cannot deliver to, before sending anything', async () => {
 		host.publicBaseUrl = 'http://n8n.internal.example:5678';
-		await expect(host.activate()).rejects.toThrow('The service cannot deliver events to http://n8n.internal.example');
+		await expect(host.activate()).rejects.toThrow(
+			'The service cannot deliver events to http://n8n.internal.example',
+		);
 		expect((await requestCounts())['POST /v1/webhooks']).toBeUndefined();
 		expect(await subscriptions(env.sandbox)).toEqual([]);
 	});
@@ -131,12 +144,18 @@ describe('activation (checkExists, then create)', () => {
 		host.parameters = triggerParameters([]);
 		await expect(host.activate()).rejects.toThrow('Choose at least one event in "Events"');
 		host.parameters = triggerParameters(['job_change'], ['Directors']);
-		await expect(host.activate()).rejects.toThrow('Saved list 1 in "Saved Lists to Watch" is "Directors"');
-		expect(Object.keys(await requestCounts()).filter((route) => route.includes('/v1/webhooks'))).toEqual([]);
+		await expect(host.activate()).rejects.toThrow(
+			'Saved list 1 in "Saved Lists to Watch" is "Directors"',
+		);
+		expect(
+			Object.keys(await requestCounts()).filter((route) => route.includes('/v1/webhooks')),
+		).toEqual([]);
 	});
 
 	it('surfaces a refused key on create as the API error, and keeps nothing', async () => {
-		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_starter', baseUrl: env.sandbox.url } };
+		host.credentials = {
+			contactDataApi: { apiKey: 'sk_sandbox_starter', baseUrl: env.sandbox.url },
+		};
 		await expect(host.activate()).rejects.toMatchObject({ httpCode: '403' });
 		expect(host.nodeStaticData().subscriptionId).toBeUndefined();
 	});
@@ -150,16 +169,25 @@ describe('activation (checkExists, then create)', () => {
 		expect(urls).toEqual([host.webhookUrl(), host.webhookUrl({ test: true })].sort());
 
 		await env.sandbox.admin.emitEvents({ type: 'role_change', list_id: env.listB, count: 1 });
-		await waitFor('the test execution', async () => (host.executions('test').length === 1 ? true : undefined));
-		await waitFor('the production execution', async () => (host.executions('production').length > 0 ? true : undefined));
+		await waitFor('the test execution', async () =>
+			host.executions('test').length === 1 ? true : undefined,
+		);
+		await waitFor('the production execution', async () =>
+			host.executions('production').length > 0 ? true : undefined,
+		);
 		await waitFor('the test subscription to go', async () =>
 			(await subscriptions(env.sandbox)).length === 1 ? true : undefined,
 		);
 
-		expect(await subscriptions(env.sandbox)).toMatchObject([{ id: production.id, url: host.webhookUrl() }]);
+		expect(await subscriptions(env.sandbox)).toMatchObject([
+			{ id: production.id, url: host.webhookUrl() },
+		]);
 		expect(held()).toEqual(production);
 		expect(host.executions('production')).toHaveLength(1);
-		expect(host.executions('test')[0][0].json).toMatchObject({ type: 'role_change', list_id: env.listB });
+		expect(host.executions('test')[0][0].json).toMatchObject({
+			type: 'role_change',
+			list_id: env.listB,
+		});
 	});
 });
 
@@ -193,7 +221,9 @@ describe('deactivation (delete)', () => {
 	it('surfaces a refused key as the API error and keeps the subscription id to try again', async () => {
 		await host.activate();
 		const before = held();
-		host.credentials = { contactDataApi: { apiKey: 'sk_sandbox_revoked', baseUrl: env.sandbox.url } };
+		host.credentials = {
+			contactDataApi: { apiKey: 'sk_sandbox_revoked', baseUrl: env.sandbox.url },
+		};
 
 		await expect(host.deactivate()).rejects.toMatchObject({ httpCode: '401' });
 		expect(held()).toEqual(before);
@@ -203,7 +233,9 @@ describe('deactivation (delete)', () => {
 	it('surfaces a service that keeps failing (after the transport’s retries), never swallowing it', async () => {
 		await host.activate();
 		const before = held();
-		await env.sandbox.admin.setFaults([{ route: 'DELETE /v1/webhooks/*', kind: 'error', status: 503 }]);
+		await env.sandbox.admin.setFaults([
+			{ route: 'DELETE /v1/webhooks/*', kind: 'error', status: 503 },
+		]);
 
 		await expect(host.deactivate()).rejects.toMatchObject({ httpCode: '503' });
 		expect(held()).toEqual(before);

@@ -8,7 +8,12 @@ import { changeKeyOf } from '../../../../nodes/ContactData/shared/items/eventIte
 import type { INodeType } from 'n8n-workflow';
 import { request } from 'undici';
 
-import { HEADERS, PATHS, webhookSignature, type WebhookEvent } from '../../../../nodes/ContactData/shared/client/contract';
+import {
+	HEADERS,
+	PATHS,
+	webhookSignature,
+	type WebhookEvent,
+} from '../../../../nodes/ContactData/shared/client/contract';
 import type { ReceivedRequest, TriggerHost } from '../../../harness/webhook';
 import type { DeliveryLogEntry } from '../../../harness/sandbox';
 import { loadAfresh } from '../../../support/modules.cjs';
@@ -36,8 +41,13 @@ async function startHost(parameters: ReturnType<typeof triggerParameters>): Prom
 	await host.activate();
 }
 
-async function emit(type: WebhookEvent['type'], listId: string, count = 1): Promise<WebhookEvent[]> {
-	return (await env.sandbox.admin.emitEvents({ type, list_id: listId, count })).events as WebhookEvent[];
+async function emit(
+	type: WebhookEvent['type'],
+	listId: string,
+	count = 1,
+): Promise<WebhookEvent[]> {
+	return (await env.sandbox.admin.emitEvents({ type, list_id: listId, count }))
+		.events as WebhookEvent[];
 }
 
 async function deliveries(): Promise<DeliveryLogEntry[]> {
@@ -82,10 +92,18 @@ function heldSecret(): string {
 async function post(headers: Record<string, string>, body: string | Buffer) {
 	const response = await request(host.webhookUrl(), { method: 'POST', headers, body });
 	const text = await response.body.text();
-	return { status: response.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+	return {
+		status: response.statusCode,
+		body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+	};
 }
 
-function signedHeaders(secret: string, id: string, body: string | Buffer, timestamp = Math.floor(Date.now() / 1000)) {
+function signedHeaders(
+	secret: string,
+	id: string,
+	body: string | Buffer,
+	timestamp = Math.floor(Date.now() / 1000),
+) {
 	return {
 		'content-type': 'application/json',
 		[HEADERS.webhookId]: id,
@@ -122,15 +140,24 @@ describe('real signed deliveries', () => {
 		const events = await emit('job_change', env.listA, 3);
 		const log = await settled(events.map((e) => e.id));
 
-		const byId = (a: { id?: unknown }, b: { id?: unknown }) => String(a.id).localeCompare(String(b.id));
+		const byId = (a: { id?: unknown }, b: { id?: unknown }) =>
+			String(a.id).localeCompare(String(b.id));
 		// Each event as delivered, with the change key the trigger adds (see changes.ts).
-		expect(host.executions().map((items) => items[0].json).sort(byId)).toEqual(
+		expect(
+			host
+				.executions()
+				.map((items) => items[0].json)
+				.sort(byId),
+		).toEqual(
 			[...events].sort(byId).map((event) => ({ ...event, change_key: changeKeyOf(event) })),
 		);
 		expect(host.executions()[0][0].json).toMatchObject({
 			list_id: env.listA,
 			contact: { id: expect.stringMatching(/^ct_/) },
-			changes: { previous: { title: expect.any(String) }, current: { company: { name: expect.any(String) } } },
+			changes: {
+				previous: { title: expect.any(String) },
+				current: { company: { name: expect.any(String) } },
+			},
 		});
 		expect(log).toHaveLength(3);
 		expect(log.every((d) => d.attempt === 1 && d.status === 200)).toBe(true);
@@ -142,7 +169,9 @@ describe('real signed deliveries', () => {
 		const [intent] = await emit('intent', env.listB);
 		await settled([change.id, intent.id]);
 
-		const items = Object.fromEntries(host.executions().map(([item]) => [String(item.json.event_id), item.json]));
+		const items = Object.fromEntries(
+			host.executions().map(([item]) => [String(item.json.event_id), item.json]),
+		);
 		const [first, second] = [items[change.id], items[intent.id]];
 		expect(first).toMatchObject({
 			event_id: change.id,
@@ -166,7 +195,14 @@ describe('real signed deliveries', () => {
 		// email first), with its id as contact_id; a preview's email and LinkedIn URL stay null.
 		const { contact } = change;
 		expect(contact.unlocked).toBe(false);
-		expect(Object.keys(first).slice(4, 10)).toEqual(['contact_id', 'name', 'title', 'company_name', 'email', 'linkedin_url']);
+		expect(Object.keys(first).slice(4, 10)).toEqual([
+			'contact_id',
+			'name',
+			'title',
+			'company_name',
+			'email',
+			'linkedin_url',
+		]);
 		expect(first).toMatchObject({
 			name: [contact.first_name, contact.last_name].filter(Boolean).join(' ') || null,
 			title: contact.title,
@@ -196,8 +232,12 @@ describe('real signed deliveries', () => {
 
 		expect(executedIds()).toEqual([wanted.id]);
 		expect(log.every((d) => d.attempt === 1 && d.status === 200)).toBe(true);
-		expect(requestsFor(otherType.id)[0].body).toMatchObject({ ignored: 'the event type role_change is not selected' });
-		expect(requestsFor(otherList.id)[0].body).toMatchObject({ ignored: `the saved list ${env.listB} is not watched` });
+		expect(requestsFor(otherType.id)[0].body).toMatchObject({
+			ignored: 'the event type role_change is not selected',
+		});
+		expect(requestsFor(otherList.id)[0].body).toMatchObject({
+			ignored: `the saved list ${env.listB} is not watched`,
+		});
 	});
 
 	it('acknowledge intent below the minimum score without an execution', async () => {
@@ -264,7 +304,10 @@ describe('altered and forged deliveries', () => {
 			status: 401,
 			body: { message: 'Unauthorized: bad_signature' },
 		});
-		const unsigned = without(signedHeaders(attacker, forgedId, forgedBody), HEADERS.webhookSignature);
+		const unsigned = without(
+			signedHeaders(attacker, forgedId, forgedBody),
+			HEADERS.webhookSignature,
+		);
 		expect((await post(unsigned, forgedBody)).status).toBe(401);
 		// The real headers with a re-serialised body: same JSON, other bytes.
 		const reserialised = JSON.stringify(JSON.parse(body), null, 2);
@@ -288,9 +331,15 @@ describe('altered and forged deliveries', () => {
 		const id = String(real.headers[HEADERS.webhookId]);
 		const now = Math.floor(Date.now() / 1000);
 
-		const stale = await post(signedHeaders(heldSecret(), id, real.rawBody, now - 301), real.rawBody);
+		const stale = await post(
+			signedHeaders(heldSecret(), id, real.rawBody, now - 301),
+			real.rawBody,
+		);
 		expect(stale).toEqual({ status: 401, body: { message: 'Unauthorized: stale_timestamp' } });
-		const replay = await post(signedHeaders(heldSecret(), id, real.rawBody, now - 30), real.rawBody);
+		const replay = await post(
+			signedHeaders(heldSecret(), id, real.rawBody, now - 30),
+			real.rawBody,
+		);
 		expect(replay).toMatchObject({ status: 200, body: { duplicate: true, event_id: id } });
 
 		expect(executedIds()).toEqual([id]);
@@ -303,11 +352,18 @@ describe('altered and forged deliveries', () => {
 			await post({ ...signedHeaders(heldSecret(), id, body), 'content-type': contentType }, body);
 
 		const notJson = await send('evt_m1', 'job change: Ada', 'text/plain');
-		expect(notJson).toEqual({ status: 400, body: { message: 'Bad request: The body is not JSON' } });
+		expect(notJson).toEqual({
+			status: 400,
+			body: { message: 'Bad request: The body is not JSON' },
+		});
 		const noContact = without({ ...event, id: 'evt_m2' }, 'contact');
-		expect((await send('evt_m2', JSON.stringify(noContact))).body?.message).toMatch(/^Bad request: Not an event: contact/);
+		expect((await send('evt_m2', JSON.stringify(noContact))).body?.message).toMatch(
+			/^Bad request: Not an event: contact/,
+		);
 		const otherId = await send('evt_m3', JSON.stringify({ ...event, id: 'evt_m4' }));
-		expect(otherId.body?.message).toBe('Bad request: The event id evt_m4 differs from the webhook-id header evt_m3');
+		expect(otherId.body?.message).toBe(
+			'Bad request: The event id evt_m4 differs from the webhook-id header evt_m3',
+		);
 		const noChanges = without({ ...event, id: 'evt_m5' }, 'changes');
 		expect((await send('evt_m5', JSON.stringify(noChanges))).status).toBe(400);
 
@@ -358,13 +414,19 @@ describe('exactly once across n8n processes', () => {
 			[HEADERS.webhookSignature]: String(real.headers[HEADERS.webhookSignature]),
 		};
 		const response = await request(url, { method: 'POST', headers, body: real.rawBody });
-		return { status: response.statusCode, body: (await response.body.json()) as Record<string, unknown> };
+		return {
+			status: response.statusCode,
+			body: (await response.body.json()) as Record<string, unknown>,
+		};
 	}
 
 	it('acknowledge an accepted event with a small JSON answer naming it', async () => {
 		await startHost(triggerParameters(['job_change'], [env.listA]));
 		const real = await captureRealDelivery();
-		expect(real).toMatchObject({ status: 200, body: { received: true, event_id: real.headers[HEADERS.webhookId] } });
+		expect(real).toMatchObject({
+			status: 200,
+			body: { received: true, event_id: real.headers[HEADERS.webhookId] },
+		});
 	});
 
 	it('pass a copy that reaches another process on to no workflow, and still pass new events on there', async () => {
@@ -375,7 +437,10 @@ describe('exactly once across n8n processes', () => {
 		await other.listen();
 
 		// That process never saw the event: it starts an execution, whose trigger drops the copy.
-		expect(await replay(real, other.webhookUrl())).toEqual({ status: 200, body: { received: true, event_id: eventId } });
+		expect(await replay(real, other.webhookUrl())).toEqual({
+			status: 200,
+			body: { received: true, event_id: eventId },
+		});
 		expect(other.startedExecutions()).toBe(1);
 		expect(other.executions()).toEqual([]);
 		expect(host.executions().map(([item]) => item.json.event_id)).toEqual([eventId]);
@@ -405,10 +470,17 @@ describe('exactly once across n8n processes', () => {
 		await startHost(triggerParameters(['job_change'], [env.listA]));
 		const real = await captureRealDelivery();
 		const event = JSON.parse(real.rawBody.toString()) as WebhookEvent;
-		const bodies = Array.from({ length: 8 }, (_, i) => JSON.stringify({ ...event, id: `evt_burst${i}` }));
-		const signed = bodies.map((body, i) => ({ headers: signedHeaders(heldSecret(), `evt_burst${i}`, body), body }));
+		const bodies = Array.from({ length: 8 }, (_, i) =>
+			JSON.stringify({ ...event, id: `evt_burst${i}` }),
+		);
+		const signed = bodies.map((body, i) => ({
+			headers: signedHeaders(heldSecret(), `evt_burst${i}`, body),
+			body,
+		}));
 		// All at once to one process: their executions record at the same moments.
-		const answers = await Promise.all(signed.map(async ({ headers, body }) => await post(headers, body)));
+		const answers = await Promise.all(
+			signed.map(async ({ headers, body }) => await post(headers, body)),
+		);
 		expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
 		expect(host.executions()).toHaveLength(9);
 
@@ -416,7 +488,9 @@ describe('exactly once across n8n processes', () => {
 		other = host.anotherProcess(triggerOfAnotherProcess());
 		await other.listen();
 		for (const { headers, body } of signed) {
-			expect((await request(other.webhookUrl(), { method: 'POST', headers, body })).statusCode).toBe(200);
+			expect(
+				(await request(other.webhookUrl(), { method: 'POST', headers, body })).statusCode,
+			).toBe(200);
 		}
 		expect(other.startedExecutions()).toBe(8);
 		expect(other.executions()).toEqual([]);
@@ -426,6 +500,10 @@ describe('exactly once across n8n processes', () => {
 		await startHost(triggerParameters(['job_change'], [env.listA]));
 		host.savesStaticDataOfStartedExecutions = true;
 		await captureRealDelivery();
-		expect(Object.keys(host.nodeStaticData()).sort()).toEqual(['subscriptionId', 'subscriptionSecret', 'subscriptionUrl']);
+		expect(Object.keys(host.nodeStaticData()).sort()).toEqual([
+			'subscriptionId',
+			'subscriptionSecret',
+			'subscriptionUrl',
+		]);
 	});
 });

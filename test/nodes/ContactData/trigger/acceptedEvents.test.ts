@@ -26,7 +26,8 @@ describe('AcceptedEvents', () => {
 	it('forgets expired ids as new ones come, so memory follows the event rate, not the history', () => {
 		const record = new AcceptedEvents(1_000_000);
 		for (let minute = 0; minute < 60; minute++) {
-			for (let i = 0; i < 100; i++) record.accept('sub_1', `evt_${minute}_${i}`, T0 + minute * 60_000, T0 + minute * 60_000);
+			for (let i = 0; i < 100; i++)
+				record.accept('sub_1', `evt_${minute}_${i}`, T0 + minute * 60_000, T0 + minute * 60_000);
 		}
 		// Five minutes of events (plus the minute being filled) at 100 a minute, not the hour's 6,000.
 		expect(record.size).toBeLessThanOrEqual(600);

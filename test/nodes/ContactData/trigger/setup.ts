@@ -5,7 +5,11 @@
 import { sleep, type INodeParameters } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../../../credentials/ContactDataApi.credentials';
-import { PATHS, type EventType, type Webhook } from '../../../../nodes/ContactData/shared/client/contract';
+import {
+	PATHS,
+	type EventType,
+	type Webhook,
+} from '../../../../nodes/ContactData/shared/client/contract';
 import { ContactDataTrigger } from '../../../../nodes/ContactData/ContactDataTrigger.node';
 import { TriggerHost } from '../../../harness/webhook';
 import { api } from '../../../harness/api';
@@ -27,7 +31,10 @@ export interface TriggerTestEnv {
 export function useTriggerSandbox(): TriggerTestEnv {
 	const env = {} as TriggerTestEnv;
 	beforeAll(async () => {
-		env.sandbox = await startTestSandbox({ contacts: 5_000, webhookRetryDelaysMs: RETRY_DELAYS_MS });
+		env.sandbox = await startTestSandbox({
+			contacts: 5_000,
+			webhookRetryDelaysMs: RETRY_DELAYS_MS,
+		});
 	});
 	afterAll(async () => {
 		await env.sandbox.close();
@@ -45,11 +52,20 @@ export async function subscriptions(sandbox: TestSandbox): Promise<Webhook[]> {
 }
 
 /** A saved list with members (a saved search), returning its id. */
-export async function createList(sandbox: TestSandbox, name: string, seniority: string): Promise<string> {
-	const { status, body } = await api<{ id: string; contact_count: number }>(sandbox, 'POST', PATHS.lists, {
-		name,
-		filters: { seniority: [seniority] },
-	});
+export async function createList(
+	sandbox: TestSandbox,
+	name: string,
+	seniority: string,
+): Promise<string> {
+	const { status, body } = await api<{ id: string; contact_count: number }>(
+		sandbox,
+		'POST',
+		PATHS.lists,
+		{
+			name,
+			filters: { seniority: [seniority] },
+		},
+	);
 	if (status !== 201 || body.contact_count === 0) throw new Error(`list ${name}: ${status}`);
 	return body.id;
 }
@@ -68,7 +84,11 @@ export function triggerParameters(
 	};
 }
 
-export function makeHost(sandbox: TestSandbox, parameters: INodeParameters, key: string = KEYS.growth): TriggerHost {
+export function makeHost(
+	sandbox: TestSandbox,
+	parameters: INodeParameters,
+	key: string = KEYS.growth,
+): TriggerHost {
 	return new TriggerHost({
 		nodeType: new ContactDataTrigger(),
 		parameters,
@@ -78,7 +98,11 @@ export function makeHost(sandbox: TestSandbox, parameters: INodeParameters, key:
 }
 
 /** Polls until `check` returns a value other than undefined (a generous limit, not a timing claim). */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, limitMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+	what: string,
+	check: () => Promise<T | undefined>,
+	limitMs = 30_000,
+): Promise<T> {
 	const deadline = Date.now() + limitMs;
 	for (;;) {
 		const value = await check();

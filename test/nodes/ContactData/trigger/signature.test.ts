@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 
 import { WEBHOOKS, webhookSignature } from '../../../../nodes/ContactData/shared/client/contract';
-import { verifyDeliverySignature, type SignatureVerdict } from '../../../../nodes/ContactData/trigger/signature';
+import {
+	verifyDeliverySignature,
+	type SignatureVerdict,
+} from '../../../../nodes/ContactData/trigger/signature';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -28,7 +31,9 @@ describe('verifyDeliverySignature', () => {
 
 	it('accepts a matching entry among several space-separated ones (key rotation)', () => {
 		const header = `v1,${randomBytes(32).toString('base64')} v2,abc ${webhookSignature(secret, id, now, rawBody)}`;
-		expect(verifyDeliverySignature(secret, signed({ signature: header }), now)).toEqual({ valid: true });
+		expect(verifyDeliverySignature(secret, signed({ signature: header }), now)).toEqual({
+			valid: true,
+		});
 	});
 
 	it('refuses a signature made with another secret', () => {
@@ -50,7 +55,9 @@ describe('verifyDeliverySignature', () => {
 	it('refuses a signature whose id or timestamp was swapped', () => {
 		expect(verifyDeliverySignature(secret, signed({ id: 'evt_other' }), now).valid).toBe(false);
 		const later = String(now + 1);
-		expect(verifyDeliverySignature(secret, signed({ timestamp: later }), now + 1).valid).toBe(false);
+		expect(verifyDeliverySignature(secret, signed({ timestamp: later }), now + 1).valid).toBe(
+			false,
+		);
 	});
 
 	it('refuses timestamps outside the tolerance either side, and accepts its edge', () => {
@@ -61,7 +68,9 @@ describe('verifyDeliverySignature', () => {
 			valid: false,
 			reason: 'stale_timestamp',
 		});
-		expect(reasonOf(verifyDeliverySignature(secret, signed(), now - tolerance - 1))).toBe('stale_timestamp');
+		expect(reasonOf(verifyDeliverySignature(secret, signed(), now - tolerance - 1))).toBe(
+			'stale_timestamp',
+		);
 		expect(reasonOf(verifyDeliverySignature(secret, signed({ timestamp: '17e8' }), now))).toBe(
 			'stale_timestamp',
 		);
@@ -71,13 +80,19 @@ describe('verifyDeliverySignature', () => {
 		expect(reasonOf(verifyDeliverySignature(secret, signed({ signature: undefined }), now))).toBe(
 			'missing_headers',
 		);
-		expect(reasonOf(verifyDeliverySignature(secret, signed({ id: undefined }), now))).toBe('missing_headers');
+		expect(reasonOf(verifyDeliverySignature(secret, signed({ id: undefined }), now))).toBe(
+			'missing_headers',
+		);
 		expect(reasonOf(verifyDeliverySignature(secret, signed({ rawBody: undefined }), now))).toBe(
 			'missing_headers',
 		);
 		const v2Only = webhookSignature(secret, id, now, rawBody).replace(/^v1,/, 'v2,');
-		expect(reasonOf(verifyDeliverySignature(secret, signed({ signature: v2Only }), now))).toBe('bad_signature');
-		expect(reasonOf(verifyDeliverySignature(secret, signed({ signature: 'v1,' }), now))).toBe('bad_signature');
+		expect(reasonOf(verifyDeliverySignature(secret, signed({ signature: v2Only }), now))).toBe(
+			'bad_signature',
+		);
+		expect(reasonOf(verifyDeliverySignature(secret, signed({ signature: 'v1,' }), now))).toBe(
+			'bad_signature',
+		);
 		expect(reasonOf(verifyDeliverySignature(undefined, signed(), now))).toBe('missing_secret');
 	});
 });

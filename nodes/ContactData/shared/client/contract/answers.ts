@@ -4,7 +4,15 @@
  */
 import { z } from 'zod';
 
-import { EMAIL_STATUSES, EXPORT_FORMATS, REFUND_REASONS, REFUND_STATUSES, TIERS, UNLOCK_LEVELS, USAGE_OPERATIONS } from './enums';
+import {
+	EMAIL_STATUSES,
+	EXPORT_FORMATS,
+	REFUND_REASONS,
+	REFUND_STATUSES,
+	TIERS,
+	UNLOCK_LEVELS,
+	USAGE_OPERATIONS,
+} from './enums';
 import { openEnum } from './openEnum';
 
 export const contactPreviewSchema = z
@@ -26,7 +34,11 @@ export const contactPreviewSchema = z
 			})
 			.passthrough(),
 		location: z
-			.object({ country: z.string().nullable(), region: z.string().nullable(), city: z.string().nullable() })
+			.object({
+				country: z.string().nullable(),
+				region: z.string().nullable(),
+				city: z.string().nullable(),
+			})
 			.passthrough(),
 		has_email: z.boolean(),
 		has_phone: z.boolean(),
@@ -81,7 +93,10 @@ export const searchPageSchema = searchResponseSchema.extend({
 export type SearchPage = z.infer<typeof searchPageSchema>;
 
 export const unlockEntryErrorSchema = z
-	.object({ id: z.string(), error: z.object({ code: z.string(), message: z.string() }).passthrough() })
+	.object({
+		id: z.string(),
+		error: z.object({ code: z.string(), message: z.string() }).passthrough(),
+	})
 	.passthrough();
 export type UnlockEntryError = z.infer<typeof unlockEntryErrorSchema>;
 
@@ -101,7 +116,11 @@ export const unlockResponseSchema = z
 export type UnlockResponse = z.infer<typeof unlockResponseSchema>;
 
 export const enrichResponseSchema = z
-	.object({ contact: chargedContactSchema, credits_charged: z.number(), credits_remaining: z.number() })
+	.object({
+		contact: chargedContactSchema,
+		credits_charged: z.number(),
+		credits_remaining: z.number(),
+	})
 	.passthrough();
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
 

@@ -3,5 +3,9 @@ import { z } from 'zod';
 
 /** An enum in an answer: one of `values`, or a value added since, passed through as it came. */
 export function openEnum<T extends readonly [string, ...string[]]>(values: T) {
-	return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<T[number] | (string & {}), z.ZodTypeDef, unknown>;
+	return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<
+		T[number] | (string & {}),
+		z.ZodTypeDef,
+		unknown
+	>;
 }

@@ -15,7 +15,11 @@ export const RATE_LIMIT_WINDOW_MS = 60_000;
  * The calls outside the `other` class, by endpoint: `null` for calls that are not rate limited
  * (exports and export downloads, whatever the method).
  */
-const RATE_LIMIT_CLASS_OF: ReadonlyArray<{ endpoint: Endpoint; method?: string; rateClass: RateLimitClass | null }> = [
+const RATE_LIMIT_CLASS_OF: ReadonlyArray<{
+	endpoint: Endpoint;
+	method?: string;
+	rateClass: RateLimitClass | null;
+}> = [
 	{ endpoint: 'search', method: 'POST', rateClass: 'search' },
 	{ endpoint: 'unlock', method: 'POST', rateClass: 'charged' },
 	{ endpoint: 'enrich', method: 'POST', rateClass: 'charged' },

@@ -1,7 +1,15 @@
 /** The bodies clients send, checked strictly before sending (the sandbox checks them the same way). */
 import { z } from 'zod';
 
-import { EVENT_TYPES, EXPORT_DELIVERIES, EXPORT_FORMATS, FUNDING_STAGES, REFUND_REASONS, SENIORITIES, UNLOCK_LEVELS } from './enums';
+import {
+	EVENT_TYPES,
+	EXPORT_DELIVERIES,
+	EXPORT_FORMATS,
+	FUNDING_STAGES,
+	REFUND_REASONS,
+	SENIORITIES,
+	UNLOCK_LEVELS,
+} from './enums';
 import { ID_PREFIXES } from './ids';
 import { LIMITS } from './limits';
 
@@ -38,10 +46,12 @@ export const searchFiltersSchema = z
 	.object(knownSearchFiltersShape)
 	.partial()
 	.catchall(
-		z.unknown().refine(
-			(value) => (JSON.stringify(value) ?? '').length <= LIMITS.filterValueMaxLength,
-			`is longer than ${LIMITS.filterValueMaxLength} characters as JSON`,
-		),
+		z
+			.unknown()
+			.refine(
+				(value) => (JSON.stringify(value) ?? '').length <= LIMITS.filterValueMaxLength,
+				`is longer than ${LIMITS.filterValueMaxLength} characters as JSON`,
+			),
 	);
 /** Filters as the sandbox accepts them: only the named ones (others are 400, as on the service). */
 export const knownSearchFiltersSchema = z.object(knownSearchFiltersShape).partial().strict();

@@ -47,7 +47,10 @@ export const webhookEventSchema = z
 		created_at: z.string(),
 		list_id: z.string(),
 		contact: contactPreviewSchema,
-		changes: z.object({ previous: changeSideSchema, current: changeSideSchema }).passthrough().optional(),
+		changes: z
+			.object({ previous: changeSideSchema, current: changeSideSchema })
+			.passthrough()
+			.optional(),
 		intent: z
 			.object({
 				topic: z.string(),

@@ -13,10 +13,17 @@ let sandbox: TestSandbox;
 let people: Array<{ id: string; email: string }>;
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 20_000 });
-	const withEmail = (await contacts(sandbox, 200)).filter((contact) => contact.has_email).slice(0, 40);
-	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(sandbox, 'POST', PATHS.unlock, {
-		ids: withEmail.map((contact) => contact.id),
-	});
+	const withEmail = (await contacts(sandbox, 200))
+		.filter((contact) => contact.has_email)
+		.slice(0, 40);
+	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(
+		sandbox,
+		'POST',
+		PATHS.unlock,
+		{
+			ids: withEmail.map((contact) => contact.id),
+		},
+	);
 	people = body.contacts.filter((contact) => contact.email).slice(0, 12);
 });
 afterAll(async () => sandbox?.close());
@@ -35,14 +42,29 @@ it.each([[-50], [7], ['one']])(
 	'credits_charged %p on every answer, Enrich What Fits, Max Credits 4, 12 new people: at most 4 charged',
 	async (charge) => {
 		expect(people).toHaveLength(12);
-		await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'rewrite', phase: 'after', set: { credits_charged: charge } }]);
+		await sandbox.admin.setFaults([
+			{
+				route: 'POST /v1/enrich',
+				kind: 'rewrite',
+				phase: 'after',
+				set: { credits_charged: charge },
+			},
+		]);
 		const emails = people.map(({ email }) => ({ json: { email } }));
-		const result = await run(sandbox, { parameters: enrichWhatFits(4), inputItems: emails, continueOnFail: true });
+		const result = await run(sandbox, {
+			parameters: enrichWhatFits(4),
+			inputItems: emails,
+			continueOnFail: true,
+		});
 		expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(4);
 		expect(result.items).toHaveLength(12);
-		expect(result.items.map((item) => item.pairedItem)).toEqual(emails.map((_, item) => ({ item })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			emails.map((_, item) => ({ item })),
+		);
 		// The people the API charged for come out as records; the rest pass through marked.
-		expect(result.items.slice(0, 4).map((item) => item.json.id)).toEqual(people.slice(0, 4).map(({ id }) => id));
+		expect(result.items.slice(0, 4).map((item) => item.json.id)).toEqual(
+			people.slice(0, 4).map(({ id }) => id),
+		);
 		expect(result.items.slice(4).every((item) => item.json.unlock_skipped === 'budget')).toBe(true);
 		expect(hints(result)[0]).toMatch(/impossible charge/);
 	},

@@ -8,13 +8,12 @@ let sandbox: TestSandbox;
 let people: Array<{ id: string; email: string; linkedin_url: string }>;
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 5_000 });
-	const ids = (await contacts(sandbox, 50)).filter((contact) => contact.has_email).map((contact) => contact.id);
-	const { body } = await api<{ contacts: Array<{ id: string; email: string; linkedin_url: string }> }>(
-		sandbox,
-		'POST',
-		PATHS.unlock,
-		{ ids: ids.slice(0, 4), level: 'basic' },
-	);
+	const ids = (await contacts(sandbox, 50))
+		.filter((contact) => contact.has_email)
+		.map((contact) => contact.id);
+	const { body } = await api<{
+		contacts: Array<{ id: string; email: string; linkedin_url: string }>;
+	}>(sandbox, 'POST', PATHS.unlock, { ids: ids.slice(0, 4), level: 'basic' });
 	people = body.contacts;
 });
 afterAll(async () => sandbox?.close());
@@ -39,7 +38,11 @@ it('finds people by email (per item, from expressions) and charges as an unlock'
 	expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual(
 		people.slice(0, 3).map(({ id }, item) => [id, { item }]),
 	);
-	expect(result.items[0].json).toMatchObject({ unlocked: true, level: 'basic', email: people[0].email });
+	expect(result.items[0].json).toMatchObject({
+		unlocked: true,
+		level: 'basic',
+		email: people[0].email,
+	});
 	expect((await keyStats(sandbox)).credits_charged).toBe(3);
 });
 
@@ -58,7 +61,10 @@ it('refuses bad input before sending, naming the parameter and the item', async 
 	const cases: Array<[Record<string, unknown>, RegExp]> = [
 		[{ email: 'not-an-email' }, /^Email: "not-an-email" must be an email address$/],
 		[{ email: '' }, /^Email: \(empty\); an email or a LinkedIn URL is required$/],
-		[{ email: '', linkedinUrl: 'http://linkedin.com/in/ada' }, /^LinkedIn URL: "http:\/\/linkedin\.com\/in\/ada" must be https:\/\/www\.linkedin\.com\/in\/<handle>$/],
+		[
+			{ email: '', linkedinUrl: 'http://linkedin.com/in/ada' },
+			/^LinkedIn URL: "http:\/\/linkedin\.com\/in\/ada" must be https:\/\/www\.linkedin\.com\/in\/<handle>$/,
+		],
 	];
 	for (const [parameters, message] of cases) {
 		const result = await run(sandbox, { parameters: enrich(parameters) });
@@ -71,10 +77,15 @@ it('refuses bad input before sending, naming the parameter and the item', async 
 it('a person the service does not know: a 404 error by default, naming the item', async () => {
 	const result = await run(sandbox, {
 		parameters: enrich(),
-		inputItems: [{ json: { email: people[0].email } }, { json: { email: 'nobody@nowhere.example' } }],
+		inputItems: [
+			{ json: { email: people[0].email } },
+			{ json: { email: 'nobody@nowhere.example' } },
+		],
 	});
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
-	expect(result.error?.message).toBe('No contact matches the email "nobody@nowhere.example" [item 1]');
+	expect(result.error?.message).toBe(
+		'No contact matches the email "nobody@nowhere.example" [item 1]',
+	);
 	// It points to the option that turns a no-match into an item, and says nothing was charged.
 	expect(result.error?.description).toMatch(/Nothing was charged.*Output No-Match Items/);
 	expect(result.error?.description).not.toMatch(/Check the id/);
@@ -83,7 +94,10 @@ it('a person the service does not know: a 404 error by default, naming the item'
 it('Output No-Match Items: a no-match is an item with matched false, found ones carry matched true', async () => {
 	const result = await run(sandbox, {
 		parameters: enrich({ options: { outputNoMatch: true } }),
-		inputItems: [{ json: { email: 'nobody@nowhere.example' } }, { json: { email: people[1].email } }],
+		inputItems: [
+			{ json: { email: 'nobody@nowhere.example' } },
+			{ json: { email: people[1].email } },
+		],
 	});
 	expect(result.error).toBeUndefined();
 	expect(result.items[0]).toEqual({
@@ -106,7 +120,9 @@ it('continueOnFail, Enrich What Fits: bad and unknown items become error items; 
 		],
 		continueOnFail: true,
 	});
-	expect(result.items.map((item) => item.json.error ?? item.json.id ?? item.json.unlock_skipped)).toEqual([
+	expect(
+		result.items.map((item) => item.json.error ?? item.json.id ?? item.json.unlock_skipped),
+	).toEqual([
 		people[0].id,
 		expect.stringMatching(/^Email: "broken" must be an email address/),
 		expect.stringMatching(/\[item 2\]/),
@@ -114,13 +130,20 @@ it('continueOnFail, Enrich What Fits: bad and unknown items become error items; 
 		'budget',
 	]);
 	expect(result.items[4].json).toEqual({ email: people[2].email, unlock_skipped: 'budget' });
-	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+	expect(result.items.map((item) => item.pairedItem)).toEqual(
+		[0, 1, 2, 3, 4].map((item) => ({ item })),
+	);
 	expect((await keyStats(sandbox)).credits_charged).toBe(2);
 });
 
 it('a lost answer after charging is sent again, and the re-unlock is free', async () => {
-	await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'drop', count: 1, phase: 'after' }]);
-	const result = await run(sandbox, { parameters: enrich(), inputItems: [{ json: { email: people[0].email } }] });
+	await sandbox.admin.setFaults([
+		{ route: 'POST /v1/enrich', kind: 'drop', count: 1, phase: 'after' },
+	]);
+	const result = await run(sandbox, {
+		parameters: enrich(),
+		inputItems: [{ json: { email: people[0].email } }],
+	});
 	await sandbox.admin.clearFaults();
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json.id).toBe(people[0].id);

@@ -19,7 +19,12 @@ const search = (parameters: Record<string, unknown>) => ({
 it('sends the named filters and returns one item per contact', async () => {
 	const result = await run(sandbox, {
 		parameters: search({
-			filters: { seniority: ['vp', 'director'], country: 'us, gb', companySizeMin: 10, companySizeMax: 5000 },
+			filters: {
+				seniority: ['vp', 'director'],
+				country: 'us, gb',
+				companySizeMin: 10,
+				companySizeMax: 5000,
+			},
 			limit: 30,
 		}),
 	});
@@ -71,16 +76,19 @@ it('sends additional filters by name and as JSON; an unknown one is a 400 naming
 	expect(viaJson.items.map((item) => item.json.seniority)).toEqual(['owner', 'owner', 'owner']);
 
 	const byName = await run(sandbox, {
-		parameters: search({ additionalFilters: { filter: [{ name: 'funding_stage', value: '["seed"]' }] }, limit: 3 }),
+		parameters: search({
+			additionalFilters: { filter: [{ name: 'funding_stage', value: '["seed"]' }] },
+			limit: 3,
+		}),
 	});
-	expect(byName.items.map((item) => (item.json.company as { funding_stage: string }).funding_stage)).toEqual([
-		'seed',
-		'seed',
-		'seed',
-	]);
+	expect(
+		byName.items.map((item) => (item.json.company as { funding_stage: string }).funding_stage),
+	).toEqual(['seed', 'seed', 'seed']);
 
 	const unknown = await run(sandbox, {
-		parameters: search({ additionalFilters: { filter: [{ name: 'revenue_range', value: '["10m-50m"]' }] } }),
+		parameters: search({
+			additionalFilters: { filter: [{ name: 'revenue_range', value: '["10m-50m"]' }] },
+		}),
 	});
 	expect(unknown.error?.name).toBe('NodeApiError');
 	expect(unknown.error?.httpCode).toBe('400');
@@ -92,7 +100,10 @@ it('sends additional filters by name and as JSON; an unknown one is a 400 naming
 it('refuses bad filter values before sending, naming the parameter and item', async () => {
 	// Additional Filters (JSON) is version 1's only.
 	const cases: Array<[Record<string, unknown>, RegExp, number?]> = [
-		[{ filters: { companySizeMin: 500, companySizeMax: 10 } }, /Company Size.*"500-10" has a minimum greater than its maximum/],
+		[
+			{ filters: { companySizeMin: 500, companySizeMax: 10 } },
+			/Company Size.*"500-10" has a minimum greater than its maximum/,
+		],
 		[{ filters: { seniority: '={{ "vp, ceo" }}' } }, /Seniority/],
 		[{ filters: { country: 'USA' } }, /Countries.*ISO 3166/],
 		[{ filtersJson: '{"title": ' }, /Additional Filters \(JSON\): .* is not valid JSON/, 1],
@@ -108,14 +119,26 @@ it('refuses bad filter values before sending, naming the parameter and item', as
 
 describe('filters in the user’s words', () => {
 	it.each([
-		['department', 'Customer Success', 'customer_success', (json: ContactPreview) => json.department],
+		[
+			'department',
+			'Customer Success',
+			'customer_success',
+			(json: ContactPreview) => json.department,
+		],
 		['department', 'human-resources', 'human_resources', (json: ContactPreview) => json.department],
 		['industry', 'Real Estate', 'real_estate', (json: ContactPreview) => json.company.industry],
 		['industry', ' E-Commerce ', 'e_commerce', (json: ContactPreview) => json.company.industry],
-		['techStack', 'Ruby on Rails', 'ruby on rails', (json: ContactPreview) => json.company.tech_stack],
+		[
+			'techStack',
+			'Ruby on Rails',
+			'ruby on rails',
+			(json: ContactPreview) => json.company.tech_stack,
+		],
 		['techStack', 'Node.JS', 'node.js', (json: ContactPreview) => json.company.tech_stack],
 	])('%s "%s" finds %s', async (parameter, value, identifier, field) => {
-		const result = await run(sandbox, { parameters: search({ filters: { [parameter]: `={{ ${JSON.stringify(value)} }}` }, limit: 5 }) });
+		const result = await run(sandbox, {
+			parameters: search({ filters: { [parameter]: `={{ ${JSON.stringify(value)} }}` }, limit: 5 }),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(5);
 		for (const { json } of result.items) {
@@ -129,21 +152,39 @@ describe('filters in the user’s words', () => {
 	it('offers the known values to pick from, and sends picked ones as they are', async () => {
 		const { ContactData } = await import('../../../../../nodes/ContactData/ContactData.node');
 		const filters = new ContactData().description.properties.find(
-			(property) => property.name === 'filters' && property.displayOptions?.show?.operation?.includes('search'),
+			(property) =>
+				property.name === 'filters' && property.displayOptions?.show?.operation?.includes('search'),
 		);
-		const options = (filters?.options ?? []) as Array<{ name: string; type: string; options?: Array<{ value: string }> }>;
-		for (const [name, sample] of [['department', 'customer_success'], ['industry', 'real_estate'], ['techStack', 'snowflake']]) {
+		const options = (filters?.options ?? []) as Array<{
+			name: string;
+			type: string;
+			options?: Array<{ value: string }>;
+		}>;
+		for (const [name, sample] of [
+			['department', 'customer_success'],
+			['industry', 'real_estate'],
+			['techStack', 'snowflake'],
+		]) {
 			const parameter = options.find((option) => option.name === name);
 			expect(parameter?.type).toBe('multiOptions');
 			expect(parameter?.options?.map((option) => option.value)).toContain(sample);
 		}
-		const picked = await run(sandbox, { parameters: search({ filters: { department: ['customer_success', 'legal'] }, limit: 3 }) });
-		expect(picked.items.map((item) => item.json.department).every((value) => ['customer_success', 'legal'].includes(String(value)))).toBe(true);
+		const picked = await run(sandbox, {
+			parameters: search({ filters: { department: ['customer_success', 'legal'] }, limit: 3 }),
+		});
+		expect(
+			picked.items
+				.map((item) => item.json.department)
+				.every((value) => ['customer_success', 'legal'].includes(String(value))),
+		).toBe(true);
 	});
 
 	it('seniority and funding stage are taken as people write them too ("C-Suite", "Series A")', async () => {
 		const result = await run(sandbox, {
-			parameters: search({ filters: { seniority: '={{ "C-Suite" }}', fundingStage: '={{ ["Series A"] }}' }, limit: 3 }),
+			parameters: search({
+				filters: { seniority: '={{ "C-Suite" }}', fundingStage: '={{ ["Series A"] }}' },
+				limit: 3,
+			}),
 		});
 		expect(result.error).toBeUndefined();
 		for (const { json } of result.items) {
@@ -154,13 +195,18 @@ describe('filters in the user’s words', () => {
 
 	it('a search that finds nothing says which text filters may be at fault and how values are written', async () => {
 		const result = await run(sandbox, {
-			parameters: search({ filters: { industry: '={{ "SaaS" }}', department: 'engineering' }, limit: 5 }),
+			parameters: search({
+				filters: { industry: '={{ "SaaS" }}', department: 'engineering' },
+				limit: 5,
+			}),
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([]);
 		const [notice] = hints(result);
 		expect(notice).toMatch(/No contacts matched/);
-		expect(notice).toMatch(/Industries \["saas"\] is not a value the service lists; it writes them in snake_case, e\.g\. software/);
+		expect(notice).toMatch(
+			/Industries \["saas"\] is not a value the service lists; it writes them in snake_case, e\.g\. software/,
+		);
 		expect(notice).toMatch(/Departments \["engineering"\] are matched exactly/);
 	});
 
@@ -176,12 +222,19 @@ describe('filters in the user’s words', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ contact_count: 0 });
-		expect(hints(result)).toEqual([expect.stringMatching(/^The new list has no contacts\. .*Tech Stack \["cobol"\] is not a value the service lists/)]);
+		expect(hints(result)).toEqual([
+			expect.stringMatching(
+				/^The new list has no contacts\. .*Tech Stack \["cobol"\] is not a value the service lists/,
+			),
+		]);
 	});
 
 	it('no notice when the filters hold no text filter', async () => {
 		const result = await run(sandbox, {
-			parameters: search({ filters: { companySizeMin: 999_999_999, companySizeMax: 999_999_999 }, limit: 5 }),
+			parameters: search({
+				filters: { companySizeMin: 999_999_999, companySizeMax: 999_999_999 },
+				limit: 5,
+			}),
 		});
 		expect(result.items).toEqual([]);
 		expect(hints(result)).toEqual([]);
@@ -191,7 +244,11 @@ describe('filters in the user’s words', () => {
 it('continueOnFail: a bad item becomes an error item paired with it; the others run', async () => {
 	const result = await run(sandbox, {
 		parameters: search({ filters: { country: '={{ $json.country }}' }, limit: 2 }),
-		inputItems: [{ json: { country: 'DE' } }, { json: { country: 'Germany' } }, { json: { country: 'FR' } }],
+		inputItems: [
+			{ json: { country: 'DE' } },
+			{ json: { country: 'Germany' } },
+			{ json: { country: 'FR' } },
+		],
 		continueOnFail: true,
 	});
 	expect(result.error).toBeUndefined();

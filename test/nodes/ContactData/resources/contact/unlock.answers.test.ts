@@ -6,7 +6,18 @@
 
 import type { ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { contacts, hints, idItems, idsFrom, isUnlocked, keyStats, run, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
+import {
+	contacts,
+	hints,
+	idItems,
+	idsFrom,
+	isUnlocked,
+	keyStats,
+	run,
+	type TestSandbox,
+	unlockParameters,
+	WHAT_FITS,
+} from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -27,20 +38,31 @@ const whatFits = WHAT_FITS;
 
 describe('an unlock answer that leaves out a requested id', () => {
 	it('once: the id is asked for again (free, as it was unlocked) and 3 items give 3 records', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 1, count: 1 }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 1, count: 1 },
+		]);
 		const ids = idsOf(3);
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 3 }), inputItems: asItems(ids) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 3 }),
+			inputItems: asItems(ids),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.id)).toEqual(ids);
 		expect(result.items.every((item) => isUnlocked(item.json))).toBe(true);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		const stats = await keyStats(sandbox);
 		expect(stats.credits_charged).toBe(3);
 		expect(stats.requests['POST /v1/unlock']).toBe(2);
 	});
 
 	it('always, continueOnFail: an error item paired with its item, naming the id and saying it may have been charged', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 0 }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 0 },
+		]);
 		const ids = idsOf(3);
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 3 }),
@@ -48,18 +70,29 @@ describe('an unlock answer that leaves out a requested id', () => {
 			continueOnFail: true,
 		});
 		expect(result.items).toHaveLength(3);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(result.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(result.items[0].json.error).toMatch(new RegExp(`${ids[0]}.*may have been charged`));
 		expect(result.items.slice(1).map((item) => item.json.id)).toEqual(ids.slice(1));
 		// The answer's charge (3) covers it: nothing more is held back, and the run stays within Max Credits.
-		expect(hints(result)[0]).toMatch(/^Unlocked 2 unique contacts \(basic\) in 2 calls: 3 credits charged of a 3 budget/);
+		expect(hints(result)[0]).toMatch(
+			/^Unlocked 2 unique contacts \(basic\) in 2 calls: 3 credits charged of a 3 budget/,
+		);
 		expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(3);
 	});
 
 	it('always, without continueOnFail: the run fails naming the id', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 0 }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', omit_entry: 0 },
+		]);
 		const ids = idsOf(3);
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 3 }), inputItems: asItems(ids) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 3 }),
+			inputItems: asItems(ids),
+		});
 		expect(result.error?.message).toMatch(new RegExp(`${ids[0]}.*may have been charged`));
 	});
 });
@@ -82,20 +115,28 @@ describe('a charge the contract rules out never widens the budget', () => {
 		expect(hints(result)[0]).not.toMatch(/-\d+ credits charged/);
 	});
 
-	it.each([[1000], ['ten'], [2.5]])('credits_charged %p (not a whole number within the worst case) is an impossible charge', async (charge) => {
-		await sandbox.admin.setFaults([
-			{ route: 'POST /v1/unlock', kind: 'rewrite', phase: 'after', set: { credits_charged: charge } },
-		]);
-		const ids = idsOf(20);
-		const result = await run(sandbox, {
-			parameters: unlock({ maxCredits: 10, ...whatFits }),
-			inputItems: asItems(ids),
-			continueOnFail: true,
-		});
-		expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(10);
-		expect(result.items).toHaveLength(20);
-		expect(hints(result)[0]).toMatch(/impossible charge/);
-	});
+	it.each([[1000], ['ten'], [2.5]])(
+		'credits_charged %p (not a whole number within the worst case) is an impossible charge',
+		async (charge) => {
+			await sandbox.admin.setFaults([
+				{
+					route: 'POST /v1/unlock',
+					kind: 'rewrite',
+					phase: 'after',
+					set: { credits_charged: charge },
+				},
+			]);
+			const ids = idsOf(20);
+			const result = await run(sandbox, {
+				parameters: unlock({ maxCredits: 10, ...whatFits }),
+				inputItems: asItems(ids),
+				continueOnFail: true,
+			});
+			expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(10);
+			expect(result.items).toHaveLength(20);
+			expect(hints(result)[0]).toMatch(/impossible charge/);
+		},
+	);
 });
 
 describe('an id repeated inside one item', () => {

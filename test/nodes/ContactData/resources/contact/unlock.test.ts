@@ -4,9 +4,25 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PATHS, type ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
+import {
+	PATHS,
+	type ContactPreview,
+} from '../../../../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { api, balance, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, type TestSandbox, unlockParameters } from '../../setup';
+import {
+	api,
+	balance,
+	contacts,
+	hints,
+	idItems,
+	idsFrom,
+	isUnlocked,
+	KEYS,
+	keyStats,
+	run,
+	type TestSandbox,
+	unlockParameters,
+} from '../../setup';
 
 let sandbox: TestSandbox;
 let pool: ContactPreview[];
@@ -17,7 +33,8 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 
-const unlock = (parameters: Record<string, unknown> = {}) => unlockParameters({ maxCredits: 10_000, ...parameters });
+const unlock = (parameters: Record<string, unknown> = {}) =>
+	unlockParameters({ maxCredits: 10_000, ...parameters });
 const asItems = idItems;
 const idsOf = (count: number, from = 0) => idsFrom(pool, count, from);
 
@@ -51,20 +68,29 @@ it('2,000 input items holding 1,500 unique ids: 15 calls, 1,500 credits, output 
 	const unique = idsOf(1_500);
 	const input = [...unique, ...unique.slice(0, 500)];
 	const before = await balance(sandbox);
-	const result = await run(sandbox, { parameters: unlock({ maxCredits: 1_500 }), inputItems: asItems(input) });
+	const result = await run(sandbox, {
+		parameters: unlock({ maxCredits: 1_500 }),
+		inputItems: asItems(input),
+	});
 	expect(result.error).toBeUndefined();
 	expect(result.items).toHaveLength(2_000);
 	result.items.forEach((item, index) => {
 		expect(item.json.id).toBe(input[index]);
 		expect(item.pairedItem).toEqual({ item: index });
-		expect(item.json).toMatchObject({ unlocked: true, level: 'basic', unlocked_at: expect.any(String) });
+		expect(item.json).toMatchObject({
+			unlocked: true,
+			level: 'basic',
+			unlocked_at: expect.any(String),
+		});
 		expect(item.json).toHaveProperty('email');
 	});
 	const stats = await keyStats(sandbox);
 	expect(stats.requests['POST /v1/unlock']).toBe(15);
 	expect(stats.credits_charged).toBe(1_500);
 	expect(before - (await balance(sandbox))).toBe(1_500);
-	expect(hints(result)[0]).toMatch(/1500 unique contacts \(basic\) in 15 calls: 1500 credits charged of a 1500 budget/);
+	expect(hints(result)[0]).toMatch(
+		/1500 unique contacts \(basic\) in 15 calls: 1500 credits charged of a 1500 budget/,
+	);
 });
 
 it('takes several ids per item (array or comma-separated) and repeats within one call once', async () => {
@@ -87,9 +113,14 @@ it('takes several ids per item (array or comma-separated) and repeats within one
 
 describe('Max Credits budget', () => {
 	it('stops before the first call when it could go over: no request, nothing charged', async () => {
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 10 }), inputItems: asItems(idsOf(20)) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 10 }),
+			inputItems: asItems(idsOf(20)),
+		});
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/Max Credits of 10 is not enough.*Nothing was sent and nothing was charged/);
+		expect(result.error?.message).toMatch(
+			/Max Credits of 10 is not enough.*Nothing was sent and nothing was charged/,
+		);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
 		expect(stats.credits_charged).toBe(0);
@@ -100,20 +131,30 @@ describe('Max Credits budget', () => {
 			parameters: unlock({ maxCredits: 100, level: 'premium' }),
 			inputItems: asItems(idsOf(60)),
 		});
-		expect(result.error?.message).toMatch(/Max Credits of 100 is not enough: unlocking 60 contacts at premium level could cost up to 120/);
+		expect(result.error?.message).toMatch(
+			/Max Credits of 100 is not enough: unlocking 60 contacts at premium level could cost up to 120/,
+		);
 		expect((await keyStats(sandbox)).credits_charged).toBe(0);
 	});
 
 	it('without continueOnFail, a run that could go over stops before its first call, not halfway', async () => {
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 220 }), inputItems: asItems(idsOf(250)) });
-		expect(result.error?.message).toMatch(/Max Credits of 220 is not enough: unlocking 250 contacts at basic level could cost up to 250/);
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 220 }),
+			inputItems: asItems(idsOf(250)),
+		});
+		expect(result.error?.message).toMatch(
+			/Max Credits of 220 is not enough: unlocking 250 contacts at basic level could cost up to 250/,
+		);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
 		expect(stats.credits_charged).toBe(0);
 	});
 
 	it('contacts the input shows as unlocked do not count against the budget up front', async () => {
-		await run(sandbox, { parameters: unlock({ maxCredits: 100 }), inputItems: asItems(idsOf(100)) });
+		await run(sandbox, {
+			parameters: unlock({ maxCredits: 100 }),
+			inputItems: asItems(idsOf(100)),
+		});
 		const previews = await contacts(sandbox, 150); // the first 100 now show "unlocked": true
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 50 }),
@@ -144,8 +185,14 @@ describe('Max Credits budget', () => {
 	});
 
 	it('the budget is spent only by what the API charged: held contacts come back free', async () => {
-		await run(sandbox, { parameters: unlock({ maxCredits: 100 }), inputItems: asItems(idsOf(100)) });
-		const again = await run(sandbox, { parameters: unlock({ maxCredits: 150 }), inputItems: asItems(idsOf(150)) });
+		await run(sandbox, {
+			parameters: unlock({ maxCredits: 100 }),
+			inputItems: asItems(idsOf(100)),
+		});
+		const again = await run(sandbox, {
+			parameters: unlock({ maxCredits: 150 }),
+			inputItems: asItems(idsOf(150)),
+		});
 		expect(again.error).toBeUndefined();
 		expect(again.items).toHaveLength(150);
 		expect((await keyStats(sandbox)).credits_charged).toBe(150);
@@ -174,7 +221,9 @@ describe('already unlocked contacts', () => {
 			...Array(5).fill('already_unlocked'),
 			...Array(3).fill('sent'),
 		]);
-		expect(skipping.items.map((item) => item.pairedItem)).toEqual(previews.map((_, item) => ({ item })));
+		expect(skipping.items.map((item) => item.pairedItem)).toEqual(
+			previews.map((_, item) => ({ item })),
+		);
 		expect(hints(skipping)[0]).toMatch(/5 already unlocked and skipped/);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBe(2);
@@ -193,7 +242,11 @@ describe('errors', () => {
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json.id).toBe(a);
 		expect(result.items[1]).toMatchObject({
-			json: { id: 'ct_doesnotexist', error: expect.stringMatching(/ct_doesnotexist.*\[item 1\]/), httpCode: '404' },
+			json: {
+				id: 'ct_doesnotexist',
+				error: expect.stringMatching(/ct_doesnotexist.*\[item 1\]/),
+				httpCode: '404',
+			},
 			pairedItem: { item: 1 },
 		});
 		expect(result.items[2].json.id).toBe(b);
@@ -211,17 +264,28 @@ describe('errors', () => {
 	});
 
 	it('an id that is not a contact id is refused before anything is sent', async () => {
-		const result = await run(sandbox, { parameters: unlock(), inputItems: asItems([idsOf(1)[0], 'ls_123']) });
+		const result = await run(sandbox, {
+			parameters: unlock(),
+			inputItems: asItems([idsOf(1)[0], 'ls_123']),
+		});
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/Contact ID Field "id": "ls_123" is not a contact id.*\[item 1\]/);
+		expect(result.error?.message).toMatch(
+			/Contact ID Field "id": "ls_123" is not a contact id.*\[item 1\]/,
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
 	it('402 on an empty balance: the API’s message with required and balance, nothing charged', async () => {
-		const result = await run(sandbox, { parameters: unlock(), inputItems: asItems(idsOf(3)), key: KEYS.empty });
+		const result = await run(sandbox, {
+			parameters: unlock(),
+			inputItems: asItems(idsOf(3)),
+			key: KEYS.empty,
+		});
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.httpCode).toBe('402');
-		expect(result.error?.description).toMatch(/Required 3 credits; the balance is 0\. .*Nothing was charged/);
+		expect(result.error?.description).toMatch(
+			/Required 3 credits; the balance is 0\. .*Nothing was charged/,
+		);
 		expect((await keyStats(sandbox, KEYS.empty)).credits_charged).toBe(0);
 	});
 
@@ -238,10 +302,18 @@ describe('errors', () => {
 	});
 
 	it('403 for a starter key and 401 for a revoked key carry the API’s message', async () => {
-		const starter = await run(sandbox, { parameters: unlock(), inputItems: asItems(idsOf(1)), key: KEYS.starter });
+		const starter = await run(sandbox, {
+			parameters: unlock(),
+			inputItems: asItems(idsOf(1)),
+			key: KEYS.starter,
+		});
 		expect(starter.error).toMatchObject({ name: 'NodeApiError', httpCode: '403' });
 		expect(starter.error?.description).toMatch(/Growth tier/);
-		const revoked = await run(sandbox, { parameters: unlock(), inputItems: asItems(idsOf(1)), key: KEYS.revoked });
+		const revoked = await run(sandbox, {
+			parameters: unlock(),
+			inputItems: asItems(idsOf(1)),
+			key: KEYS.revoked,
+		});
 		expect(revoked.error).toMatchObject({ name: 'NodeApiError', httpCode: '401' });
 		expect(revoked.error?.message).toMatch(/revoked/);
 	});

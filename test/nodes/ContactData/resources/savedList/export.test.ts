@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 beforeEach(async () => {
 	await sandbox.admin.reset();
-	small = (await api<SavedList>(sandbox, 'POST', PATHS.lists, { name: 'Q3 "Targets"', contact_ids: ids })).body;
+	small = (
+		await api<SavedList>(sandbox, 'POST', PATHS.lists, { name: 'Q3 "Targets"', contact_ids: ids })
+	).body;
 	// Unlock a few, so the export shows them with their email.
 	await api(sandbox, 'POST', PATHS.unlock, { ids: ids.slice(0, 10) });
 });
@@ -37,13 +39,23 @@ function fileText(item: INodeExecutionData, field = 'data'): string {
 
 it('a small list as a CSV file: header of the chosen fields, one row per member, named after the list', async () => {
 	const result = await run(sandbox, {
-		parameters: exportList({ listId: byId(small.id), format: 'csv', fields: 'id, email, company.name' }),
+		parameters: exportList({
+			listId: byId(small.id),
+			format: 'csv',
+			fields: 'id, email, company.name',
+		}),
 	});
 	expect(result.error).toBeUndefined();
 	const [item] = result.items;
-	expect(item.json).toMatchObject({ list_id: small.id, format: 'csv', file_name: 'Q3 "Targets".csv' });
+	expect(item.json).toMatchObject({
+		list_id: small.id,
+		format: 'csv',
+		file_name: 'Q3 "Targets".csv',
+	});
 	expect(item.binary?.data).toMatchObject({ mimeType: 'text/csv', fileName: 'Q3 "Targets".csv' });
-	const lines = fileText(item).split('\r\n').filter((line) => line !== '');
+	const lines = fileText(item)
+		.split('\r\n')
+		.filter((line) => line !== '');
 	expect(lines[0]).toBe('id,email,company.name');
 	expect(lines).toHaveLength(41);
 	expect(lines.filter((line) => line.includes('@'))).toHaveLength(10);
@@ -51,28 +63,46 @@ it('a small list as a CSV file: header of the chosen fields, one row per member,
 });
 
 it('a small list as JSON items, or as a JSON file in a named binary field', async () => {
-	const items = await run(sandbox, { parameters: exportList({ listId: byId(small.id), outputAs: 'items' }) });
+	const items = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), outputAs: 'items' }),
+	});
 	expect(items.items).toHaveLength(40);
 	expect(new Set(items.items.map((item) => item.json.id))).toEqual(new Set(ids));
 
 	const file = await run(sandbox, {
-		parameters: exportList({ listId: byId(small.id), format: 'json', binaryPropertyName: 'export' }),
+		parameters: exportList({
+			listId: byId(small.id),
+			format: 'json',
+			binaryPropertyName: 'export',
+		}),
 	});
 	expect(file.items[0].binary?.export.mimeType).toBe('application/json');
-	expect((JSON.parse(fileText(file.items[0], 'export')) as { contacts: unknown[] }).contacts).toHaveLength(40);
+	expect(
+		(JSON.parse(fileText(file.items[0], 'export')) as { contacts: unknown[] }).contacts,
+	).toHaveLength(40);
 });
 
 it('a list above 100,000 contacts: streamed from the signed URL, sent without the API key', async () => {
-	const big = (await api<SavedList>(sandbox, 'POST', PATHS.lists, { name: 'Everyone', filters: {} })).body;
+	const big = (
+		await api<SavedList>(sandbox, 'POST', PATHS.lists, { name: 'Everyone', filters: {} })
+	).body;
 	expect(big.contact_count).toBe(150_000);
 	const before = await sandbox.admin.stats();
 
 	const result = await run(sandbox, {
-		parameters: exportList({ listId: byId(big.id), format: 'csv', fields: 'id,first_name,company.domain' }),
+		parameters: exportList({
+			listId: byId(big.id),
+			format: 'csv',
+			fields: 'id,first_name,company.domain',
+		}),
 	});
 	expect(result.error).toBeUndefined();
 	const [item] = result.items;
-	expect(item.json).toMatchObject({ list_id: big.id, contact_count: 150_000, file_name: 'Everyone.csv' });
+	expect(item.json).toMatchObject({
+		list_id: big.id,
+		contact_count: 150_000,
+		file_name: 'Everyone.csv',
+	});
 	const text = fileText(item);
 	const lines = text.split('\r\n');
 	expect(lines[0]).toBe('id,first_name,company.domain');
@@ -92,7 +122,9 @@ it('a list above 100,000 contacts: streamed from the signed URL, sent without th
 	expect(after.requests_total - before.requests_total - (byKeys(after) - byKeys(before))).toBe(1);
 
 	// As items, a list this large is refused before the download, pointing to the file output.
-	const asItems = await run(sandbox, { parameters: exportList({ listId: byId(big.id), outputAs: 'items' }) });
+	const asItems = await run(sandbox, {
+		parameters: exportList({ listId: byId(big.id), outputAs: 'items' }),
+	});
 	expect(asItems.error?.name).toBe('NodeOperationError');
 	expect(asItems.error?.message).toMatch(/has 150000 contacts, too many to output as items$/);
 	expect(asItems.error?.description).toMatch(/Output As to File/);
@@ -106,7 +138,9 @@ it('errors: an unknown list is a 404 naming the item; continueOnFail turns it in
 	expect(failed.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
 	expect(failed.error?.message).toMatch(/\[item 0\]/);
 	const continued = await run(sandbox, { parameters, inputItems, continueOnFail: true });
-	expect(continued.items.map((item) => [item.json.httpCode ?? item.json.file_name, item.pairedItem])).toEqual([
+	expect(
+		continued.items.map((item) => [item.json.httpCode ?? item.json.file_name, item.pairedItem]),
+	).toEqual([
 		['404', { item: 0 }],
 		['Q3 "Targets".csv', { item: 1 }],
 	]);
@@ -115,16 +149,31 @@ it('errors: an unknown list is a 404 naming the item; continueOnFail turns it in
 
 it('says how many exported members have no email because they are not unlocked, in the file item and a notice', async () => {
 	for (const format of ['csv', 'json']) {
-		const result = await run(sandbox, { parameters: exportList({ listId: byId(small.id), format }) });
+		const result = await run(sandbox, {
+			parameters: exportList({ listId: byId(small.id), format }),
+		});
 		expect(result.error).toBeUndefined();
-		expect({ format, json: result.items[0].json }).toMatchObject({ format, json: { contact_count: 40, not_unlocked_count: 30 } });
-		expect(hints(result)).toEqual([expect.stringMatching(/30 of the 40 exported contacts have no email because they are not unlocked.*Unlocked Contacts Only/)]);
+		expect({ format, json: result.items[0].json }).toMatchObject({
+			format,
+			json: { contact_count: 40, not_unlocked_count: 30 },
+		});
+		expect(hints(result)).toEqual([
+			expect.stringMatching(
+				/30 of the 40 exported contacts have no email because they are not unlocked.*Unlocked Contacts Only/,
+			),
+		]);
 	}
-	const items = await run(sandbox, { parameters: exportList({ listId: byId(small.id), outputAs: 'items' }) });
+	const items = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), outputAs: 'items' }),
+	});
 	expect(items.items).toHaveLength(40);
-	expect(hints(items)).toEqual([expect.stringMatching(/^30 of the 40 exported contacts have no email/)]);
+	expect(hints(items)).toEqual([
+		expect.stringMatching(/^30 of the 40 exported contacts have no email/),
+	]);
 	// Fields without `unlocked` cannot tell: no count, no notice.
-	const chosen = await run(sandbox, { parameters: exportList({ listId: byId(small.id), fields: 'id, email' }) });
+	const chosen = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), fields: 'id, email' }),
+	});
 	expect(chosen.items[0].json).not.toHaveProperty('not_unlocked_count');
 	expect(hints(chosen)).toEqual([]);
 	// One export call per run, as before: the count is read from the file itself.
@@ -132,16 +181,24 @@ it('says how many exported members have no email because they are not unlocked, 
 });
 
 it('Unlocked Contacts Only exports only the unlocked members, with their email', async () => {
-	const result = await run(sandbox, { parameters: exportList({ listId: byId(small.id), unlockedOnly: true }) });
+	const result = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), unlockedOnly: true }),
+	});
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].json).toMatchObject({ contact_count: 10, not_unlocked_count: 0 });
-	const rows = fileText(result.items[0]).split('\r\n').filter((line) => line !== '');
+	const rows = fileText(result.items[0])
+		.split('\r\n')
+		.filter((line) => line !== '');
 	expect(rows).toHaveLength(11);
 	expect(rows.slice(1).every((row) => row.includes('@'))).toBe(true);
 	expect(hints(result)).toEqual([]);
-	const items = await run(sandbox, { parameters: exportList({ listId: byId(small.id), outputAs: 'items', unlockedOnly: true }) });
+	const items = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), outputAs: 'items', unlockedOnly: true }),
+	});
 	expect(new Set(items.items.map((item) => item.json.id))).toEqual(new Set(ids.slice(0, 10)));
 	// A value that is not a boolean (from an expression) is refused before sending, naming the parameter.
-	const refused = await run(sandbox, { parameters: exportList({ listId: byId(small.id), unlockedOnly: '={{ "yes" }}' }) });
+	const refused = await run(sandbox, {
+		parameters: exportList({ listId: byId(small.id), unlockedOnly: '={{ "yes" }}' }),
+	});
 	expect(refused.error?.message).toMatch(/^Unlocked Contacts Only: /);
 });

@@ -1,5 +1,8 @@
 /** The export's counts read from the file: CSV and JSON, whatever the quoting, escapes and chunk boundaries. */
-import { countContacts, CsvCounter } from '../../../../../nodes/ContactData/resources/savedList/exportCounts';
+import {
+	countContacts,
+	CsvCounter,
+} from '../../../../../nodes/ContactData/resources/savedList/exportCounts';
 import { exportedContacts } from '../../../../../nodes/ContactData/shared/client/exportContacts';
 
 /** Counts of a CSV `text`, fed whole and cut at every byte position (chunks may end anywhere). */
@@ -26,7 +29,9 @@ async function jsonCountsEverySplit(text: string) {
 	const bytes = Buffer.from(text, 'utf8');
 	const expected = await countContacts(exportedContacts(chunks(bytes)));
 	for (let cut = 0; cut <= bytes.length; cut++) {
-		const split = await countContacts(exportedContacts(chunks(bytes.subarray(0, cut), bytes.subarray(cut))));
+		const split = await countContacts(
+			exportedContacts(chunks(bytes.subarray(0, cut), bytes.subarray(cut))),
+		);
 		expect({ cut, counts: split }).toEqual({ cut, counts: expected });
 	}
 	return expected;
@@ -42,7 +47,10 @@ it('CSV: counts rows and unlocked=false cells, through quotes, commas, line brea
 		'',
 	].join('\r\n');
 	expect(csvCountsEverySplit(csv)).toEqual({ contacts: 4, notUnlocked: 2 });
-	expect(csvCountsEverySplit('id,email\r\nct_1,\r\nct_2,a@b.co\r\n')).toEqual({ contacts: 2, notUnlocked: undefined });
+	expect(csvCountsEverySplit('id,email\r\nct_1,\r\nct_2,a@b.co\r\n')).toEqual({
+		contacts: 2,
+		notUnlocked: undefined,
+	});
 	expect(csvCountsEverySplit('id,unlocked\r\n')).toEqual({ contacts: 0, notUnlocked: 0 });
 });
 
@@ -55,11 +63,22 @@ it('JSON: counts contacts and their own unlocked=false, not nested keys or strin
 		],
 	});
 	expect(await jsonCountsEverySplit(json)).toEqual({ contacts: 3, notUnlocked: 2 });
-	expect(await jsonCountsEverySplit('{"contacts": [ {"id": "ct_1"} , {"id": "ct_2"} ]}')).toEqual({ contacts: 2, notUnlocked: undefined });
-	expect(await jsonCountsEverySplit('{"contacts":[]}')).toEqual({ contacts: 0, notUnlocked: undefined });
+	expect(await jsonCountsEverySplit('{"contacts": [ {"id": "ct_1"} , {"id": "ct_2"} ]}')).toEqual({
+		contacts: 2,
+		notUnlocked: undefined,
+	});
+	expect(await jsonCountsEverySplit('{"contacts":[]}')).toEqual({
+		contacts: 0,
+		notUnlocked: undefined,
+	});
 });
 
 it('items: the same counts from the contacts an export gave as items', async () => {
-	expect(await countContacts([{ id: 'ct_1', unlocked: false }, { id: 'ct_2', unlocked: true }])).toEqual({ contacts: 2, notUnlocked: 1 });
+	expect(
+		await countContacts([
+			{ id: 'ct_1', unlocked: false },
+			{ id: 'ct_2', unlocked: true },
+		]),
+	).toEqual({ contacts: 2, notUnlocked: 1 });
 	expect(await countContacts([{ id: 'ct_1' }])).toEqual({ contacts: 1, notUnlocked: undefined });
 });

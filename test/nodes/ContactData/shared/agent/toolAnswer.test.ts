@@ -21,7 +21,18 @@ beforeAll(async () => {
 afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 
-const AGENT_FIELDS = ['id', 'name', 'title', 'company', 'domain', 'email', 'phone', 'linkedin_url', 'seniority', 'unlocked'];
+const AGENT_FIELDS = [
+	'id',
+	'name',
+	'title',
+	'company',
+	'domain',
+	'email',
+	'phone',
+	'linkedin_url',
+	'seniority',
+	'unlocked',
+];
 
 const agent = (toolParameters: INodeParameters, rounds: IDataObject[][], typeVersion = 2) =>
 	runAgent({
@@ -45,31 +56,77 @@ function expectCompact(contact: IDataObject): void {
 }
 
 it('Search: a page of 10 compact contacts and the cursor the agent gives back for the next page', async () => {
-	const first = (await api<{ results: Array<{ id: string }>; next_cursor: string }>(sandbox, 'POST', PATHS.search, { filters: {}, limit: 10 })).body;
-	const second = (await api<{ results: Array<{ id: string }> }>(sandbox, 'POST', PATHS.search, { filters: {}, limit: 10, cursor: first.next_cursor })).body;
-	const { toolCalls } = await agent({ resource: 'contact', operation: 'search' }, [[{}], [{ cursor: first.next_cursor }]]);
+	const first = (
+		await api<{ results: Array<{ id: string }>; next_cursor: string }>(
+			sandbox,
+			'POST',
+			PATHS.search,
+			{ filters: {}, limit: 10 },
+		)
+	).body;
+	const second = (
+		await api<{ results: Array<{ id: string }> }>(sandbox, 'POST', PATHS.search, {
+			filters: {},
+			limit: 10,
+			cursor: first.next_cursor,
+		})
+	).body;
+	const { toolCalls } = await agent({ resource: 'contact', operation: 'search' }, [
+		[{}],
+		[{ cursor: first.next_cursor }],
+	]);
 	expect(toolCalls.map((call) => call.error)).toEqual([undefined, undefined]);
 	const [page1, page2] = toolCalls.map((call) => answerOf(call.items));
-	expect((page1.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(first.results.map((contact) => contact.id));
+	expect((page1.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(
+		first.results.map((contact) => contact.id),
+	);
 	expect(page1.next_cursor).toBe(first.next_cursor);
-	expect((page2.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(second.results.map((contact) => contact.id));
+	expect((page2.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(
+		second.results.map((contact) => contact.id),
+	);
 	for (const contact of page1.contacts as IDataObject[]) expectCompact(contact);
-	expect(page1.credits).toEqual({ spent_by_this_call: 0, spent_in_run: 0, max_credits: null, left: null, replayed: 0 });
+	expect(page1.credits).toEqual({
+		spent_by_this_call: 0,
+		spent_in_run: 0,
+		max_credits: null,
+		left: null,
+		replayed: 0,
+	});
 });
 
 it('Unlock: the IDs from the model, compact records, and what was spent and is left of the shared cap', async () => {
-	const rounds = [[{ contact_ids: ids.slice(0, 3).join(',') }], [{ contact_ids: `${ids[2]},${ids[3]}` }]];
-	const { toolCalls } = await agent({ resource: 'contact', operation: 'unlock', maxCredits: 25 }, rounds);
+	const rounds = [
+		[{ contact_ids: ids.slice(0, 3).join(',') }],
+		[{ contact_ids: `${ids[2]},${ids[3]}` }],
+	];
+	const { toolCalls } = await agent(
+		{ resource: 'contact', operation: 'unlock', maxCredits: 25 },
+		rounds,
+	);
 	expect(toolCalls.map((call) => call.error)).toEqual([undefined, undefined]);
 	const [first, second] = toolCalls.map((call) => answerOf(call.items));
-	expect((first.contacts as IDataObject[]).map((contact) => [contact.id, contact.unlocked])).toEqual(ids.slice(0, 3).map((id) => [id, true]));
+	expect(
+		(first.contacts as IDataObject[]).map((contact) => [contact.id, contact.unlocked]),
+	).toEqual(ids.slice(0, 3).map((id) => [id, true]));
 	for (const contact of first.contacts as IDataObject[]) {
 		expectCompact(contact);
 		expect(contact).toHaveProperty('email');
 	}
-	expect(first.credits).toEqual({ spent_by_this_call: 3, spent_in_run: 3, max_credits: 25, left: 22, replayed: 0 });
+	expect(first.credits).toEqual({
+		spent_by_this_call: 3,
+		spent_in_run: 3,
+		max_credits: 25,
+		left: 22,
+		replayed: 0,
+	});
 	// ids[2] is held already: free.
-	expect(second.credits).toEqual({ spent_by_this_call: 1, spent_in_run: 4, max_credits: 25, left: 21, replayed: 0 });
+	expect(second.credits).toEqual({
+		spent_by_this_call: 1,
+		spent_in_run: 4,
+		max_credits: 25,
+		left: 21,
+		replayed: 0,
+	});
 	expect((await keyStats(sandbox)).credits_charged).toBe(4);
 });
 
@@ -79,14 +136,28 @@ it('Unlock What Fits: what the cap did not reach comes apart, marked, with nothi
 		[[{ contact_ids: ids.slice(10, 13).join(',') }]],
 	);
 	const answer = answerOf(toolCalls[0].items);
-	expect((answer.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(ids.slice(10, 12));
+	expect((answer.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(
+		ids.slice(10, 12),
+	);
 	expect(answer.not_done).toEqual([{ id: ids[12], unlock_skipped: 'budget' }]);
-	expect(answer.credits).toEqual({ spent_by_this_call: 2, spent_in_run: 2, max_credits: 2, left: 0, replayed: 0 });
+	expect(answer.credits).toEqual({
+		spent_by_this_call: 2,
+		spent_in_run: 2,
+		max_credits: 2,
+		left: 0,
+		replayed: 0,
+	});
 });
 
 it('version 1 as a tool keeps its items: one per contact, with every field', async () => {
 	const { toolCalls } = await agent(
-		{ resource: 'contact', operation: 'unlock', maxCredits: 5, contactIds: '={{ $json.ids }}', simplify: false },
+		{
+			resource: 'contact',
+			operation: 'unlock',
+			maxCredits: 5,
+			contactIds: '={{ $json.ids }}',
+			simplify: false,
+		},
 		[[{ ids: ids.slice(0, 2) }]],
 		1,
 	);
@@ -105,11 +176,14 @@ it('through LangChain (n8n’s createNodeAsTool, as the AI Agent node calls it):
 		credentialTypes: [new ContactDataApi()],
 		credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
 	});
-	const answers = (agentItems[0].json.answers as string[]).map((text) => JSON.parse(text) as IDataObject | IDataObject[]);
+	const answers = (agentItems[0].json.answers as string[]).map(
+		(text) => JSON.parse(text) as IDataObject | IDataObject[],
+	);
 	const [two, one] = answers.map((answer) => (Array.isArray(answer) ? answer[0] : answer));
 	expect((two.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(ids.slice(20, 22));
 	expect((one.contacts as IDataObject[]).map((contact) => contact.id)).toEqual([ids[22]]);
-	for (const contact of [...(two.contacts as IDataObject[]), ...(one.contacts as IDataObject[])]) expectCompact(contact);
+	for (const contact of [...(two.contacts as IDataObject[]), ...(one.contacts as IDataObject[])])
+		expectCompact(contact);
 	expect(two.credits).toMatchObject({ spent_by_this_call: 2, max_credits: 10 });
 	expect(one.credits).toMatchObject({ spent_by_this_call: 1, max_credits: 10 });
 	expect((await keyStats(sandbox)).credits_charged).toBe(3);

@@ -23,7 +23,9 @@ afterEach(async () => sandbox.admin.clearFaults());
 
 it('a tool call whose answers stayed lost, repeated by the agent: the replay is free and not refused by Max Credits', async () => {
 	// Five attempts, then five more at the end of the run: every answer of the first tool call is lost.
-	await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 10, phase: 'after' }]);
+	await sandbox.admin.setFaults([
+		{ route: 'POST /v1/unlock', kind: 'drop', count: 10, phase: 'after' },
+	]);
 	const { toolCalls } = await runAgent({
 		toolType: new ContactData(),
 		toolParameters: {

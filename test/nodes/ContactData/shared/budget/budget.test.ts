@@ -7,10 +7,27 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { ContactDataApi } from '../../../../../credentials/ContactDataApi.credentials';
 import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
-import { PATHS, type ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
+import {
+	PATHS,
+	type ContactPreview,
+} from '../../../../../nodes/ContactData/shared/client/contract';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { api, contacts, hints, idItems, idsFrom, isUnlocked, KEYS, keyStats, run, toolContacts, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
+import {
+	api,
+	contacts,
+	hints,
+	idItems,
+	idsFrom,
+	isUnlocked,
+	KEYS,
+	keyStats,
+	run,
+	toolContacts,
+	type TestSandbox,
+	unlockParameters,
+	WHAT_FITS,
+} from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -21,10 +38,18 @@ let people: Array<{ id: string; email: string }>;
 beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 20_000 });
 	pool = await contacts(sandbox, 600);
-	const withEmail = pool.filter((contact) => contact.has_email).slice(0, 60).map((contact) => contact.id);
-	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(sandbox, 'POST', PATHS.unlock, {
-		ids: withEmail,
-	});
+	const withEmail = pool
+		.filter((contact) => contact.has_email)
+		.slice(0, 60)
+		.map((contact) => contact.id);
+	const { body } = await api<{ contacts: Array<{ id: string; email: string }> }>(
+		sandbox,
+		'POST',
+		PATHS.unlock,
+		{
+			ids: withEmail,
+		},
+	);
 	people = body.contacts.filter((contact) => contact.email).slice(0, 20);
 	await sandbox.admin.reset();
 });
@@ -45,7 +70,9 @@ const whatFits = WHAT_FITS;
 
 describe('lost answers', () => {
 	it('Enrich: 12 new people, Max Credits 4, half the answers lost after charging: at most 4 charged', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'drop', rate: 0.5, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/enrich', kind: 'drop', rate: 0.5, phase: 'after' },
+		]);
 		const emails = people.slice(0, 12).map(({ email }) => ({ json: { email } }));
 		const result = await run(sandbox, {
 			parameters: enrich({ maxCredits: 4, ...whatFits }),
@@ -56,9 +83,13 @@ describe('lost answers', () => {
 		expect(stats.credits_charged).toBeLessThanOrEqual(4);
 		expect(stats.credits_charged).toBe(4);
 		expect(result.items).toHaveLength(12);
-		expect(result.items.map((item) => item.pairedItem)).toEqual(emails.map((_, item) => ({ item })));
+		expect(result.items.map((item) => item.pairedItem)).toEqual(
+			emails.map((_, item) => ({ item })),
+		);
 		// Every contact the API charged for comes out as a record, once; the rest are marked, not errors.
-		expect(result.items.slice(0, 4).map((item) => item.json.id)).toEqual(people.slice(0, 4).map(({ id }) => id));
+		expect(result.items.slice(0, 4).map((item) => item.json.id)).toEqual(
+			people.slice(0, 4).map(({ id }) => id),
+		);
 		expect(result.items.slice(4).map((item) => item.json)).toEqual(
 			people.slice(4, 12).map(({ email }) => ({ email, unlock_skipped: 'budget' })),
 		);
@@ -66,7 +97,9 @@ describe('lost answers', () => {
 	});
 
 	it('Enrich sends an Idempotency-Key: a lost answer is replayed with its charge, not re-unlocked for free', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'drop', count: 1, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/enrich', kind: 'drop', count: 1, phase: 'after' },
+		]);
 		const result = await run(sandbox, {
 			parameters: enrich({ maxCredits: 1 }),
 			inputItems: [{ json: { email: people[0].email } }],
@@ -79,7 +112,9 @@ describe('lost answers', () => {
 	});
 
 	it('Enrich: an answer lost five times in a row is replayed at the end of the run and its charge counted', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/enrich', kind: 'drop', count: 5, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/enrich', kind: 'drop', count: 5, phase: 'after' },
+		]);
 		const result = await run(sandbox, {
 			parameters: enrich({ maxCredits: 1 }),
 			inputItems: [{ json: { email: people[0].email } }],
@@ -93,9 +128,14 @@ describe('lost answers', () => {
 	});
 
 	it('Unlock without continueOnFail, first call lost five times: the run still ends with every record', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' },
+		]);
 		const ids = idsOf(120);
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 120 }), inputItems: asItems(ids) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 120 }),
+			inputItems: asItems(ids),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.id)).toEqual(ids);
 		expect(result.items.every((item) => isUnlocked(item.json))).toBe(true);
@@ -103,7 +143,9 @@ describe('lost answers', () => {
 	});
 
 	it('answers that stay lost keep their worst case counted: every answer lost, Max Credits 150, 150 charged at most', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', rate: 1, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', rate: 1, phase: 'after' },
+		]);
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 150, whenMaxCreditsReached: 'whatFits' }),
 			inputItems: asItems(idsOf(200)),
@@ -115,11 +157,15 @@ describe('lost answers', () => {
 		expect(stats.requests['POST /v1/unlock']).toBe(20);
 		expect(result.items.filter((item) => item.json.error)).toHaveLength(150);
 		expect(result.items.filter((item) => item.json.unlock_skipped === 'budget')).toHaveLength(50);
-		expect(hints(result)[0]).toMatch(/0 credits charged of a 150 budget, and 150 held back for answers that were lost/);
+		expect(hints(result)[0]).toMatch(
+			/0 credits charged of a 150 budget, and 150 held back for answers that were lost/,
+		);
 	});
 
 	it('Unlock, continueOnFail, first call lost five times: paid contacts are records, not errors, within the budget', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' },
+		]);
 		const ids = idsOf(150);
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 150 }),
@@ -134,7 +180,9 @@ describe('lost answers', () => {
 	});
 
 	it('Unlock What Fits, 250 contacts, Max Credits 150, first call lost five times: 150 charged, not 200', async () => {
-		await sandbox.admin.setFaults([{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' }]);
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', count: 5, phase: 'after' },
+		]);
 		const ids = idsOf(250);
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 150, ...whatFits }),
@@ -151,10 +199,17 @@ describe('lost answers', () => {
 
 describe('the input never widens the budget', () => {
 	it('100 new contacts the input calls "unlocked": true, Max Credits 10: at most 10 charged', async () => {
-		const forged = pool.slice(0, 100).map((contact) => ({ json: { ...contact, unlocked: true } as IDataObject }));
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 10 }), inputItems: forged });
+		const forged = pool
+			.slice(0, 100)
+			.map((contact) => ({ json: { ...contact, unlocked: true } as IDataObject }));
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 10 }),
+			inputItems: forged,
+		});
 		expect((await keyStats(sandbox)).credits_charged).toBe(10);
-		expect(result.error?.message).toMatch(/Max Credits of 10 reached: 10 credits charged; 90 contacts not sent/);
+		expect(result.error?.message).toMatch(
+			/Max Credits of 10 reached: 10 credits charged; 90 contacts not sent/,
+		);
 	});
 
 	it('"level": "premium" on contacts not held, premium unlock, Max Credits 10: at most 10 charged', async () => {
@@ -172,40 +227,60 @@ describe('the input never widens the budget', () => {
 	});
 
 	it('the input may still decide Skip Already Unlocked: those items pass through unsent', async () => {
-		const forged = pool.slice(0, 20).map((contact) => ({ json: { ...contact, unlocked: true } as IDataObject }));
+		const forged = pool
+			.slice(0, 20)
+			.map((contact) => ({ json: { ...contact, unlocked: true } as IDataObject }));
 		const result = await run(sandbox, {
 			parameters: unlock({ maxCredits: 0, options: { skipAlreadyUnlocked: true } }),
 			inputItems: forged,
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.every((item) => item.json.unlock_skipped === 'already_unlocked')).toBe(true);
+		expect(result.items.every((item) => item.json.unlock_skipped === 'already_unlocked')).toBe(
+			true,
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 });
 
 describe('Max Credits and Level themselves', () => {
 	it('a Level that is not one (by expression) is refused before anything is sent, for Unlock and Enrich', async () => {
-		const unlocking = await run(sandbox, { parameters: unlock({ level: '={{ "gold" }}' }), inputItems: asItems(idsOf(5)) });
-		expect(unlocking.error?.message).toMatch(/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/);
+		const unlocking = await run(sandbox, {
+			parameters: unlock({ level: '={{ "gold" }}' }),
+			inputItems: asItems(idsOf(5)),
+		});
+		expect(unlocking.error?.message).toMatch(
+			/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/,
+		);
 		const enriching = await run(sandbox, {
 			parameters: enrich({ level: '={{ "gold" }}' }),
 			inputItems: [{ json: { email: people[0].email } }],
 		});
-		expect(enriching.error?.message).toMatch(/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/);
+		expect(enriching.error?.message).toMatch(
+			/^Level: "gold" is not one of the choices: Basic \(basic\), Premium \(premium\)/,
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
-	it.each([['={{ "abc" }}'], ['={{ -5 }}'], ['={{ null }}']])('%s is refused before anything is sent', async (maxCredits) => {
-		const result = await run(sandbox, { parameters: unlock({ maxCredits }), inputItems: asItems(idsOf(5)) });
-		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(/^Max Credits: .+ is not a whole number of 0 or more/);
-		expect((await sandbox.admin.stats()).requests_total).toBe(0);
-	});
+	it.each([['={{ "abc" }}'], ['={{ -5 }}'], ['={{ null }}']])(
+		'%s is refused before anything is sent',
+		async (maxCredits) => {
+			const result = await run(sandbox, {
+				parameters: unlock({ maxCredits }),
+				inputItems: asItems(idsOf(5)),
+			});
+			expect(result.error?.name).toBe('NodeOperationError');
+			expect(result.error?.message).toMatch(/^Max Credits: .+ is not a whole number of 0 or more/);
+			expect((await sandbox.admin.stats()).requests_total).toBe(0);
+		},
+	);
 });
 
 describe('When Max Credits Is Reached', () => {
 	it('Stop Before Spending (default): 20 new contacts, Max Credits 10: nothing sent, and the message says so', async () => {
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 10 }), inputItems: asItems(idsOf(20)) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 10 }),
+			inputItems: asItems(idsOf(20)),
+		});
 		expect(result.error?.name).toBe('NodeOperationError');
 		expect(result.error?.message).toMatch(
 			/Max Credits of 10 is not enough: unlocking 20 contacts at basic level could cost up to 20 credits\. Nothing was sent and nothing was charged/,
@@ -221,13 +296,18 @@ describe('When Max Credits Is Reached', () => {
 			continueOnFail: true,
 		});
 		expect(result.items).toHaveLength(250);
-		expect(result.items.every((item) => /Nothing was sent/.test(String(item.json.error)))).toBe(true);
+		expect(result.items.every((item) => /Nothing was sent/.test(String(item.json.error)))).toBe(
+			true,
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
 	it('Unlock What Fits: 250 new contacts, Max Credits 150: the first 150 unlocked, 100 marked, not errors', async () => {
 		const ids = idsOf(250);
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 150, ...whatFits }), inputItems: asItems(ids) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 150, ...whatFits }),
+			inputItems: asItems(ids),
+		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.id)).toEqual(ids);
 		expect(result.items.slice(0, 150).every((item) => isUnlocked(item.json))).toBe(true);
@@ -242,7 +322,10 @@ describe('When Max Credits Is Reached', () => {
 	});
 
 	it('Unlock What Fits, "unlock up to 10": 10 unlocked in one call of 10', async () => {
-		const result = await run(sandbox, { parameters: unlock({ maxCredits: 10, ...whatFits }), inputItems: asItems(idsOf(20)) });
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 10, ...whatFits }),
+			inputItems: asItems(idsOf(20)),
+		});
 		expect(result.items.filter((item) => isUnlocked(item.json))).toHaveLength(10);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBe(1);
@@ -267,7 +350,9 @@ describe('When Max Credits Is Reached itself', () => {
 			parameters: unlock({ maxCredits: 5, whenMaxCreditsReached: '={{ "spend it all" }}' }),
 			inputItems: asItems(idsOf(20)),
 		});
-		expect(result.error?.message).toMatch(/^When Max Credits Is Reached: "spend it all" is not one of the choices/);
+		expect(result.error?.message).toMatch(
+			/^When Max Credits Is Reached: "spend it all" is not one of the choices/,
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 });
@@ -276,7 +361,12 @@ describe('AI agent tool calls', () => {
 	const agent = (rounds: IDataObject[][], maxCredits: number) =>
 		runAgent({
 			toolType: new ContactData(),
-			toolParameters: unlock({ contactIds: '={{ $json.ids }}', maxCredits, ...whatFits, simplify: false }),
+			toolParameters: unlock({
+				contactIds: '={{ $json.ids }}',
+				maxCredits,
+				...whatFits,
+				simplify: false,
+			}),
 			rounds,
 			credentialTypes: [new ContactDataApi()],
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
@@ -305,8 +395,12 @@ describe('AI agent tool calls', () => {
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
 		});
 		expect(toolCalls).toHaveLength(3);
-		expect(toolCalls[2].error?.message).toMatch(/Max Credits of 25 is not enough: unlocking 10 contacts/);
-		expect(toolCalls[2].error?.description).toMatch(/Earlier tool calls of this execution already used 20 of the 25/);
+		expect(toolCalls[2].error?.message).toMatch(
+			/Max Credits of 25 is not enough: unlocking 10 contacts/,
+		);
+		expect(toolCalls[2].error?.description).toMatch(
+			/Earlier tool calls of this execution already used 20 of the 25/,
+		);
 		expect((await keyStats(sandbox)).credits_charged).toBe(20);
 	});
 

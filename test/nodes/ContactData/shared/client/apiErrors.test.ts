@@ -18,20 +18,40 @@ const refusal = (field: string, message: string) => ({
 });
 
 it.each([
-	['filters.company_size', 'must be "<min>-<max>"', 'Company Size (Min/Max Employees): must be "<min>-<max>"'],
-	['filters.country', 'must be an ISO 3166 alpha-2 code', 'Countries: must be an ISO 3166 alpha-2 code'],
-	['filters.keywords', 'must have at most 32 distinct words', 'Keywords: must have at most 32 distinct words'],
+	[
+		'filters.company_size',
+		'must be "<min>-<max>"',
+		'Company Size (Min/Max Employees): must be "<min>-<max>"',
+	],
+	[
+		'filters.country',
+		'must be an ISO 3166 alpha-2 code',
+		'Countries: must be an ISO 3166 alpha-2 code',
+	],
+	[
+		'filters.keywords',
+		'must have at most 32 distinct words',
+		'Keywords: must have at most 32 distinct words',
+	],
 	['limit', 'must be a whole number from 1 to 100', 'Limit: must be a whole number from 1 to 100'],
 	['ids', 'must not repeat an id', 'Contact IDs: must not repeat an id'],
-	['filters.revenue_range', 'unknown field "revenue_range"', 'Filter "revenue_range": unknown field "revenue_range"'],
+	[
+		'filters.revenue_range',
+		'unknown field "revenue_range"',
+		'Filter "revenue_range": unknown field "revenue_range"',
+	],
 ])('names the parameter behind %s', (field, message, headline) => {
 	const error = apiError(context, 400, refusal(field, message), 0, undefined, editorFieldNames);
 	expect(error.message).toBe(headline);
-	expect(error.description).toBe(`400 invalid_request (API field: ${field}). Check the parameter named above.`);
+	expect(error.description).toBe(
+		`400 invalid_request (API field: ${field}). Check the parameter named above.`,
+	);
 });
 
 it('an unknown id in the path is named by the parameter it came from', () => {
 	const body = { error: { code: 'not_found', message: 'no saved list has the id ls_1' } };
-	expect(apiError(context, 404, body, 0, 'Saved List').message).toBe('Saved List: no saved list has the id ls_1');
+	expect(apiError(context, 404, body, 0, 'Saved List').message).toBe(
+		'Saved List: no saved list has the id ls_1',
+	);
 	expect(apiError(context, 404, body, 0).message).toBe('no saved list has the id ls_1');
 });

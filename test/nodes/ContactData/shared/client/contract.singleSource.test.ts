@@ -4,9 +4,18 @@
  * nodes, the triggers, the credential and the sandbox read them from there; a literal copy anywhere
  * else (in code, not in comments) fails here with its file and line.
  */
-import { API_PREFIX, ID_PREFIXES, WEBHOOKS } from '../../../../../nodes/ContactData/shared/client/contract';
+import {
+	API_PREFIX,
+	ID_PREFIXES,
+	WEBHOOKS,
+} from '../../../../../nodes/ContactData/shared/client/contract';
 import { readRepoFile } from '../../../../support/files.cjs';
-import { literalsOf, prefixPatternsOf, sourceFiles, type Literal } from '../../../../support/sources.cjs';
+import {
+	literalsOf,
+	prefixPatternsOf,
+	sourceFiles,
+	type Literal,
+} from '../../../../support/sources.cjs';
 
 const CONTRACT_FOLDER = 'nodes/ContactData/shared/client/contract';
 /** The module everything imports the contract from; its header names the document. */
@@ -18,7 +27,9 @@ const OUTSIDE_CONTRACT = PACKAGE_SOURCE.filter((file) => !CONTRACT_FILES.include
 /** A path of the API (`/v1/...`), also as a regular expression writes it (`\/+v1`). */
 const API_PATH = new RegExp(`/\\+?${API_PREFIX.slice(1)}(?![\\w,.])`);
 /** An id prefix at the start of a word (`ls_`, `^ct_`, `"wh_`), or the webhook secret's. */
-const ID_PREFIX = new RegExp(`\\b(${[...Object.values(ID_PREFIXES), WEBHOOKS.secretPrefix].join('|')})`);
+const ID_PREFIX = new RegExp(
+	`\\b(${[...Object.values(ID_PREFIXES), WEBHOOKS.secretPrefix].join('|')})`,
+);
 
 function copiesIn(file: string, pattern: RegExp): string[] {
 	return literalsOf(file)
@@ -53,9 +64,9 @@ it('no id prefix or id pattern is written outside the contract', () => {
 });
 
 it('no id pattern is built from an id prefix outside the contract (LIST_ID_PATTERN and its kin are the contract’s)', () => {
-	expect(CONTRACT_FILES.flatMap((file) => prefixPatternsOf(file)).map((pattern) => pattern.text)).toContain(
-		'`^${ID_PREFIXES.list}[A-Za-z0-9_-]+$`',
-	);
+	expect(
+		CONTRACT_FILES.flatMap((file) => prefixPatternsOf(file)).map((pattern) => pattern.text),
+	).toContain('`^${ID_PREFIXES.list}[A-Za-z0-9_-]+$`');
 	const own = OUTSIDE_CONTRACT.flatMap((file) =>
 		prefixPatternsOf(file).map((pattern) => `${file}:${pattern.line} ${pattern.text}`),
 	);

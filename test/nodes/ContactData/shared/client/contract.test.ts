@@ -40,11 +40,16 @@ describe('contract module', () => {
 
 	it('refuses a repeated id in an unlock body', () => {
 		expect(unlockRequestSchema.safeParse({ ids: ['ct_1', 'ct_1'] }).success).toBe(false);
-		expect(unlockRequestSchema.parse({ ids: ['ct_1', 'ct_2'] })).toEqual({ ids: ['ct_1', 'ct_2'], level: 'basic' });
+		expect(unlockRequestSchema.parse({ ids: ['ct_1', 'ct_2'] })).toEqual({
+			ids: ['ct_1', 'ct_2'],
+			level: 'basic',
+		});
 	});
 
 	it('lists the departments the sandbox holds (industries and tech stack are the same lists)', () => {
-		expect(DEPARTMENTS.map((department) => department.key).sort()).toEqual([...KNOWN_DEPARTMENTS].sort());
+		expect(DEPARTMENTS.map((department) => department.key).sort()).toEqual(
+			[...KNOWN_DEPARTMENTS].sort(),
+		);
 	});
 
 	it('list ids that would change a path do not fit the list id pattern', () => {

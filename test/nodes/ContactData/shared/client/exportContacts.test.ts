@@ -16,14 +16,22 @@ async function contactsEverySplit(text: string): Promise<unknown[]> {
 	const bytes = Buffer.from(text, 'utf8');
 	const whole = await read([bytes]);
 	for (let cut = 0; cut <= bytes.length; cut++) {
-		expect({ cut, contacts: await read([bytes.subarray(0, cut), bytes.subarray(cut)]) }).toEqual({ cut, contacts: whole });
+		expect({ cut, contacts: await read([bytes.subarray(0, cut), bytes.subarray(cut)]) }).toEqual({
+			cut,
+			contacts: whole,
+		});
 	}
 	return whole;
 }
 
 it('cuts out each contact through quotes, escapes, nested objects and UTF-8, at every chunk boundary', async () => {
 	const contacts = [
-		{ id: 'ct_1', title: 'say "}],{" \\ here', unlocked: false, company: { name: 'Café Ünïcode', tech_stack: ['a', 'b'] } },
+		{
+			id: 'ct_1',
+			title: 'say "}],{" \\ here',
+			unlocked: false,
+			company: { name: 'Café Ünïcode', tech_stack: ['a', 'b'] },
+		},
 		{ id: 'ct_2', work_history: [{ title: 'x\\"y', unlocked: false }], unlocked: true },
 	];
 	expect(await contactsEverySplit(JSON.stringify({ contacts }))).toEqual(contacts);
@@ -31,7 +39,11 @@ it('cuts out each contact through quotes, escapes, nested objects and UTF-8, at 
 });
 
 it('reads only the contacts array, wherever it stands among other keys', async () => {
-	const text = JSON.stringify({ list: { id: 'ls_1', tags: [{ id: 'x' }] }, contacts: [{ id: 'ct_1' }], after: [{ id: 'y' }] });
+	const text = JSON.stringify({
+		list: { id: 'ls_1', tags: [{ id: 'x' }] },
+		contacts: [{ id: 'ct_1' }],
+		after: [{ id: 'y' }],
+	});
 	expect(await contactsEverySplit(text)).toEqual([{ id: 'ct_1' }]);
 	expect(await contactsEverySplit('{"contacts":[]}')).toEqual([]);
 });

@@ -24,7 +24,9 @@ beforeEach(async () => sandbox.admin.reset());
 
 /** A fresh copy of the node's modules: a process of its own. */
 function nodeOfAnotherProcess(): INodeType {
-	const { ContactData } = loadAfresh<{ ContactData: new () => INodeType }>('nodes/ContactData/ContactData.node');
+	const { ContactData } = loadAfresh<{ ContactData: new () => INodeType }>(
+		'nodes/ContactData/ContactData.node',
+	);
 	return new ContactData();
 }
 
@@ -45,16 +47,18 @@ it('4 processes × 4,500 overlapping ids, one key: no failed item, credits equal
 	const processes = Array.from({ length: 4 }, nodeOfAnotherProcess);
 	const slices = processes.map((_, index) => pool.slice(index * 1_500, index * 1_500 + 4_500));
 	const started = Date.now();
-	const runs = await Promise.all(processes.map((nodeType, index) => unlockIn(nodeType, slices[index]))).finally(
-		() => sandbox.admin.setSettings({ time_scale: 60 }),
-	);
+	const runs = await Promise.all(
+		processes.map((nodeType, index) => unlockIn(nodeType, slices[index])),
+	).finally(() => sandbox.admin.setSettings({ time_scale: 60 }));
 	const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
 	const failed = runs.flatMap((run) => run.items.filter((item) => item.json.error !== undefined));
 	const stats = await keyStats(sandbox);
 	const calls = stats.requests['POST /v1/unlock'] ?? 0;
 	// The figures of issue 11's table, for the report.
-	report(`4 processes × 4,500 ids: ${calls} unlock calls (minimum 180), ${stats.http_429} × 429, ${failed.length} failed items, ${stats.credits_charged} credits for ${new Set(slices.flat()).size} unique, ${seconds} s (schedule 18 s)`);
+	report(
+		`4 processes × 4,500 ids: ${calls} unlock calls (minimum 180), ${stats.http_429} × 429, ${failed.length} failed items, ${stats.credits_charged} credits for ${new Set(slices.flat()).size} unique, ${seconds} s (schedule 18 s)`,
+	);
 	expect(runs.map((run) => run.error)).toEqual([undefined, undefined, undefined, undefined]);
 	expect(failed).toEqual([]);
 	expect(runs.map((run) => run.items.length)).toEqual([4_500, 4_500, 4_500, 4_500]);
@@ -82,7 +86,12 @@ describe('with a fake API', () => {
 	it('waiting on 429s is bounded by time, not a count: 12 × 429 in a row, then the call goes through', async () => {
 		fake = await startFakeApi((_request, res) =>
 			fake!.requests.length <= 12
-				? json(res, 429, { error: { code: 'rate_limited', message: 'others took the slots' } }, { 'retry-after': '0.05' })
+				? json(
+						res,
+						429,
+						{ error: { code: 'rate_limited', message: 'others took the slots' } },
+						{ 'retry-after': '0.05' },
+					)
 				: json(res, 200, page(1, true)),
 		);
 		const result = await run(sandbox, {
@@ -96,12 +105,17 @@ describe('with a fake API', () => {
 
 	it('a key that stays rate limited gives up after a few rate windows, with a clear message', async () => {
 		fake = await startFakeApi((_request, res) =>
-			json(res, 429, { error: { code: 'rate_limited', message: 'no' } }, {
-				'retry-after': '0.1',
-				'x-ratelimit-limit': '60',
-				'x-ratelimit-remaining': '0',
-				'x-ratelimit-reset': '0.5',
-			}),
+			json(
+				res,
+				429,
+				{ error: { code: 'rate_limited', message: 'no' } },
+				{
+					'retry-after': '0.1',
+					'x-ratelimit-limit': '60',
+					'x-ratelimit-remaining': '0',
+					'x-ratelimit-reset': '0.5',
+				},
+			),
 		);
 		const result = await run(sandbox, {
 			parameters: { resource: 'contact', operation: 'search', returnAll: true },

@@ -16,8 +16,15 @@ beforeAll(async () => {
 	sandbox = await startTestSandbox({ contacts: 2_000 });
 	const found = await contacts(sandbox, 60);
 	ids = found.map((contact) => contact.id);
-	const withEmail = found.filter((contact) => contact.has_email).map((contact) => contact.id).slice(0, 3);
-	people = (await api<{ contacts: Array<{ id: string; email: string }> }>(sandbox, 'POST', PATHS.unlock, { ids: withEmail })).body.contacts;
+	const withEmail = found
+		.filter((contact) => contact.has_email)
+		.map((contact) => contact.id)
+		.slice(0, 3);
+	people = (
+		await api<{ contacts: Array<{ id: string; email: string }> }>(sandbox, 'POST', PATHS.unlock, {
+			ids: withEmail,
+		})
+	).body.contacts;
 });
 afterAll(async () => sandbox?.close());
 beforeEach(async () => {
@@ -61,12 +68,20 @@ describe('the node under the future API: unknown values pass through, one call e
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(20);
 		expect(await calls('POST /v1/search')).toBe(1);
-		expect(result.items[0].json).toMatchObject({ seniority: 'board_member', [FUTURE_FIELD]: expect.anything() });
+		expect(result.items[0].json).toMatchObject({
+			seniority: 'board_member',
+			[FUTURE_FIELD]: expect.anything(),
+		});
 	});
 
 	it('Enrich', async () => {
 		const result = await run(sandbox, {
-			parameters: { resource: 'contact', operation: 'enrich', email: '={{ $json.email }}', maxCredits: 10 },
+			parameters: {
+				resource: 'contact',
+				operation: 'enrich',
+				email: '={{ $json.email }}',
+				maxCredits: 10,
+			},
 			inputItems: [{ json: { email: people[0].email } }],
 		});
 		expect(result.error).toBeUndefined();
@@ -75,18 +90,32 @@ describe('the node under the future API: unknown values pass through, one call e
 	});
 
 	it('Get Balance', async () => {
-		const result = await run(sandbox, { parameters: { resource: 'credits', operation: 'getBalance' } });
+		const result = await run(sandbox, {
+			parameters: { resource: 'credits', operation: 'getBalance' },
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json).toMatchObject({ tier: 'business', [FUTURE_FIELD]: expect.anything() });
+		expect(result.items[0].json).toMatchObject({
+			tier: 'business',
+			[FUTURE_FIELD]: expect.anything(),
+		});
 		expect(await calls('GET /v1/credits/balance')).toBe(1);
 	});
 
 	it('Saved List → Create and Get Many', async () => {
 		const created = await run(sandbox, {
-			parameters: { resource: 'savedList', operation: 'create', name: 'Future', createFrom: 'contactIds', contactIdsFrom: 'expression', contactIds: ids.slice(0, 3).join(',') },
+			parameters: {
+				resource: 'savedList',
+				operation: 'create',
+				name: 'Future',
+				createFrom: 'contactIds',
+				contactIdsFrom: 'expression',
+				contactIds: ids.slice(0, 3).join(','),
+			},
 		});
 		expect(created.error).toBeUndefined();
-		const many = await run(sandbox, { parameters: { resource: 'savedList', operation: 'getMany', returnAll: true } });
+		const many = await run(sandbox, {
+			parameters: { resource: 'savedList', operation: 'getMany', returnAll: true },
+		});
 		expect(many.error).toBeUndefined();
 		expect(many.items.length).toBeGreaterThanOrEqual(1);
 		expect(await calls('GET /v1/lists')).toBe(1);
@@ -95,7 +124,9 @@ describe('the node under the future API: unknown values pass through, one call e
 
 describe('a field the node needs, missing', () => {
 	it('is a clear error naming it, after exactly one call (an unlock is not re-sent)', async () => {
-		const fake = await startFakeApi((_request, res) => json(res, 200, { credits_charged: 1, credits_remaining: 9, people: [] }));
+		const fake = await startFakeApi((_request, res) =>
+			json(res, 200, { credits_charged: 1, credits_remaining: 9, people: [] }),
+		);
 		try {
 			const result = await run(sandbox, {
 				parameters: { resource: 'contact', operation: 'unlock', maxCredits: 100 },

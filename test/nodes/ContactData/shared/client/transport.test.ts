@@ -33,7 +33,14 @@ function preview(id: string) {
 		title: 'CTO',
 		seniority: 'c_suite',
 		department: 'engineering',
-		company: { name: 'Acme', domain: 'acme.com', industry: 'software', size: 10, funding_stage: 'seed', tech_stack: [] },
+		company: {
+			name: 'Acme',
+			domain: 'acme.com',
+			industry: 'software',
+			size: 10,
+			funding_stage: 'seed',
+			tech_stack: [],
+		},
 		location: { country: 'US', region: null, city: null },
 		has_email: true,
 		has_phone: false,
@@ -44,11 +51,11 @@ function preview(id: string) {
 /** Resolves once the fake API has received `count` requests. */
 function afterRequests(api: () => FakeApi | undefined, count: number): Promise<void> {
 	return new Promise((resolve) => {
-		const poll = () => ((api()?.requests.length ?? 0) >= count ? resolve() : void sleep(20).then(poll));
+		const poll = () =>
+			(api()?.requests.length ?? 0) >= count ? resolve() : void sleep(20).then(poll);
 		poll();
 	});
 }
-
 
 describe('a timeout on every request', () => {
 	it('an API that accepts the connection and never answers fails the call within the timeout, once', async () => {
@@ -56,7 +63,11 @@ describe('a timeout on every request', () => {
 			/* never answers */
 		});
 		const started = Date.now();
-		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url, timeoutSeconds: 2 });
+		const result = await run(sandbox, {
+			parameters: getBalance,
+			baseUrl: fake.url,
+			timeoutSeconds: 2,
+		});
 		const elapsed = Date.now() - started;
 		expect(result.error?.message).toMatch(/did not answer within 2 seconds/);
 		expect(fake.requests).toHaveLength(1);
@@ -65,7 +76,9 @@ describe('a timeout on every request', () => {
 	}, 60_000);
 
 	it('defaults to 60 seconds (the credential field)', async () => {
-		const { ContactDataApi } = await import('../../../../../credentials/ContactDataApi.credentials');
+		const { ContactDataApi } = await import(
+			'../../../../../credentials/ContactDataApi.credentials'
+		);
 		const timeout = new ContactDataApi().properties.find((property) => property.name === 'timeout');
 		expect(timeout?.default).toBe(60);
 	});
@@ -85,9 +98,15 @@ describe('a Base URL where nothing answers', () => {
 describe('Return All stops when the cursor goes round in circles', () => {
 	it('a repeated cursor is a clear error after a few calls', async () => {
 		fake = await startFakeApi((_request, res) => {
-			if (fake && fake.requests.length > 200) return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
+			if (fake && fake.requests.length > 200)
+				return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
 			const page = fake?.requests.length ?? 0;
-			json(res, 200, { results: [preview(`ct_${page}`)], total: 5_000, next_cursor: 'cur_same', truncated: false });
+			json(res, 200, {
+				results: [preview(`ct_${page}`)],
+				total: 5_000,
+				next_cursor: 'cur_same',
+				truncated: false,
+			});
 		});
 		const result = await run(sandbox, { parameters: searchAll, baseUrl: fake.url });
 		expect(result.error?.message).toMatch(/gave the same cursor twice/);
@@ -96,9 +115,15 @@ describe('Return All stops when the cursor goes round in circles', () => {
 
 	it('a page that adds no new contact is a clear error after a few calls', async () => {
 		fake = await startFakeApi((_request, res) => {
-			if (fake && fake.requests.length > 200) return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
+			if (fake && fake.requests.length > 200)
+				return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
 			const page = fake?.requests.length ?? 0;
-			json(res, 200, { results: [preview('ct_1'), preview('ct_2')], total: 5_000, next_cursor: `cur_${page}`, truncated: false });
+			json(res, 200, {
+				results: [preview('ct_1'), preview('ct_2')],
+				total: 5_000,
+				next_cursor: `cur_${page}`,
+				truncated: false,
+			});
 		});
 		const result = await run(sandbox, { parameters: searchAll, baseUrl: fake.url });
 		expect(result.error?.message).toMatch(/added nothing new/);
@@ -107,8 +132,16 @@ describe('Return All stops when the cursor goes round in circles', () => {
 
 	it('Saved List → Get Many stops the same way', async () => {
 		fake = await startFakeApi((_request, res) => {
-			if (fake && fake.requests.length > 200) return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
-			const list = { id: 'ls_1', name: 'A', filters: null, contact_count: 1, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z' };
+			if (fake && fake.requests.length > 200)
+				return json(res, 400, { error: { code: 'invalid_request', message: 'runaway' } });
+			const list = {
+				id: 'ls_1',
+				name: 'A',
+				filters: null,
+				contact_count: 1,
+				created_at: '2026-01-01T00:00:00Z',
+				updated_at: '2026-01-01T00:00:00Z',
+			};
 			json(res, 200, { lists: [list], next_cursor: 'cur_same' });
 		});
 		const result = await run(sandbox, {
@@ -129,13 +162,22 @@ describe('Stop ends every wait', () => {
 			await sleep(300);
 			stoppedAt = Date.now();
 		});
-		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url, stopWhen: stop });
+		const result = await run(sandbox, {
+			parameters: getBalance,
+			baseUrl: fake.url,
+			stopWhen: stop,
+		});
 		return { result, afterStop: Date.now() - stoppedAt, calls: fake.requests.length };
 	}
 
 	it('during a Retry-After wait', async () => {
 		const { afterStop, calls } = await stopDuring((_request, res) =>
-			json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '30' }),
+			json(
+				res,
+				429,
+				{ error: { code: 'rate_limited', message: 'slow down' } },
+				{ 'retry-after': '30' },
+			),
 		);
 		expect(calls).toBe(1);
 		// The wait itself is 30 s; a generous bound for a busy machine.

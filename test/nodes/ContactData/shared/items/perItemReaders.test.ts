@@ -45,7 +45,16 @@ const requestsTotal = async () => (await sandbox.admin.stats()).requests_total;
 function parametersOf(typeVersion: number, parameters: INodeParameters): INodeParameters {
 	const description = new ContactData().description;
 	const node = { typeVersion, parameters } as unknown as INode;
-	return NodeHelpers.getNodeParameters(description.properties, parameters, true, false, node, description) ?? {};
+	return (
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {}
+	);
 }
 
 describe('the parameters of each version', () => {
@@ -60,17 +69,30 @@ describe('the parameters of each version', () => {
 		const v2 = parametersOf(2, { resource: 'contact', operation: 'unlock' });
 		expect(v2).toMatchObject({ contactIdsFrom: 'field', contactIdField: 'id' });
 		expect(v2).not.toHaveProperty('contactIds');
-		const v2Expression = parametersOf(2, { resource: 'contact', operation: 'unlock', contactIdsFrom: 'expression' });
+		const v2Expression = parametersOf(2, {
+			resource: 'contact',
+			operation: 'unlock',
+			contactIdsFrom: 'expression',
+		});
 		expect(v2Expression.contactIds).toBe('={{ $json.id }}');
 	});
 
 	it('Add and Remove Contacts name the field the same way; Enrich reads email and linkedin_url', () => {
 		for (const operation of ['addContacts', 'removeContacts']) {
-			expect(parametersOf(2, { resource: 'savedList', operation })).toMatchObject({ contactIdsFrom: 'field', contactIdField: 'id' });
-			expect(parametersOf(1, { resource: 'savedList', operation }).contactIds).toBe('={{ $json.id }}');
+			expect(parametersOf(2, { resource: 'savedList', operation })).toMatchObject({
+				contactIdsFrom: 'field',
+				contactIdField: 'id',
+			});
+			expect(parametersOf(1, { resource: 'savedList', operation }).contactIds).toBe(
+				'={{ $json.id }}',
+			);
 		}
 		const v2 = parametersOf(2, { resource: 'contact', operation: 'enrich' });
-		expect(v2).toMatchObject({ personFrom: 'fields', emailField: 'email', linkedinUrlField: 'linkedin_url' });
+		expect(v2).toMatchObject({
+			personFrom: 'fields',
+			emailField: 'email',
+			linkedinUrlField: 'linkedin_url',
+		});
 		expect(v2).not.toHaveProperty('email');
 		const v1 = parametersOf(1, { resource: 'contact', operation: 'enrich' });
 		expect(v1).toMatchObject({ email: '', linkedinUrl: '' });
@@ -86,7 +108,9 @@ describe('Unlock, version 2', () => {
 			inputItems: ids.slice(0, 3).map((id) => ({ json: { id, name: 'x' } })),
 		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [item.json.id, item.json.unlocked])).toEqual(ids.slice(0, 3).map((id) => [id, true]));
+		expect(result.items.map((item) => [item.json.id, item.json.unlocked])).toEqual(
+			ids.slice(0, 3).map((id) => [id, true]),
+		);
 		expect((await keyStats(sandbox)).credits_charged).toBe(3);
 	});
 
@@ -94,7 +118,10 @@ describe('Unlock, version 2', () => {
 		const result = await run(sandbox, {
 			typeVersion: 2,
 			parameters: unlock({ contactIdField: 'person.ids' }),
-			inputItems: [{ json: { person: { ids: [ids[0], ids[1]] } } }, { json: { person: { ids: `${ids[2]}, ${ids[3]}` } } }],
+			inputItems: [
+				{ json: { person: { ids: [ids[0], ids[1]] } } },
+				{ json: { person: { ids: `${ids[2]}, ${ids[3]}` } } },
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual([
@@ -111,15 +138,22 @@ describe('Unlock, version 2', () => {
 			parameters: unlock(),
 			inputItems: [{ json: { id: ids[0] } }, { json: { contact_id: ids[1], name: 'Ada' } }],
 		});
-		expect(result.error?.message).toBe('Contact ID Field: "id" is not a field of the input item [item 1]');
-		expect(result.error?.description).toMatch(/The item has the fields contact_id, name\. .*Contact IDs From → An Expression/);
+		expect(result.error?.message).toBe(
+			'Contact ID Field: "id" is not a field of the input item [item 1]',
+		);
+		expect(result.error?.description).toMatch(
+			/The item has the fields contact_id, name\. .*Contact IDs From → An Expression/,
+		);
 		expect(await requestsTotal()).toBe(0);
 	});
 
 	it('a value of the wrong type: an error naming the field, the value and the item, before anything is sent', async () => {
 		const cases: Array<[IDataObject[string], string]> = [
 			[42, 'Contact ID Field "id": "42" is not a contact id (ct_…) [item 1]'],
-			[{ name: 'Ada' }, 'Contact ID Field "id": {"name":"Ada"} is not a contact id (ct_…) [item 1]'],
+			[
+				{ name: 'Ada' },
+				'Contact ID Field "id": {"name":"Ada"} is not a contact id (ct_…) [item 1]',
+			],
 			[null, 'Contact ID Field "id": (empty) has no contact id [item 1]'],
 		];
 		for (const [value, message] of cases) {
@@ -141,7 +175,10 @@ describe('Unlock, version 2', () => {
 			inputItems: [{ json: { id: ids[0] } }, { json: {} }],
 		});
 		expect(result.items[0].json).toMatchObject({ id: ids[0], unlocked: true });
-		expect(result.items[1]).toMatchObject({ json: { error: 'Contact ID Field: "id" is not a field of the input item [item 1]' }, pairedItem: { item: 1 } });
+		expect(result.items[1]).toMatchObject({
+			json: { error: 'Contact ID Field: "id" is not a field of the input item [item 1]' },
+			pairedItem: { item: 1 },
+		});
 	});
 
 	it('"An Expression" keeps the Contact IDs parameter', async () => {
@@ -158,7 +195,11 @@ describe('version 1, as it was', () => {
 	it('reads the Contact IDs parameter, whatever the item’s id field holds', async () => {
 		const result = await run(sandbox, {
 			typeVersion: 1,
-			parameters: unlock({ contactIds: '={{ $json.other }}', contactIdsFrom: 'field', contactIdField: 'id' }),
+			parameters: unlock({
+				contactIds: '={{ $json.other }}',
+				contactIdsFrom: 'field',
+				contactIdField: 'id',
+			}),
 			inputItems: [{ json: { id: ids[0], other: ids[1] } }],
 		});
 		expect(result.items.map((item) => item.json.id)).toEqual([ids[1]]);
@@ -179,7 +220,10 @@ describe('Enrich, version 2', () => {
 		const result = await run(sandbox, {
 			typeVersion: 2,
 			parameters: enrich(),
-			inputItems: [{ json: { email: people[0].email } }, { json: { linkedin_url: people[1].linkedin_url, email: null } }],
+			inputItems: [
+				{ json: { email: people[0].email } },
+				{ json: { linkedin_url: people[1].linkedin_url, email: null } },
+			],
 		});
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => item.json.id)).toEqual([people[0].id, people[1].id]);
@@ -189,7 +233,9 @@ describe('Enrich, version 2', () => {
 		const result = await run(sandbox, {
 			typeVersion: 2,
 			parameters: enrich({ emailField: 'person.work.email', linkedinUrlField: '' }),
-			inputItems: [{ json: { person: { work: { email: people[2].email } }, email: people[0].email } }],
+			inputItems: [
+				{ json: { person: { work: { email: people[2].email } }, email: people[0].email } },
+			],
 		});
 		expect(result.items.map((item) => item.json.id)).toEqual([people[2].id]);
 	});
@@ -215,26 +261,40 @@ describe('Enrich, version 2', () => {
 			parameters: enrich(),
 			inputItems: [{ json: { email: 'not-an-email' } }],
 		});
-		expect(badEmail.error?.message).toBe('Email Field "email": "not-an-email" must be an email address');
+		expect(badEmail.error?.message).toBe(
+			'Email Field "email": "not-an-email" must be an email address',
+		);
 		expect(await requestsTotal()).toBe(0);
 	});
 });
 
 describe('Add and Remove Contacts, version 2', () => {
 	it('read the id field of every item', async () => {
-		const { body: list } = await api<SavedList>(sandbox, 'POST', PATHS.lists, { name: 'Fields', contact_ids: [] });
+		const { body: list } = await api<SavedList>(sandbox, 'POST', PATHS.lists, {
+			name: 'Fields',
+			contact_ids: [],
+		});
 		const listId = { __rl: true, mode: 'id', value: list.id };
 		const added = await run(sandbox, {
 			typeVersion: 2,
 			parameters: { resource: 'savedList', operation: 'addContacts', listId },
 			inputItems: ids.slice(0, 20).map((id) => ({ json: { id } })),
 		});
-		expect(added.items.map((item) => [item.json.added, item.json.contact_count])).toEqual([[20, 20]]);
+		expect(added.items.map((item) => [item.json.added, item.json.contact_count])).toEqual([
+			[20, 20],
+		]);
 		const removed = await run(sandbox, {
 			typeVersion: 2,
-			parameters: { resource: 'savedList', operation: 'removeContacts', listId, contactIdField: 'c.id' },
+			parameters: {
+				resource: 'savedList',
+				operation: 'removeContacts',
+				listId,
+				contactIdField: 'c.id',
+			},
 			inputItems: ids.slice(0, 5).map((id) => ({ json: { c: { id } } })),
 		});
-		expect(removed.items.map((item) => [item.json.removed, item.json.contact_count])).toEqual([[5, 15]]);
+		expect(removed.items.map((item) => [item.json.removed, item.json.contact_count])).toEqual([
+			[5, 15],
+		]);
 	});
 });

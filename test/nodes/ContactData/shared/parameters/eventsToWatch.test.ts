@@ -15,12 +15,24 @@ const node: INode = {
 const JOB_CHANGES = ['job_change', 'role_change'] as const;
 
 it('takes an array or a comma-separated string, in the order offered, without repeats', () => {
-	expect(toEventTypes(node, ['role_change', 'intent', 'role_change'], EVENT_TYPES)).toEqual(['role_change', 'intent']);
-	expect(toEventTypes(node, ' role_change , job_change,', JOB_CHANGES)).toEqual(['job_change', 'role_change']);
+	expect(toEventTypes(node, ['role_change', 'intent', 'role_change'], EVENT_TYPES)).toEqual([
+		'role_change',
+		'intent',
+	]);
+	expect(toEventTypes(node, ' role_change , job_change,', JOB_CHANGES)).toEqual([
+		'job_change',
+		'role_change',
+	]);
 });
 
 it('refuses an event the trigger does not offer, saying which it offers and where the others come from', () => {
-	const refusal = () => toEventTypes(node, ['job_change', 'intent'], JOB_CHANGES, 'intent signals come only through the Contact Data Trigger');
+	const refusal = () =>
+		toEventTypes(
+			node,
+			['job_change', 'intent'],
+			JOB_CHANGES,
+			'intent signals come only through the Contact Data Trigger',
+		);
 	expect(refusal).toThrow('Unknown event "intent" in "Events"');
 	try {
 		refusal();
@@ -32,5 +44,8 @@ it('refuses an event the trigger does not offer, saying which it offers and wher
 });
 
 it('refuses no event at all', () => {
-	for (const value of [[], '', null]) expect(() => toEventTypes(node, value, EVENT_TYPES)).toThrow('Choose at least one event in "Events"');
+	for (const value of [[], '', null])
+		expect(() => toEventTypes(node, value, EVENT_TYPES)).toThrow(
+			'Choose at least one event in "Events"',
+		);
 });

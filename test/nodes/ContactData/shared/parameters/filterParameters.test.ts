@@ -16,10 +16,16 @@ function shownIn(typeVersion: number, values: { resource: string; operation: str
 it.each([
 	{ resource: 'contact', operation: 'search' },
 	{ resource: 'savedList', operation: 'create' },
-])('$resource → $operation: version 1 keeps Additional Filters (JSON); version 2 takes further filters by name only', (values) => {
-	const names = (typeVersion: number) => shownIn(typeVersion, values).map((property) => property.displayName);
-	expect(names(1)).toEqual(expect.arrayContaining(['Additional Filters', 'Additional Filters (JSON)']));
-	expect(names(2)).toContain('Additional Filters');
-	expect(names(2)).not.toContain('Additional Filters (JSON)');
-	expect(shownIn(2, values).filter((property) => property.type === 'json')).toEqual([]);
-});
+])(
+	'$resource → $operation: version 1 keeps Additional Filters (JSON); version 2 takes further filters by name only',
+	(values) => {
+		const names = (typeVersion: number) =>
+			shownIn(typeVersion, values).map((property) => property.displayName);
+		expect(names(1)).toEqual(
+			expect.arrayContaining(['Additional Filters', 'Additional Filters (JSON)']),
+		);
+		expect(names(2)).toContain('Additional Filters');
+		expect(names(2)).not.toContain('Additional Filters (JSON)');
+		expect(shownIn(2, values).filter((property) => property.type === 'json')).toEqual([]);
+	},
+);

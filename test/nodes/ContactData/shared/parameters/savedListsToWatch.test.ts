@@ -15,10 +15,15 @@ const node: INode = {
 };
 const entry = (value: string) => ({ savedList: { __rl: true, mode: 'id', value } });
 
-it.each(['ls_..', 'ls_a.b', 'ls_%2e%2e'])('refuses %s, which the contract rules out as a saved list id', (id) => {
-	expect(LIST_ID_PATTERN.test(id)).toBe(false);
-	expect(() => toListIds(node, [entry(id)])).toThrow(`Saved list 1 in "Saved Lists to Watch" is "${id}", not a saved list ID`);
-});
+it.each(['ls_..', 'ls_a.b', 'ls_%2e%2e'])(
+	'refuses %s, which the contract rules out as a saved list id',
+	(id) => {
+		expect(LIST_ID_PATTERN.test(id)).toBe(false);
+		expect(() => toListIds(node, [entry(id)])).toThrow(
+			`Saved list 1 in "Saved Lists to Watch" is "${id}", not a saved list ID`,
+		);
+	},
+);
 
 it('takes an id the contract accepts', () => {
 	expect(toListIds(node, [entry('ls_23266b532351e230')])).toEqual(['ls_23266b532351e230']);
