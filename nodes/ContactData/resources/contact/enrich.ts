@@ -30,8 +30,8 @@ import {
 import { apiFailure, failureOf } from '../../shared/client/failures';
 import { personReader, type Person } from '../../shared/items/perItemReaders';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
@@ -54,25 +54,7 @@ export const description: INodeProperties[] = [
 			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
 	...SIMPLIFY_PARAMETERS,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor,
-		options: [
-			...capsOverTimeOptions,
-			{
-				displayName: 'Output No-Match Items',
-				name: 'outputNoMatch',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a person the service does not know gives an output item with "matched": false (every found contact then carries "matched": true) instead of an error. Use an IF node on matched to branch.',
-			},
-		],
-	},
+	CHARGING_OPTIONS,
 ];
 
 /** One item's enrich call, checked before anything is sent. */

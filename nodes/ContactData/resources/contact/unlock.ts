@@ -31,8 +31,8 @@ import {
 } from '../../shared/budget/chargingRun';
 import { contactIdsReader } from '../../shared/items/perItemReaders';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
@@ -55,25 +55,7 @@ export const description: INodeProperties[] = [
 			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
 	...SIMPLIFY_PARAMETERS,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor,
-		options: [
-			...capsOverTimeOptions,
-			{
-				displayName: 'Skip Already Unlocked',
-				name: 'skipAlreadyUnlocked',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to pass items that already show "unlocked": true through unchanged instead of unlocking them again (which is free and returns the full record)',
-			},
-		],
-	},
+	CHARGING_OPTIONS,
 	{
 		displayName:
 			'All input items are unlocked together: IDs are deduplicated and sent 100 per call, so a contact is never paid for twice.',
