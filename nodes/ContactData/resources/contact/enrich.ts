@@ -81,8 +81,11 @@ export async function execute(
 		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
 	);
 	const outcomes = new Map<number, Outcome>(refused);
-	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is charged once).
-	const people = new Set(lookups.map(({ text }) => text)).size;
+	const calls = enrichCalls(this, run, lookups, outcomes);
+	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is
+	// charged once, and a replay of this execution is free).
+	const charged = lookups.filter(({ body, itemIndex }) => !calls.sentBefore(body, itemIndex));
+	const people = new Set(charged.map(({ text }) => text)).size;
 	const refusal = stopBeforeSpending(
 		this,
 		run,
@@ -92,7 +95,6 @@ export async function execute(
 	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
 	const queue = refusal ? [] : lookups;
 	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
-	const calls = enrichCalls(this, run, lookups, outcomes);
 	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
 	calls.finish();
 	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).

@@ -78,12 +78,14 @@ export async function execute(
 	);
 	const plan = planOf(this, items, checked.flat(), run.level);
 	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
-	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(this, run, what, plan.mayCharge * run.cost);
+	const calls = unlockCalls(this, run, results);
+	// 2. Stop Before Spending: a run that could go over sends nothing (a replay of this execution is free).
+	const replayed = new Set(calls.replayedIds(plan.queue, LIMITS.idsPerUnlock));
+	const mayCharge = plan.mayCharge.filter((id) => !replayed.has(id)).length;
+	const what = `unlocking ${plural(mayCharge, 'contact')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(this, run, what, mayCharge * run.cost);
 	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
 	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
-	const calls = unlockCalls(this, run, results);
 	await sendWithinBudget(calls, plan, results);
 	await calls.replayLost();
 	calls.finish();
@@ -114,8 +116,8 @@ interface Plan {
 	isSkipped: (entry: Wanted) => boolean;
 	/** The unique ids to send, those shown as held first; what the budget does not reach stays. */
 	queue: string[];
-	/** How many of them the input does not show as held: what the run may be charged for. */
-	mayCharge: number;
+	/** Those the input does not show as held: what the run may be charged for. */
+	mayCharge: string[];
 	/** The first item that wants an id: the item named in the errors of its call. */
 	firstItemOf: (id: string) => number | undefined;
 }
@@ -161,7 +163,7 @@ function planOf(
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
 	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
-	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	const mayCharge = toSend.filter((id) => !shown.has(id));
 	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
 	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
