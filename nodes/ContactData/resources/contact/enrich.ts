@@ -232,16 +232,12 @@ function outputItems(
 	items: INodeExecutionData[],
 	outcomes: Map<number, Outcome>,
 ): INodeExecutionData[] {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	return items.flatMap((_, itemIndex) => {
 		const outcome = outcomes.get(itemIndex);
-		if (outcome instanceof Error) {
-			const failure = asNodeError(context, outcome, itemIndex);
-			if (!context.continueOnFail()) throw failure;
-			output.push(errorItem(failure, { item: itemIndex }));
-		} else if (outcome) {
-			output.push({ json: outcome, pairedItem: { item: itemIndex } });
-		}
-	}
-	return output;
+		if (!(outcome instanceof Error))
+			return outcome ? [{ json: outcome, pairedItem: { item: itemIndex } }] : [];
+		const failure = asNodeError(context, outcome, itemIndex);
+		if (!context.continueOnFail()) throw failure;
+		return [errorItem(failure, { item: itemIndex })];
+	});
 }

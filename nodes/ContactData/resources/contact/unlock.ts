@@ -232,7 +232,7 @@ function sortOut(
 	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
 }
 
-/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
+/** The output items, by input item in input order: its error, or its records, pass-throughs and errors. */
 function outputItems(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -240,19 +240,16 @@ function outputItems(
 	results: Results,
 	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
 ): INodeExecutionData[] {
-	const outcome = new Map<number, INodeExecutionData[]>();
-	for (const [itemIndex, error] of refused)
-		outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
-	for (const entry of plan.wanted) {
-		const itemOutput = outcome.get(entry.itemIndex) ?? [];
-		outcome.set(entry.itemIndex, itemOutput);
-		const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
-		const output = outputFor(context, items, entry, results, how);
-		if (output) itemOutput.push(output);
-	}
-	return [...outcome.keys()]
-		.sort((a, b) => a - b)
-		.flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	return items.flatMap((_, itemIndex) => {
+		const error = refused.get(itemIndex);
+		if (error) return [errorItem(error, { item: itemIndex })];
+		return plan.wanted
+			.filter((entry) => entry.itemIndex === itemIndex)
+			.flatMap((entry) => {
+				const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
+				return outputFor(context, items, entry, results, how) ?? [];
+			});
+	});
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */

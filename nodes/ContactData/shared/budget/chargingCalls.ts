@@ -72,10 +72,7 @@ export class ChargingCalls<A extends ChargeReport> {
 		worstCase: number,
 		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
 	): ChargingCall | undefined {
-		const idempotencyKey = this.keyFor(
-			body,
-			this.operation.keyPerItem ? details.itemIndex : undefined,
-		);
+		const idempotencyKey = this.keyFor(body, details.itemIndex);
 		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
 		return reservation && { body, idempotencyKey, reservation, ...details };
 	}
@@ -110,8 +107,7 @@ export class ChargingCalls<A extends ChargeReport> {
 
 	/** Whether this body (of this item) was sent before in this execution: its replay needs no room. */
 	sentBefore(body: IDataObject, itemIndex?: number): boolean {
-		const key = this.keyFor(body, this.operation.keyPerItem ? itemIndex : undefined);
-		return this.run.budget.sentBefore(key);
+		return this.run.budget.sentBefore(this.keyFor(body, itemIndex));
 	}
 
 	/** The size of the largest call from the head of `queue` sent before (0: none). */
@@ -122,9 +118,10 @@ export class ChargingCalls<A extends ChargeReport> {
 		return 0;
 	}
 
-	/** Every attempt of the same call carries the same key. */
-	keyFor(body: IDataObject, itemIndex?: number): string {
-		return idempotencyKeyFor(this.context, this.operation.path, body, itemIndex);
+	/** Every attempt of the same call carries the same key (naming its item where the operation's key does). */
+	private keyFor(body: IDataObject, itemIndex?: number): string {
+		const item = this.operation.keyPerItem ? itemIndex : undefined;
+		return idempotencyKeyFor(this.context, this.operation.path, body, item);
 	}
 
 	get hasLost(): boolean {
