@@ -8,6 +8,7 @@ import {
 	NodeHelpers,
 	type INode,
 	type INodeParameters,
+	type INodeProperties,
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
@@ -62,4 +63,26 @@ const cases = OPERATIONS.flatMap(([resource, operation, variants]) =>
 
 it.each(cases)('$title', ({ typeVersion, type, saved }) => {
 	expect(panel(typeVersion, type, saved)).toMatchSnapshot();
+});
+
+it('the built description has at most 60 properties (one property per parameter several operations show)', () => {
+	expect(description.properties.length).toBeLessThanOrEqual(60);
+});
+
+it.each([
+	['unlock', ['maxCreditsPerDay', 'maxCreditsPerSession', 'skipAlreadyUnlocked']],
+	['enrich', ['maxCreditsPerDay', 'maxCreditsPerSession', 'outputNoMatch']],
+])('Contact → %s offers its own Options, and only those', (operation, offered) => {
+	const node = { typeVersion: 2, parameters: {} } as unknown as INode;
+	const root = { resource: 'contact', operation };
+	const options = description.properties.filter(
+		(property) =>
+			property.name === 'options' &&
+			NodeHelpers.displayParameter(root, property, node, description),
+	);
+	expect(options).toHaveLength(1);
+	const shown = (options[0].options as INodeProperties[])
+		.filter((option) => NodeHelpers.displayParameter({}, option, node, description, root))
+		.map(({ name }) => name);
+	expect(shown).toEqual(offered);
 });

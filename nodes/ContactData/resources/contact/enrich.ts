@@ -30,8 +30,8 @@ import {
 import { apiFailure, failureOf } from '../../shared/client/failures';
 import { personReader, type Person } from '../../shared/items/perItemReaders';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
@@ -54,25 +54,7 @@ export const description: INodeProperties[] = [
 			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
 	...SIMPLIFY_PARAMETERS,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor,
-		options: [
-			...capsOverTimeOptions,
-			{
-				displayName: 'Output No-Match Items',
-				name: 'outputNoMatch',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a person the service does not know gives an output item with "matched": false (every found contact then carries "matched": true) instead of an error. Use an IF node on matched to branch.',
-			},
-		],
-	},
+	CHARGING_OPTIONS,
 ];
 
 /** One item's enrich call, checked before anything is sent. */
@@ -99,8 +81,11 @@ export async function execute(
 		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
 	);
 	const outcomes = new Map<number, Outcome>(refused);
-	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is charged once).
-	const people = new Set(lookups.map(({ text }) => text)).size;
+	const calls = enrichCalls(this, run, lookups, outcomes);
+	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is
+	// charged once, and a replay of this execution is free).
+	const charged = lookups.filter(({ body, itemIndex }) => !calls.sentBefore(body, itemIndex));
+	const people = new Set(charged.map(({ text }) => text)).size;
 	const refusal = stopBeforeSpending(
 		this,
 		run,
@@ -110,7 +95,6 @@ export async function execute(
 	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
 	const queue = refusal ? [] : lookups;
 	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
-	const calls = enrichCalls(this, run, lookups, outcomes);
 	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
 	calls.finish();
 	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
@@ -248,16 +232,12 @@ function outputItems(
 	items: INodeExecutionData[],
 	outcomes: Map<number, Outcome>,
 ): INodeExecutionData[] {
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	return items.flatMap((_, itemIndex) => {
 		const outcome = outcomes.get(itemIndex);
-		if (outcome instanceof Error) {
-			const failure = asNodeError(context, outcome, itemIndex);
-			if (!context.continueOnFail()) throw failure;
-			output.push(errorItem(failure, { item: itemIndex }));
-		} else if (outcome) {
-			output.push({ json: outcome, pairedItem: { item: itemIndex } });
-		}
-	}
-	return output;
+		if (!(outcome instanceof Error))
+			return outcome ? [{ json: outcome, pairedItem: { item: itemIndex } }] : [];
+		const failure = asNodeError(context, outcome, itemIndex);
+		if (!context.continueOnFail()) throw failure;
+		return [errorItem(failure, { item: itemIndex })];
+	});
 }

@@ -16,7 +16,7 @@ import {
 } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
-import { filterProperties } from '../../shared/parameters/filterParameters';
+import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { CursorTrail } from '../../shared/client/paging';
@@ -62,7 +62,7 @@ const agentPageParameters: INodeProperties[] = [
 ];
 
 export const description: INodeProperties[] = [
-	...filterProperties(showFor),
+	...FILTER_PROPERTIES,
 	...returnAllAndLimit(onCanvas),
 	...returnAllAndLimit(asToolV1),
 	...agentPageParameters,

@@ -31,8 +31,8 @@ import {
 } from '../../shared/budget/chargingRun';
 import { contactIdsReader } from '../../shared/items/perItemReaders';
 import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
+import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import { capsOverTimeOptions } from '../../shared/parameters/capsOverTime';
 import {
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
@@ -55,25 +55,7 @@ export const description: INodeProperties[] = [
 			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 	}),
 	...SIMPLIFY_PARAMETERS,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: showFor,
-		options: [
-			...capsOverTimeOptions,
-			{
-				displayName: 'Skip Already Unlocked',
-				name: 'skipAlreadyUnlocked',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to pass items that already show "unlocked": true through unchanged instead of unlocking them again (which is free and returns the full record)',
-			},
-		],
-	},
+	CHARGING_OPTIONS,
 	{
 		displayName:
 			'All input items are unlocked together: IDs are deduplicated and sent 100 per call, so a contact is never paid for twice.',
@@ -96,12 +78,14 @@ export async function execute(
 	);
 	const plan = planOf(this, items, checked.flat(), run.level);
 	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
-	// 2. Stop Before Spending: a run that could go over sends nothing.
-	const what = `unlocking ${plural(plan.mayCharge, 'contact')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(this, run, what, plan.mayCharge * run.cost);
+	const calls = unlockCalls(this, run, results);
+	// 2. Stop Before Spending: a run that could go over sends nothing (a replay of this execution is free).
+	const replayed = new Set(calls.replayedIds(plan.queue, LIMITS.idsPerUnlock));
+	const mayCharge = plan.mayCharge.filter((id) => !replayed.has(id)).length;
+	const what = `unlocking ${plural(mayCharge, 'contact')} at ${run.level} level`;
+	const refusal = stopBeforeSpending(this, run, what, mayCharge * run.cost);
 	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
 	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
-	const calls = unlockCalls(this, run, results);
 	await sendWithinBudget(calls, plan, results);
 	await calls.replayLost();
 	calls.finish();
@@ -132,8 +116,8 @@ interface Plan {
 	isSkipped: (entry: Wanted) => boolean;
 	/** The unique ids to send, those shown as held first; what the budget does not reach stays. */
 	queue: string[];
-	/** How many of them the input does not show as held: what the run may be charged for. */
-	mayCharge: number;
+	/** Those the input does not show as held: what the run may be charged for. */
+	mayCharge: string[];
 	/** The first item that wants an id: the item named in the errors of its call. */
 	firstItemOf: (id: string) => number | undefined;
 }
@@ -179,7 +163,7 @@ function planOf(
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
 	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
-	const mayCharge = toSend.filter((id) => !shown.has(id)).length;
+	const mayCharge = toSend.filter((id) => !shown.has(id));
 	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
 	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
@@ -248,7 +232,7 @@ function sortOut(
 	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
 }
 
-/** The output items, grouped by input item in input order: its records, pass-throughs and errors. */
+/** The output items, by input item in input order: its error, or its records, pass-throughs and errors. */
 function outputItems(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -256,19 +240,16 @@ function outputItems(
 	results: Results,
 	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
 ): INodeExecutionData[] {
-	const outcome = new Map<number, INodeExecutionData[]>();
-	for (const [itemIndex, error] of refused)
-		outcome.set(itemIndex, [errorItem(error, { item: itemIndex })]);
-	for (const entry of plan.wanted) {
-		const itemOutput = outcome.get(entry.itemIndex) ?? [];
-		outcome.set(entry.itemIndex, itemOutput);
-		const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
-		const output = outputFor(context, items, entry, results, how);
-		if (output) itemOutput.push(output);
-	}
-	return [...outcome.keys()]
-		.sort((a, b) => a - b)
-		.flatMap((itemIndex) => outcome.get(itemIndex) ?? []);
+	return items.flatMap((_, itemIndex) => {
+		const error = refused.get(itemIndex);
+		if (error) return [errorItem(error, { item: itemIndex })];
+		return plan.wanted
+			.filter((entry) => entry.itemIndex === itemIndex)
+			.flatMap((entry) => {
+				const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
+				return outputFor(context, items, entry, results, how) ?? [];
+			});
+	});
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */

@@ -14,7 +14,7 @@ import {
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { contactIdsParameters } from '../../shared/parameters/perItemParameters';
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
-import { filterProperties } from '../../shared/parameters/filterParameters';
+import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
 import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
@@ -25,7 +25,6 @@ import { checkBody, refused, textOf } from '../../shared/parameters/values';
 import { forEachGroup, groupIdsByKey, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
-const showForFilters = { show: { ...showFor.show, createFrom: ['filters'] } };
 const showForIds = { show: { ...showFor.show, createFrom: ['contactIds'] } };
 
 const CREATE_FROM_CHOICES = [
@@ -62,7 +61,7 @@ export const description: INodeProperties[] = [
 		displayOptions: showFor,
 		options: CREATE_FROM_CHOICES,
 	},
-	...filterProperties(showForFilters),
+	...FILTER_PROPERTIES,
 	...contactIdsParameters(showForIds, 'The contacts to put in the list.'),
 ];
 

@@ -72,40 +72,56 @@ export class ChargingCalls<A extends ChargeReport> {
 		worstCase: number,
 		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
 	): ChargingCall | undefined {
-		const idempotencyKey = this.keyFor(
-			body,
-			this.operation.keyPerItem ? details.itemIndex : undefined,
-		);
+		const idempotencyKey = this.keyFor(body, details.itemIndex);
 		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
 		return reservation && { body, idempotencyKey, reservation, ...details };
 	}
 
 	/**
-	 * The next call of ids from the head of `queue` (an operation whose calls take ids): the size of a
-	 * call whose answer stayed lost in an earlier tool call of the execution (the same ids first), which
-	 * takes its reservation over, or as many as the budget holds (What Fits). Undefined: none fits.
+	 * The next call of ids from the head of `queue` (an operation whose calls take ids): the largest
+	 * one sent before in this execution (a replay, free or holding its lost reservation), else as
+	 * many as the budget holds (What Fits). Undefined: none fits.
 	 */
 	nextIdsCall(queue: string[], limit: number, itemIndexOf: (id: string) => number | undefined) {
 		const { budget, cost } = this.run;
-		const bodyFor = this.operation.bodyFor!;
-		const fits = (size: number) =>
-			Number.isInteger(size) && size > 0 && size <= Math.min(limit, queue.length);
-		const heldSizes = budget
-			.heldCredits()
-			.map((credits) => credits / cost)
-			.filter(fits);
-		const held = heldSizes.find((size) => budget.holds(this.keyFor(bodyFor(queue.slice(0, size)))));
-		const size = held ?? callSize(limit, queue.length, budget.headroom, cost);
+		const size =
+			this.replaySize(queue, limit) || callSize(limit, queue.length, budget.headroom, cost);
 		if (size === 0) return undefined;
 		const ids = queue.splice(0, size);
 		const itemIndex = itemIndexOf(ids[0]);
-		// The size fits what the budget holds and is reserved at once: never refused here.
-		return this.callFor(bodyFor(ids, itemIndex), size * cost, { itemIndex, ids })!;
+		// A replay or a size the budget holds, reserved at once: never refused here.
+		return this.callFor(this.operation.bodyFor!(ids, itemIndex), size * cost, { itemIndex, ids })!;
 	}
 
-	/** Every attempt of the same call carries the same key. */
-	keyFor(body: IDataObject, itemIndex?: number): string {
-		return idempotencyKeyFor(this.context, this.operation.path, body, itemIndex);
+	/** The ids of `queue` that calls sent before in this execution answer again: they need no room. */
+	replayedIds(queue: string[], limit: number): string[] {
+		const replayed: string[] = [];
+		for (let next = 0; next < queue.length; ) {
+			const rest = queue.slice(next);
+			const size = this.replaySize(rest, limit);
+			replayed.push(...rest.slice(0, size));
+			next += size || Math.min(limit, rest.length);
+		}
+		return replayed;
+	}
+
+	/** Whether this body (of this item) was sent before in this execution: its replay needs no room. */
+	sentBefore(body: IDataObject, itemIndex?: number): boolean {
+		return this.run.budget.sentBefore(this.keyFor(body, itemIndex));
+	}
+
+	/** The size of the largest call from the head of `queue` sent before (0: none). */
+	private replaySize(queue: string[], limit: number): number {
+		const bodyFor = this.operation.bodyFor!;
+		for (let size = Math.min(limit, queue.length); size > 0; size--)
+			if (this.run.budget.sentBefore(this.keyFor(bodyFor(queue.slice(0, size))))) return size;
+		return 0;
+	}
+
+	/** Every attempt of the same call carries the same key (naming its item where the operation's key does). */
+	private keyFor(body: IDataObject, itemIndex?: number): string {
+		const item = this.operation.keyPerItem ? itemIndex : undefined;
+		return idempotencyKeyFor(this.context, this.operation.path, body, item);
 	}
 
 	get hasLost(): boolean {

@@ -138,15 +138,11 @@ export function stopBeforeSpending(
 	const [who, wait] = CAP_WORDS[cap.leftField ?? 'none'];
 	const fits = cap.leftField ? '' : `, or set When Max Credits Is Reached to ${whatFits}`;
 	const remedy = `Ask for fewer contacts, ${wait}raise ${cap.label} to ${worstCase + usedBefore}${fits}`;
-	const refusal = new NodeOperationError(
-		context.getNode(),
+	return refusal(
+		context,
 		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
-		{
-			description: `${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${cap.label} to ${worstCase + usedBefore}, or set When Max Credits Is Reached to ${whatFits} to spend up to the budget and pass the rest through.`,
-		},
+		`${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${cap.label} to ${worstCase + usedBefore}, or set When Max Credits Is Reached to ${whatFits} to spend up to the budget and pass the rest through.`,
 	);
-	if (!context.continueOnFail()) throw refusal;
-	return refusal;
 }
 
 /** What the budget did not reach (`notSentCount` of `unit`): under Stop Before Spending an error (thrown without continueOnFail). */
@@ -159,16 +155,22 @@ export function budgetReached(
 	if (policy !== 'stop' || notSentCount === 0) return undefined;
 	const notSent = plural(notSentCount, unit);
 	const cap = budget.tightest;
-	const reached = new NodeOperationError(
-		context.getNode(),
+	return refusal(
+		context,
 		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
-		{
-			description:
-				'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
-		},
+		'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
 	);
-	if (!context.continueOnFail()) throw reached;
-	return reached;
+}
+
+/** A budget refusal of the run: thrown without continueOnFail, else each item's error. */
+function refusal(
+	context: IExecuteFunctions,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(context.getNode(), message, { description });
+	if (!context.continueOnFail()) throw error;
+	return error;
 }
 
 /** An output that is a contact record (not an error, a no-match or an item passed over). */

@@ -122,14 +122,18 @@ export class CreditBudget {
 		return this.caps.reduce((tightest, cap) => (leftOf(cap) < leftOf(tightest) ? cap : tightest));
 	}
 
-	/** Holds a call's worst case; a lost call's key takes its held reservation over. Undefined: it does not fit. */
+	/**
+	 * Holds a call's worst case; a lost call's key takes its held reservation over, and a key settled
+	 * before holds nothing (the API answers it again for free). Undefined: it does not fit.
+	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		const held = key === undefined ? undefined : this.ledger.held?.[key];
 		if (held !== undefined) delete this.ledger.held?.[key as string];
-		else if (credits > this.headroom) return undefined;
-		else for (const { tally } of this.caps) tally.reserved += credits;
-		this.reservedHere += held ?? credits;
-		return { credits: held ?? credits, open: true, key };
+		const worstCase = held ?? (this.settledBefore(key) ? 0 : credits);
+		if (held === undefined && worstCase > this.headroom) return undefined;
+		if (held === undefined) for (const { tally } of this.caps) tally.reserved += worstCase;
+		this.reservedHere += worstCase;
+		return { credits: worstCase, open: true, key };
 	}
 
 	/** Whether a lost call with this key holds a reservation to take over. */
@@ -137,8 +141,13 @@ export class CreditBudget {
 		return this.ledger.held?.[key] !== undefined;
 	}
 
-	heldCredits(): number[] {
-		return Object.values(this.ledger.held ?? {});
+	/** Whether a call with this key was sent before in this ledger: the API replays it, free. */
+	sentBefore(key: string): boolean {
+		return this.holds(key) || this.settledBefore(key);
+	}
+
+	private settledBefore(key?: string): boolean {
+		return key !== undefined && this.ledger.settled?.[key] !== undefined;
 	}
 
 	/**
@@ -148,15 +157,16 @@ export class CreditBudget {
 	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
-		if (!isPossibleCharge(charge, reservation.credits)) {
+		const { key } = reservation;
+		// A replay reports the first answer's charge, counted when that answer settled.
+		const before = this.settledBefore(key);
+		if (!before && !isPossibleCharge(charge, reservation.credits)) {
 			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 			return undefined;
 		}
-		const { key } = reservation;
-		const before = key === undefined ? undefined : this.ledger.settled?.[key];
-		if (replayed || before !== undefined) this.replayedHere++;
-		if (key !== undefined) (this.ledger.settled ??= {})[key] = before ?? charge;
-		const counted = before === undefined ? charge : 0;
+		if (replayed || before) this.replayedHere++;
+		const counted = before ? 0 : (charge as number);
+		if (key !== undefined && !before) (this.ledger.settled ??= {})[key] = counted;
 		this.release(reservation);
 		for (const { tally } of this.caps) tally.charged += counted;
 		this.chargedHere += counted;

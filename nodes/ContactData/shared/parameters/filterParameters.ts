@@ -181,14 +181,18 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 };
 
 /**
- * The filter fields, shown where `displayOptions` says (each operation that searches by filters).
+ * The filter fields of Search and of Create from Search Filters: one property each for both (Create
+ * From is set only on Create, so hiding them when it is Contact IDs leaves Search as it is).
  * The JSON field stays in version 1 only: n8n's rules want no open-ended JSON field, and Additional
  * Filters already takes any filter by name, its value read as JSON.
  */
-export function filterProperties(displayOptions: IDisplayOptions): INodeProperties[] {
-	return [
-		{ ...NAMED_FILTERS, displayOptions },
-		{ ...ADDITIONAL_FILTERS, displayOptions },
-		{ ...ADDITIONAL_FILTERS_JSON, displayOptions: shownWhen(displayOptions, VERSION_1) },
-	];
-}
+const showForFilters: IDisplayOptions = {
+	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },
+	hide: { createFrom: ['contactIds'] },
+};
+
+export const FILTER_PROPERTIES: INodeProperties[] = [
+	{ ...NAMED_FILTERS, displayOptions: showForFilters },
+	{ ...ADDITIONAL_FILTERS, displayOptions: showForFilters },
+	{ ...ADDITIONAL_FILTERS_JSON, displayOptions: shownWhen(showForFilters, VERSION_1) },
+];

@@ -184,6 +184,50 @@ describe('a replay is never a second charge', () => {
 	});
 });
 
+describe('a replay is never refused', () => {
+	/** The second of two identical tool calls, where Max Credits no longer holds a new call's price. */
+	async function repeatedUnlock(parameters: INodeParameters) {
+		const call = { contact_ids: ids.slice(0, 3).join(',') };
+		const { toolCalls } = await agent(unlock({ maxCredits: 5, ...parameters }), [[call], [call]]);
+		expect(toolCalls.map((toolCall) => toolCall.error)).toEqual([undefined, undefined]);
+		return answerOf(toolCalls[1].items);
+	}
+
+	it.each([['stop'], ['whatFits']])(
+		'the same unlock twice with 2 credits left (%s): replayed whole, free',
+		async (whenMaxCreditsReached) => {
+			const second = await repeatedUnlock({ whenMaxCreditsReached });
+			expect(second.credits).toMatchObject({ spent_by_this_call: 0, left: 2, replayed: 1 });
+			expect((second.contacts as IDataObject[]).map((contact) => contact.id)).toEqual(
+				ids.slice(0, 3),
+			);
+			const stats = await keyStats(sandbox);
+			expect(stats.credits_charged).toBe(3);
+			expect(stats.idempotent_replays).toBe(1);
+		},
+	);
+
+	it('the same enrich twice with nothing left of Max Credits: replayed, free', async () => {
+		const { body } = await api<{ contacts: Array<{ email: string | null }> }>(
+			sandbox,
+			'POST',
+			PATHS.unlock,
+			{ ids: ids.slice(30, 40) },
+		);
+		const email = body.contacts.find((contact) => contact.email)!.email;
+		await sandbox.admin.reset();
+		const call = { email, linkedin_url: '' };
+		const { toolCalls } = await agent({ resource: 'contact', operation: 'enrich', maxCredits: 1 }, [
+			[call],
+			[call],
+		]);
+		expect(toolCalls.map((toolCall) => toolCall.error)).toEqual([undefined, undefined]);
+		const second = answerOf(toolCalls[1].items);
+		expect(second.credits).toMatchObject({ spent_by_this_call: 0, left: 0, replayed: 1 });
+		expect((await keyStats(sandbox)).credits_charged).toBe(1);
+	});
+});
+
 describe('every MCP call gets today’s record', () => {
 	it('two MCP calls of the same unlock: the second is answered afresh (no replay), free as the contacts are held', async () => {
 		const call = { contact_ids: ids.slice(3, 6).join(',') };

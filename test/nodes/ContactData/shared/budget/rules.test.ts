@@ -66,6 +66,19 @@ describe('replays', () => {
 		expect([first.chargedHere, second.chargedHere]).toEqual([3, 0]);
 	});
 
+	it('a key settled before needs no room: its replay is reserved at 0 and counts nothing', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const first = new CreditBudget(4, ledger, true);
+		first.settle(first.reserve(3, 'same')!, { credits_charged: 3 });
+		const second = new CreditBudget(4, ledger, true);
+		expect(second.sentBefore('same')).toBe(true);
+		expect(second.reserve(3, 'other')).toBeUndefined();
+		const replay = second.reserve(3, 'same')!;
+		expect(replay.credits).toBe(0);
+		expect(second.settle(replay, { credits_charged: 3 })).toBe(0);
+		expect([ledger.charged, ledger.reserved, second.impossibleCharges]).toEqual([3, 0, []]);
+	});
+
 	it('a first answer marked replayed (its first send lost) is still its one charge', () => {
 		const budget = new CreditBudget(10);
 		expect(budget.settle(budget.reserve(3, 'k')!, { credits_charged: 3 }, true)).toBe(3);
