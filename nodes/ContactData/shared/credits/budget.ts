@@ -175,10 +175,12 @@ export function creditCostOf(context: IExecuteFunctions): { level: UnlockLevel; 
 
 /**
  * Whether the node runs as an agent's tool. n8n names a node used as a tool "<name>Tool"; a tool
- * invoked through LangChain also says so itself (the engine's own tool calls do not).
+ * invoked through LangChain also says so itself (the engine's own tool calls do not). n8n 1.x's
+ * context has no isToolExecution: there the name alone tells.
  */
 export function runsAsTool(context: IExecuteFunctions): boolean {
-	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
+	const saysTool = typeof context.isToolExecution === 'function' && context.isToolExecution();
+	return saysTool || context.getNode().type.endsWith('Tool');
 }
 
 /** Stop Before Spending: the whole run could cost more than Max Credits, so nothing is sent. */
