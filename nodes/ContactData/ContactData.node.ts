@@ -14,7 +14,7 @@ import { savedListDescription } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { toolAnswer } from './shared/agent/toolAnswer';
-import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { asNodeError, errorItem } from './shared/items/items';
 
 export class ContactData implements INodeType {
@@ -33,7 +33,8 @@ export class ContactData implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		// Literals, as n8n's lint reads them; a test holds them to CREDENTIAL_NAME and CREDENTIAL_TEST.
+		credentials: [{ name: 'contactDataApi', required: true, testedBy: 'contactDataApiTest' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -55,6 +56,7 @@ export class ContactData implements INodeType {
 
 	methods = {
 		listSearch: { searchSavedLists },
+		credentialTest: { [CREDENTIAL_TEST]: testContactDataApiCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
