@@ -272,6 +272,22 @@ enrich_refund_balance() {
 }
 check "unlock at premium, enrich by email, file a refund claim (2 credits back) and read the balance" enrich_refund_balance
 
+# A refused key in a run: the error n8n keeps for the failed node is in the package's words (the API's
+# reason, and what to do), not n8n's generic text for a 401, on every n8n line.
+run_refused_in_words() {
+  local revoked
+  revoked="$(n8n_create_credential "Contact Data revoked key (run)" "$SANDBOX_URL" sk_sandbox_revoked)" || return 1
+  # The run fails, as it should: its run data is still written.
+  CREDENTIAL_ID="$revoked" run_workflow refused-run examples/search-unlock-upsert-crm.json 2>/dev/null
+  jq -e '.data.resultData.error | (.message | test("revoked")) and (.message | test("check your credentials"; "i") | not)
+    and (.description | test("The API key was refused: it is unknown or has been revoked"))' "$WORK/refused-run.json" >/dev/null ||
+    { echo "the run's error: $(jq -c '.data.resultData.error | {message, description}' "$WORK/refused-run.json" 2>&1)" >&2; return 1; }
+  echo "        n8n: $(jq -r '.data.resultData.error | "\(.message) / \(.description)"' "$WORK/refused-run.json")"
+  # Its log holds the failure it is meant to have: kept apart from the check that the logs are clean.
+  mv "$WORK/refused-run.out" "$WORK/refused-run.expected-failure.log"
+}
+check "a run with a revoked key stops with the node's reason and advice in words" run_refused_in_words
+
 ai_agent_example_loads() {
   local id
   id="$(n8n_import_workflow examples/ai-agent-prospecting.json)" &&
