@@ -2,14 +2,14 @@ import {
 	UserError,
 	type Icon,
 	type ICredentialDataDecryptedObject,
-	type ICredentialTestRequest,
 	type ICredentialType,
 	type IHttpRequestOptions,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProblem, CHECKED_BASE_URL } from '../nodes/ContactData/shared/client/baseUrl';
-import { API_PREFIX, PATHS } from '../nodes/ContactData/shared/client/contract';
+import { authorizationOf } from '../nodes/ContactData/shared/client/apiCredential';
+import { baseUrlProblem } from '../nodes/ContactData/shared/client/baseUrl';
+import { API_PREFIX } from '../nodes/ContactData/shared/client/contract';
 import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/credentialDefaults';
 
 export class ContactDataApi implements ICredentialType {
@@ -58,9 +58,9 @@ export class ContactDataApi implements ICredentialType {
 	];
 
 	/**
-	 * Adds the key, but only for a Base URL the node would use. Refusing here is also what lets the
-	 * credential test explain a malformed Base URL: for a request that fails, n8n's tester shows only
-	 * its code (ERR_INVALID_URL), while an error raised before sending is shown with its message.
+	 * Adds the key, but only for a Base URL the node would use. The credential is tested by the nodes'
+	 * `credentialTest` (shared/client/credentialTest.ts), which gives its outcome in its own words on
+	 * n8n 1.x and 2.x alike.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -72,47 +72,8 @@ export class ContactDataApi implements ICredentialType {
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
-				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+				Authorization: authorizationOf(String(credentials.apiKey ?? '')),
 			},
 		};
 	}
-
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: CHECKED_BASE_URL,
-			url: PATHS.creditsBalance,
-			method: 'GET',
-			// The API never redirects: a Base URL that does is not followed, so the key stays with it.
-			disableFollowRedirect: true,
-		},
-		rules: [
-			...[301, 302, 303, 307, 308].map((value) => ({
-				type: 'responseCode' as const,
-				properties: {
-					value,
-					message:
-						'The Base URL redirects to another address. The key was not sent there: enter the API’s own address as the Base URL.',
-				},
-			})),
-			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The API key was refused: it is unknown or revoked' },
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key works, but its account is below the Growth tier, which the API requires',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: `This address does not look like the Contact Data API (it has no ${PATHS.creditsBalance}): check the Base URL`,
-				},
-			},
-		],
-	};
 }

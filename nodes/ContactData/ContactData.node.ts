@@ -15,7 +15,7 @@ import { savedListPanels } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { toolAnswer } from './shared/agent/toolAnswer';
-import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { asNodeError, errorItem } from './shared/items/items';
 import { inPanelOrder } from './shared/parameters/panelOrder';
 
@@ -51,7 +51,8 @@ export class ContactData implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		// Literals, as n8n's lint reads them; a test holds them to CREDENTIAL_NAME and CREDENTIAL_TEST.
+		credentials: [{ name: 'contactDataApi', required: true, testedBy: 'contactDataApiTest' }],
 		// A parameter several operations show is one property (see inPanelOrder).
 		properties: inPanelOrder(
 			[...contactPanels, ...savedListPanels, ...creditsPanels].map((panel) => [RESOURCE, ...panel]),
@@ -60,6 +61,7 @@ export class ContactData implements INodeType {
 
 	methods = {
 		listSearch: { searchSavedLists },
+		credentialTest: { [CREDENTIAL_TEST]: testContactDataApiCredential },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
-import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { pollTriggerProperties } from './pollTrigger/parameters';
 import { pollWatchedLists } from './pollTrigger/poll';
 
@@ -29,12 +29,14 @@ export class ContactDataPollTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		// Literals, as n8n's lint reads them; a test holds them to CREDENTIAL_NAME and CREDENTIAL_TEST.
+		credentials: [{ name: 'contactDataApi', required: true, testedBy: 'contactDataApiTest' }],
 		properties: pollTriggerProperties,
 	};
 
 	methods = {
 		listSearch: { searchSavedLists },
+		credentialTest: { [CREDENTIAL_TEST]: testContactDataApiCredential },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -11,7 +11,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
-import { CREDENTIAL_NAME } from './shared/client/apiCredential';
+import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { eventItem } from './shared/items/eventItem';
 import { acceptedEvents } from './trigger/acceptedEvents';
 import { ignoreReason, parseDelivery } from './trigger/delivery';
@@ -46,7 +46,8 @@ export class ContactDataTrigger implements INodeType {
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		// Literals, as n8n's lint reads them; a test holds them to CREDENTIAL_NAME and CREDENTIAL_TEST.
+		credentials: [{ name: 'contactDataApi', required: true, testedBy: 'contactDataApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -75,6 +76,7 @@ export class ContactDataTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchSavedLists },
+		credentialTest: { [CREDENTIAL_TEST]: testContactDataApiCredential },
 	};
 
 	webhookMethods = {

@@ -1,6 +1,6 @@
 # Sourced, never run. n8n_offline_env <user folder> <port> [runner broker port]: the settings under which
 # n8n listens on loopback only and makes no outside call (no telemetry, version checks, templates, banners,
-# license renewal, package registry or AI services). Verified on n8n 2.41.1 with a DNS-lookup log.
+# license renewal, package registry or AI services). Verified on n8n 2.41.1 and 1.123.81 with a DNS-lookup log.
 n8n_offline_env() {
   export N8N_USER_FOLDER="$1"
   export N8N_PORT="$2"
@@ -24,7 +24,8 @@ n8n_offline_env() {
   export N8N_VERIFIED_PACKAGES_ENABLED=false
   export N8N_REINSTALL_MISSING_PACKAGES=false
   export N8N_LICENSE_AUTO_RENEW_ENABLED=false
-  export N8N_DISABLED_MODULES=mcp-registry
+  # 2.x's MCP registry module calls out; 1.x has no such module and refuses to start if it is named.
+  if [ "$N8N_LINE" = 2.x ]; then export N8N_DISABLED_MODULES=mcp-registry; else unset N8N_DISABLED_MODULES; fi
   export EXTERNAL_FRONTEND_HOOKS_URLS=
   export SCARF_ANALYTICS=false
   export N8N_SECURE_COOKIE=false

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs Node 24 (from the npm registry) and n8n 2.41.1 (from the pinned lockfile in app/) into the cache
-# folder named in paths.sh. A finished install is reused at once. Safe to interrupt: everything is built in a
+# Installs Node 24 (from the npm registry) and the n8n of the line N8N_LINE names (2.x: 2.41.1 from the
+# pinned lockfile in app/; 1.x: 1.123.81 from app-1.x/) into the cache folder named in paths.sh. A finished install is reused at once. Safe to interrupt: everything is built in a
 # temp folder that is renamed into place only when complete; a later run clears the leftovers.
 # Prints the install folder on stdout; progress goes to stderr.
 set -euo pipefail
@@ -26,7 +26,7 @@ npm_log="$tmp/install.log"
 run() { "$@" 9>&- >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; log "failed: $*"; exit 1; }; }
 
 started=$SECONDS
-log "cold install into $N8N_CACHE_DIR (about 5 minutes)"
+log "cold install of n8n $N8N_VERSION into $N8N_CACHE_DIR (about 5 minutes)"
 echo '{"private": true}' >"$tmp/node24/package.json"
 (cd "$tmp/node24" && run npm install "node@$N8N_NODE_VERSION" --ignore-scripts=false --no-audit --no-fund --no-save)
 n8n_use_node24 "$tmp"

@@ -1,13 +1,21 @@
 # Sourced, never run. Where Node 24 and n8n live: a cache folder outside the repo, keyed by the pinned
 # lockfile and Node version, so a lockfile change means a fresh install and never a half-updated one.
+#   N8N_LINE         the n8n line to use: 2.x (default, n8n 2.41.1 pinned in app/) or 1.x (n8n 1.123.81,
+#                    pinned in app-1.x/); each has its own lockfile, so its own cache folder
 #   N8N_CACHE_ROOT   cache root (default ${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-contact-data)
-# After sourcing: N8N_PACKAGE_DIR, N8N_APP_SRC, N8N_NODE_VERSION, N8N_CACHE_KEY, N8N_CACHE_DIR, N8N_NODE_BIN, N8N_BIN,
-# n8n_use_node24 and npm_forget_repo_config.
+# After sourcing: N8N_LINE, N8N_PACKAGE_DIR, N8N_APP_SRC, N8N_NODE_VERSION, N8N_VERSION, N8N_CACHE_KEY, N8N_CACHE_DIR,
+# N8N_NODE_BIN, N8N_BIN, n8n_use_node24 and npm_forget_repo_config.
 
 N8N_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 N8N_REPO_DIR="$(cd "$N8N_SCRIPTS_DIR/../.." && pwd)"
 N8N_PACKAGE_DIR="$N8N_REPO_DIR"  # the published package is the repository root
-N8N_APP_SRC="$N8N_SCRIPTS_DIR/app"          # package.json + package-lock.json pinning n8n 2.41.1
+N8N_LINE="${N8N_LINE:-2.x}"
+case "$N8N_LINE" in
+  2.x) N8N_APP_SRC="$N8N_SCRIPTS_DIR/app" ;;      # package.json + package-lock.json pinning n8n 2.41.1
+  1.x) N8N_APP_SRC="$N8N_SCRIPTS_DIR/app-1.x" ;;  # the same for n8n 1.123.81
+  *) echo "N8N_LINE must be 2.x or 1.x, not \"$N8N_LINE\"" >&2; return 1 ;;
+esac
+N8N_VERSION="$(sed -n 's/.*"n8n": *"\([0-9.]*\)".*/\1/p' "$N8N_APP_SRC/package.json")"
 N8N_NODE_VERSION=24.21.0                    # the `node` package on the npm registry ships the binary
 N8N_CACHE_ROOT="${N8N_CACHE_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-contact-data}"
 N8N_CACHE_KEY="$(cat "$N8N_APP_SRC/package.json" "$N8N_APP_SRC/package-lock.json" \

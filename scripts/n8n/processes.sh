@@ -71,4 +71,8 @@ spawn_n8n() {
   N8N_PID=$SPAWNED_PID
   N8N_BASE="http://127.0.0.1:$N8N_PORT"
 }
-await_n8n() { wait_for 180 "$N8N_PID" "$N8N_LOG" curl -sf "$N8N_BASE/healthz/readiness"; }
+# n8n 1.x answers /healthz/readiness before its REST routes are mounted: /rest/settings is waited for too.
+await_n8n() {
+  wait_for 180 "$N8N_PID" "$N8N_LOG" curl -sf "$N8N_BASE/healthz/readiness" &&
+    wait_for 60 "$N8N_PID" "$N8N_LOG" curl -sf "$N8N_BASE/rest/settings"
+}

@@ -30,9 +30,12 @@ n8n_setup_owner() {
 }
 
 # n8n_create_credential <name> <sandbox URL> <API key>: a contactDataApi credential; prints its id.
+# n8n 1.x adds an "Allowed HTTP Request Domains" field to every community credential with `authenticate`,
+# and its public API answers 400 without it (docs/compatibility.md).
 n8n_create_credential() {
-  n8n_api POST /credentials "$(jq -nc --arg n "$1" --arg u "$2" --arg k "$3" \
-    '{name: $n, type: "contactDataApi", data: {baseUrl: $u, apiKey: $k}}')" | jq -er .id
+  n8n_api POST /credentials "$(jq -nc --arg n "$1" --arg u "$2" --arg k "$3" --arg line "$N8N_LINE" \
+    '{name: $n, type: "contactDataApi", data: ({baseUrl: $u, apiKey: $k}
+      + if $line == "1.x" then {allowedHttpRequestDomains: "all"} else {} end)}')" | jq -er .id
 }
 
 # n8n_test_credential <credential id>: n8n's own credential test (the editor's "Retry"/"Test" button);

@@ -1,9 +1,19 @@
 /**
- * The credential: its test request (run, and its outcome read, the way n8n's credentials tester
- * does: test/harness/credentialTest.ts), the https rule, and the key never showing.
+ * The credential: its test (found and run the way n8n's credentials tester does:
+ * test/harness/credentialTest.ts), the https rule, and the key never showing.
  */
 
+import type { ICredentialType } from 'n8n-workflow';
+
 import { ContactDataApi } from '../../credentials/ContactDataApi.credentials';
+import { ContactData } from '../../nodes/ContactData/ContactData.node';
+import { ContactDataPollTrigger } from '../../nodes/ContactData/ContactDataPollTrigger.node';
+import { ContactDataTrigger } from '../../nodes/ContactData/ContactDataTrigger.node';
+import { CREDENTIAL_NAME } from '../../nodes/ContactData/shared/client/apiCredential';
+import {
+	CREDENTIAL_TEST,
+	testContactDataApiCredential,
+} from '../../nodes/ContactData/shared/client/credentialTest';
 import { testCredential as runCredentialTest } from '../harness/credentialTest';
 import { startTestSandbox } from '../harness/sandbox';
 import { json, startFakeApi } from '../support/fakeApi.cjs';
@@ -18,13 +28,17 @@ afterAll(async () => sandbox?.close());
 beforeEach(async () => sandbox.admin.reset());
 
 const credential = new ContactDataApi();
+/** Every node that uses the credential: n8n's tester looks through them for its test. */
+const nodeTypes = () => [new ContactData(), new ContactDataTrigger(), new ContactDataPollTrigger()];
 
 /** n8n's credential test as the editor shows it: OK, or the message it shows. */
 async function testCredential(
 	apiKey: string,
 	baseUrl: string,
+	timeout?: number,
 ): Promise<{ ok: boolean; message: string }> {
-	const { status, message } = await runCredentialTest(credential, { apiKey, baseUrl });
+	const data = { apiKey, baseUrl, ...(timeout === undefined ? {} : { timeout }) };
+	const { status, message } = await runCredentialTest(credential, data, nodeTypes());
 	return { ok: status === 'OK', message };
 }
 
@@ -108,11 +122,52 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		},
 	);
 
-	it("still shows n8n's own code, ECONNREFUSED, for a host where nothing answers: n8n's tester shows a failed request's code (docs/node.md says what to do)", async () => {
+	it('says in words that nothing answers at the Base URL (not n8n\'s bare "ECONNREFUSED")', async () => {
 		expect(await testCredential(KEYS.growth, 'http://127.0.0.1:9')).toEqual({
 			ok: false,
-			message: 'ECONNREFUSED',
+			message:
+				'Nothing answers at the Base URL "http://127.0.0.1:9" (ECONNREFUSED: the host refused the connection): check the Base URL, and that the service runs at that address',
 		});
+	});
+
+	it("says the API did not answer within the credential's Timeout", async () => {
+		const silent = await listenLocally(() => {}); // takes the call, never answers
+		try {
+			expect(await testCredential(KEYS.growth, silent.url, 1)).toEqual({
+				ok: false,
+				message: 'The Contact Data API did not answer within 1 seconds',
+			});
+		} finally {
+			await silent.close();
+		}
+	});
+
+	it('names any other status it gets, and says what to do', async () => {
+		const failing = await startFakeApi((_request, res) =>
+			json(res, 503, { error: { code: 'unavailable', message: 'down' } }),
+		);
+		try {
+			expect(await testCredential(KEYS.growth, failing.url)).toEqual({
+				ok: false,
+				message:
+					'The Contact Data API answered 503 Service Unavailable, so the key could not be checked: try again later',
+			});
+		} finally {
+			await failing.close();
+		}
+	});
+
+	it("is the nodes' own test, so its words survive every n8n (n8n 1.x's tester loses a declarative test's reason)", () => {
+		// n8n's tester runs a credential's declarative test first: the credential must have none.
+		expect((credential as ICredentialType).test).toBeUndefined();
+		for (const nodeType of nodeTypes()) {
+			expect(nodeType.description.credentials).toEqual([
+				{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST },
+			]);
+			expect(nodeType.methods?.credentialTest?.[CREDENTIAL_TEST]).toBe(
+				testContactDataApiCredential,
+			);
+		}
 	});
 
 	it('has no loopback default: the Base URL is required, with an https placeholder (n8n Cloud)', () => {

@@ -1,16 +1,20 @@
 /**
- * Runs a credential type's declarative test the way n8n 2.41.1's credentials tester does
- * (`CredentialsTester.runRequestTest` in packages/cli/src/services/credentials-tester.service.ts):
+ * Runs a credential's test the way n8n 2.41.1's credentials tester does
+ * (`CredentialsTester.testCredentials` in packages/cli/src/services/credentials-tester.service.ts),
+ * finding it as the tester does: the credential type's own declarative test first, else the
+ * function a node using the credential names as `testedBy`. A declarative test runs through
  * n8n-core's real `RoutingNode` over a stand-in node whose only property routes the test request,
- * then the tester's own reading of the outcome, which is what the editor shows. The tester lives in
- * the `n8n` server package, not a dependency here, so that reading is restated below, line for line.
+ * then the tester's own reading of the outcome; a function test is called on n8n-core's real
+ * `CredentialTestContext`. The tester lives in the `n8n` server package, not a dependency here, so
+ * its lookup and reading are restated below.
  */
-import { ExecuteContext, RoutingNode } from 'n8n-core';
+import { CredentialTestContext, ExecuteContext, RoutingNode } from 'n8n-core';
 import {
 	NodeConnectionTypes,
 	Workflow,
 	createEmptyRunExecutionData,
 	type ICredentialDataDecryptedObject,
+	type ICredentialTestFunction,
 	type ICredentialType,
 	type INode,
 	type INodeType,
@@ -29,12 +33,56 @@ export interface CredentialTestResult {
 	message: string;
 }
 
+/** The credential's test, found and run as n8n's tester does; `nodeTypes` are the nodes that use it. */
 export async function testCredential(
 	credentialType: ICredentialType,
 	data: ICredentialDataDecryptedObject,
+	nodeTypes: INodeType[],
 ): Promise<CredentialTestResult> {
-	const testRequest = credentialType.test;
-	if (!testRequest) throw new Error(`${credentialType.name} has no declarative test`);
+	if (credentialType.test) return await runRequestTest(credentialType, data);
+	const credentialTest = testedByNode(credentialType.name, nodeTypes);
+	const additionalData = makeAdditionalData(
+		new MapCredentialsHelper(
+			{ [credentialType.name]: credentialType },
+			{ [credentialType.name]: data },
+		),
+		manualExecutionHooks('credential-test', {
+			id: 'wf-test',
+			name: 'test',
+			nodes: [],
+			connections: {},
+		}),
+	);
+	const credentialsDecrypted = { id: 'test', name: 'test', type: credentialType.name, data };
+	const result = await credentialTest.call(
+		new CredentialTestContext(additionalData),
+		credentialsDecrypted,
+	);
+	return { status: result.status, message: result.message };
+}
+
+/** The tester's `getCredentialTestFunction` for a credential without a declarative test. */
+function testedByNode(credentialName: string, nodeTypes: INodeType[]): ICredentialTestFunction {
+	for (const nodeType of nodeTypes) {
+		for (const { name, testedBy } of nodeType.description.credentials ?? []) {
+			if (name !== credentialName || typeof testedBy !== 'string') continue;
+			const credentialTest = nodeType.methods?.credentialTest?.[testedBy];
+			if (!credentialTest)
+				throw new Error(
+					`${nodeType.description.name} names ${testedBy}, but has no such credentialTest`,
+				);
+			return credentialTest;
+		}
+	}
+	throw new Error(`No testing function found for ${credentialName}`);
+}
+
+/** The tester's `runRequestTest`: a credential type's declarative test. */
+async function runRequestTest(
+	credentialType: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
+	const testRequest = credentialType.test!;
 	// The tester's stand-in: n8n's No Operation node, its properties replaced by the test request.
 	const nodeType: INodeType = {
 		description: {

@@ -58,9 +58,13 @@ export function chargingRunOf(context: IExecuteFunctions, whatFits: string): Cha
 	return { level, cost: CREDIT_COST[level], budget: creditBudgetOf(context), policy, whatFits };
 }
 
-/** Whether the node runs as an agent's tool: named "…Tool" by n8n, or said so by LangChain. */
+/**
+ * Whether the node runs as an agent's tool: named "…Tool" by n8n, or said so by LangChain. n8n 1.x's
+ * context has no isToolExecution: there the name alone tells.
+ */
 export function runsAsTool(context: IExecuteFunctions): boolean {
-	return context.isToolExecution() || context.getNode().type.endsWith('Tool');
+	const saysTool = typeof context.isToolExecution === 'function' && context.isToolExecution();
+	return saysTool || context.getNode().type.endsWith('Tool');
 }
 
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();

@@ -29,6 +29,11 @@ export interface ContactDataCredential {
 	timeout?: number;
 }
 
+/** The Authorization header the API takes: the key as a bearer token. */
+export function authorizationOf(apiKey: string): string {
+	return `Bearer ${apiKey}`;
+}
+
 /** The n8n contexts that call the API: the action node, the trigger's lifecycle, list searches. */
 export type ApiContext =
 	| IExecuteFunctions
@@ -96,7 +101,7 @@ async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
 }
 
 /** The credential's Timeout (Seconds) in milliseconds; the default where it is not a positive number. */
-function timeoutMsOf(data: ContactDataCredential): number {
+export function timeoutMsOf(data: ContactDataCredential): number {
 	const timeoutSeconds = Number(data.timeout ?? DEFAULT_TIMEOUT_SECONDS);
 	return (
 		(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0

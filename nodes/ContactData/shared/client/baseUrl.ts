@@ -2,9 +2,8 @@
  * The API's base URL rule: https:// only, except a loopback host (the local sandbox), so an API key
  * never travels in clear text over a network; no query or fragment, which would swallow the paths
  * joined after it. A trailing `/v1` (copied from the API's docs) is dropped, since every path starts
- * with it. The node's transport and the credential's `authenticate` check it in code
- * (`baseUrlProblem`); the credential test's request applies the same regular expressions as an n8n
- * expression (`CHECKED_BASE_URL`).
+ * with it. The node's transport, the credential's `authenticate` and the credential test check it
+ * (`baseUrlProblem`).
  */
 import { API_PREFIX } from './contract';
 
@@ -52,13 +51,3 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	}
 	return undefined;
 }
-
-/**
- * The credential test's base URL, as an n8n expression: the normalized base URL when the rule allows
- * it, otherwise one whose scheme (https-required://) could not be sent to. The credential's
- * `authenticate` refuses such a Base URL before sending, in words; this keeps the key unsent even
- * without it.
- */
-const BASE_URL = '$credentials.baseUrl.trim()';
-const ALLOWED = `${String(NO_QUERY_OR_FRAGMENT)}.test(${BASE_URL}) && (${String(HTTPS_URL)}.test(${BASE_URL}) || ${String(LOOPBACK_HTTP_URL)}.test(${BASE_URL}))`;
-export const CHECKED_BASE_URL = `={{ ${ALLOWED} ? ${BASE_URL}.replace(${String(TRAILING_VERSION_AND_SLASHES)}, "") : ${BASE_URL}.replace(/^[a-z]+:\\/\\//i, "https-required://") }}`;

@@ -37,7 +37,7 @@ export function noAnswer(
 		// charging call may still be replayed once with its key (the caller says so when it is).
 		throw apiFailure(context.getNode(), 'lostAnswer', {
 			code: 'timeout',
-			message: `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`,
+			message: noAnswerWithin(timeoutMs),
 			description: `${call.method} ${call.path} got no answer in that time. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
 			itemIndex: call.itemIndex,
 		});
@@ -54,8 +54,18 @@ export function noAnswer(
 	});
 }
 
+/** The headline of a call that got no answer in the credential's Timeout. */
+export function noAnswerWithin(timeoutMs: number): string {
+	return `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`;
+}
+
+/** The headline of a call that found no server at the Base URL. */
+export function nothingAnswersAt(baseUrl: string): string {
+	return `Nothing answers at the Base URL "${baseUrl}"`;
+}
+
 /** The codes of a request that found no server at the address, and what each means. */
-const NOTHING_ANSWERS: Record<string, string> = {
+export const NOTHING_ANSWERS: Record<string, string> = {
 	ECONNREFUSED: 'the host refused the connection',
 	ENOTFOUND: 'no host has that name',
 	EHOSTUNREACH: 'the host cannot be reached from this network',
@@ -69,7 +79,7 @@ function nothingAnswers(
 	itemIndex: number | undefined,
 ): NodeApiError {
 	// Not the system's code as the error's code: n8n would replace the message with its own for it.
-	const message = `Nothing answers at the Base URL "${baseUrl}"`;
+	const message = nothingAnswersAt(baseUrl);
 	const error = apiFailure(context.getNode(), 'notSent', {
 		code: 'unreachable',
 		message,

@@ -1,0 +1,97 @@
+/**
+ * The Contact Data API credential's test (the editor's Save and Retry), run by n8n's credential
+ * tester through each node's `methods.credentialTest`: it calls GET /v1/credits/balance and builds
+ * the outcome itself, in the package's words. n8n 1.x's tester reads a declarative test's failure
+ * from the error's `cause`, which n8n-workflow 1.x's errors erase, and shows its generic text.
+ */
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IDataObject,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
+
+import { authorizationOf, timeoutMsOf, type ContactDataCredential } from './apiCredential';
+import { baseUrlProblem, normalizeBaseUrl } from './baseUrl';
+import { PATHS } from './contract';
+import { noAnswerWithin, NOTHING_ANSWERS, nothingAnswersAt, scrub } from './failedCalls';
+import { errorCodeOf, isTimeout } from './retries';
+
+/** The name the nodes' credentials give as `testedBy`. */
+export const CREDENTIAL_TEST = 'contactDataApiTest';
+
+const CONNECTED = 'Connection successful!';
+
+/** What the test says of the API's refusals, by status. */
+const REFUSALS: Record<number, string> = {
+	401: 'The API key was refused: it is unknown or revoked',
+	403: 'The API key works, but its account is below the Growth tier, which the API requires',
+	404: `This address does not look like the Contact Data API (it has no ${PATHS.creditsBalance}): check the Base URL`,
+};
+
+const REDIRECTED =
+	'The Base URL redirects to another address. The key was not sent there: enter the API’s own address as the Base URL.';
+
+/** The legacy request helper's full answer (`resolveWithFullResponse`). */
+interface Answer {
+	statusCode: number;
+	statusMessage?: string;
+}
+
+export async function testContactDataApiCredential(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const data = (credential.data ?? {}) as IDataObject & Partial<ContactDataCredential>;
+	const baseUrl = String(data.baseUrl ?? '');
+	const apiKey = String(data.apiKey ?? '');
+	const problem = baseUrlProblem(baseUrl);
+	// Refused before sending: the key never goes to an address the node would not use.
+	if (problem !== undefined) return { status: 'Error', message: problem };
+	const timeoutMs = timeoutMsOf(data as ContactDataCredential);
+	// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
+	const { request } = this.helpers;
+	let answer: Answer;
+	try {
+		answer = (await request({
+			method: 'GET',
+			uri: `${normalizeBaseUrl(baseUrl)}${PATHS.creditsBalance}`,
+			headers: { Authorization: authorizationOf(apiKey), Accept: 'application/json' },
+			json: true,
+			// The API never redirects: a Base URL that does is not followed, so the key stays with it.
+			followRedirect: false,
+			followAllRedirects: false,
+			// Every status comes back as an answer, to be read below.
+			simple: false,
+			resolveWithFullResponse: true,
+			timeout: timeoutMs,
+		})) as Answer;
+	} catch (error) {
+		return { status: 'Error', message: scrub(unanswered(baseUrl, timeoutMs, error), apiKey) };
+	}
+	return outcomeOf(answer);
+}
+
+/** The outcome of an answer, by its status. */
+function outcomeOf({ statusCode, statusMessage }: Answer): INodeCredentialTestResult {
+	if (statusCode >= 200 && statusCode < 300) return { status: 'OK', message: CONNECTED };
+	if (statusCode >= 300 && statusCode < 400) return { status: 'Error', message: REDIRECTED };
+	const refusal = REFUSALS[statusCode];
+	if (refusal !== undefined) return { status: 'Error', message: refusal };
+	const status = `${statusCode}${statusMessage ? ` ${statusMessage}` : ''}`;
+	return {
+		status: 'Error',
+		message: `The Contact Data API answered ${status}, so the key could not be checked: ${statusCode >= 500 ? 'try again later' : 'check the Base URL'}`,
+	};
+}
+
+/** Why a test request got no answer, in the words the node uses for its own calls. */
+function unanswered(baseUrl: string, timeoutMs: number, error: unknown): string {
+	if (isTimeout(error)) return noAnswerWithin(timeoutMs);
+	const code = errorCodeOf(error);
+	if (code !== undefined && code in NOTHING_ANSWERS) {
+		return `${nothingAnswersAt(baseUrl)} (${code}: ${NOTHING_ANSWERS[code]}): check the Base URL, and that the service runs at that address`;
+	}
+	const reason = code ?? (error instanceof Error ? error.message : String(error));
+	return `The Contact Data API could not be reached at the Base URL "${baseUrl}" (${reason})`;
+}
