@@ -65,9 +65,14 @@ export const mustStop = (
 export const isPossibleCharge = (charge: unknown, worstCase: number): charge is number =>
 	typeof charge === 'number' && Number.isInteger(charge) && charge >= 0 && charge <= worstCase;
 
-/** Tallies of caps over time in this process, oldest dropped past the limit. */
+/**
+ * Tallies of caps over time in this process. Past the limit only the least recently used session
+ * tally is dropped (its session then starts afresh; the daily cap still holds), and a day's tally
+ * only once that day is over: no eviction raises what the daily cap allows.
+ */
 const MAX_TALLIES = 10_000;
 const tallies = new Map<string, Tally>();
+const DAY_MARK = '|day|';
 
 /** The tally of a cap over time: per node and UTC day of `now`, or per node and MCP session. */
 export function tallyOf(
@@ -75,16 +80,32 @@ export function tallyOf(
 	over: { now: number } | { session: string },
 	store = tallies,
 ): Tally {
-	const key =
-		'now' in over
-			? `${node}|day|${new Date(over.now).toISOString().slice(0, 10)}`
-			: `${node}|session|${over.session}`;
-	let tally = store.get(key);
-	if (!tally) {
-		store.set(key, (tally = { charged: 0, reserved: 0 }));
-		if (store.size > MAX_TALLIES) store.delete(store.keys().next().value as string);
-	}
+	const day = 'now' in over ? new Date(over.now).toISOString().slice(0, 10) : undefined;
+	const key = day
+		? `${node}${DAY_MARK}${day}`
+		: `${node}|session|${(over as { session: string }).session}`;
+	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
+	// Used last, so dropped last.
+	store.delete(key);
+	store.set(key, tally);
+	if (day) dropPastDays(store, day);
+	if (store.size > MAX_TALLIES) dropOldestSession(store);
 	return tally;
+}
+
+function dropPastDays(store: Map<string, Tally>, today: string): void {
+	for (const key of store.keys()) {
+		const at = key.indexOf(DAY_MARK);
+		if (at >= 0 && key.slice(at + DAY_MARK.length) < today) store.delete(key);
+	}
+}
+
+function dropOldestSession(store: Map<string, Tally>): void {
+	for (const key of store.keys())
+		if (!key.includes(DAY_MARK)) {
+			store.delete(key);
+			return;
+		}
 }
 
 export class CreditBudget {

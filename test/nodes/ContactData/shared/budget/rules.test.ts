@@ -138,6 +138,20 @@ describe('caps over time (a fake clock)', () => {
 		expect(tallyOf('node', { session: 'first' }, store)).not.toBe(oldest);
 	});
 
+	it('10,000 new MCP sessions never drop the day’s tally: the daily cap holds', () => {
+		const store = new Map<string, Tally>();
+		const spent = new CreditBudget(1000, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON }, store)),
+		]);
+		spent.settle(spent.reserve(100, 'k1')!, { credits_charged: 100 });
+		for (let session = 0; session < 10_000; session++)
+			tallyOf('wf|n', { session: `s${session}` }, store);
+		const later = new CreditBudget(1000, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 1000 }, store)),
+		]);
+		expect(later.headroom).toBe(0);
+	});
+
 	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = { charged: 0, reserved: 0 };
 		const runs = [
