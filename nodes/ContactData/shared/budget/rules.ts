@@ -45,7 +45,17 @@ export interface Reservation {
 	credits: number;
 	open: boolean;
 	key?: string;
+	/** The tallies it was reserved in: released from those, never from a later day's. */
+	tallies: Tally[];
 }
+
+/** The tallies each held key was reserved in (a ledger may outlive its first day). */
+const heldTallies = new WeakMap<CreditLedger, Map<string, Tally[]>>();
+const heldTalliesOf = (ledger: CreditLedger): Map<string, Tally[]> => {
+	let held = heldTallies.get(ledger);
+	if (!held) heldTallies.set(ledger, (held = new Map()));
+	return held;
+};
 
 export const leftOf = ({ max, tally }: Cap): number =>
 	Math.max(0, max - tally.charged - tally.reserved);
@@ -149,12 +159,22 @@ export class CreditBudget {
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		const held = key === undefined ? undefined : this.ledger.held?.[key];
-		if (held !== undefined) delete this.ledger.held?.[key as string];
-		const worstCase = held ?? (this.settledBefore(key) ? 0 : credits);
-		if (held === undefined && worstCase > this.headroom) return undefined;
-		if (held === undefined) for (const { tally } of this.caps) tally.reserved += worstCase;
+		if (held !== undefined) return this.takeOver(key as string, held);
+		const worstCase = this.settledBefore(key) ? 0 : credits;
+		if (worstCase > this.headroom) return undefined;
+		const tallies = this.caps.map(({ tally }) => tally);
+		for (const tally of tallies) tally.reserved += worstCase;
 		this.reservedHere += worstCase;
-		return { credits: worstCase, open: true, key };
+		return { credits: worstCase, open: true, key, tallies };
+	}
+
+	/** A lost call's key takes over its held reservation, still counted where it was reserved. */
+	private takeOver(key: string, credits: number): Reservation {
+		delete this.ledger.held?.[key];
+		const tallies = heldTalliesOf(this.ledger).get(key) ?? [this.ledger];
+		heldTalliesOf(this.ledger).delete(key);
+		this.reservedHere += credits;
+		return { credits, open: true, key, tallies };
 	}
 
 	/** Whether a lost call with this key holds a reservation to take over. */
@@ -196,15 +216,16 @@ export class CreditBudget {
 
 	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
 	holdForReplay(reservation: Reservation): void {
-		if (reservation.open && reservation.key !== undefined)
-			(this.ledger.held ??= {})[reservation.key] = reservation.credits;
+		if (!reservation.open || reservation.key === undefined) return;
+		(this.ledger.held ??= {})[reservation.key] = reservation.credits;
+		heldTalliesOf(this.ledger).set(reservation.key, reservation.tallies);
 	}
 
 	/** Frees a reservation: the API refused the call (nothing charged), or its charge is counted. */
 	release(reservation: Reservation): void {
 		if (!reservation.open) return;
 		reservation.open = false;
-		for (const { tally } of this.caps) tally.reserved -= reservation.credits;
+		for (const tally of reservation.tallies) tally.reserved -= reservation.credits;
 		this.reservedHere -= reservation.credits;
 	}
 }
