@@ -67,6 +67,7 @@ it.each([[-50], [7], ['one']])(
 		);
 		expect(result.items.slice(4).every((item) => item.json.unlock_skipped === 'budget')).toBe(true);
 		expect(hints(result)[0]).toMatch(/impossible charge/);
+		expect(hints(result)[0]).toMatch(/the worst case of those calls stay counted/);
 	},
 );
 
