@@ -181,7 +181,7 @@ function outcomeOf(
 
 /**
  * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
- * nothing for a body already answered (or lost, and so still reserved) in this run. Returns how
+ * nothing for a body already answered in this run. Returns how
  * many lookups were sent; the rest were not reached.
  */
 async function sendWithinBudget(
@@ -199,10 +199,10 @@ async function sendWithinBudget(
 		if (worstCase > budget.headroom && calls.hasLost) await calls.replayLost();
 		const call = calls.callFor(body, worstCase, { itemIndex });
 		if (!call) break;
-		const settled = await calls.send(call);
-		// A body answered (or lost, so still reserved) is not charged again in this run.
-		if (('failure' in settled && settled.lost) || !(outcomes.get(itemIndex) instanceof Error))
-			covered.add(text);
+		await calls.send(call);
+		// A body answered is not charged again in this run. A lost one may never have reached the
+		// API: its duplicate (another key) may really be charged, so it reserves the full price.
+		if (!(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
 	}
 	await calls.replayLost();
 	return next;

@@ -221,7 +221,7 @@ export function finishRun(
 /** Charges the contract rules out, which the run did not take (their worst case stays held back). */
 function impossibleText({ impossibleCharges }: CreditBudget): string {
 	if (impossibleCharges.length === 0) return '';
-	const calls = impossibleCharges.length === 1 ? 'that call stays' : 'those calls stays';
+	const calls = impossibleCharges.length === 1 ? 'that call stays' : 'those calls stay';
 	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits`;
 }
 

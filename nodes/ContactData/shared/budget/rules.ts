@@ -45,7 +45,17 @@ export interface Reservation {
 	credits: number;
 	open: boolean;
 	key?: string;
+	/** The tallies it was reserved in: released from those, never from a later day's. */
+	tallies: Tally[];
 }
+
+/** The tallies each held key was reserved in (a ledger may outlive its first day). */
+const heldTallies = new WeakMap<CreditLedger, Map<string, Tally[]>>();
+const heldTalliesOf = (ledger: CreditLedger): Map<string, Tally[]> => {
+	let held = heldTallies.get(ledger);
+	if (!held) heldTallies.set(ledger, (held = new Map()));
+	return held;
+};
 
 export const leftOf = ({ max, tally }: Cap): number =>
 	Math.max(0, max - tally.charged - tally.reserved);
@@ -65,9 +75,14 @@ export const mustStop = (
 export const isPossibleCharge = (charge: unknown, worstCase: number): charge is number =>
 	typeof charge === 'number' && Number.isInteger(charge) && charge >= 0 && charge <= worstCase;
 
-/** Tallies of caps over time in this process, oldest dropped past the limit. */
+/**
+ * Tallies of caps over time in this process. Past the limit only the least recently used session
+ * tally is dropped (its session then starts afresh; the daily cap still holds), and a day's tally
+ * only once that day is over: no eviction raises what the daily cap allows.
+ */
 const MAX_TALLIES = 10_000;
 const tallies = new Map<string, Tally>();
+const DAY_MARK = '|day|';
 
 /** The tally of a cap over time: per node and UTC day of `now`, or per node and MCP session. */
 export function tallyOf(
@@ -75,16 +90,32 @@ export function tallyOf(
 	over: { now: number } | { session: string },
 	store = tallies,
 ): Tally {
-	const key =
-		'now' in over
-			? `${node}|day|${new Date(over.now).toISOString().slice(0, 10)}`
-			: `${node}|session|${over.session}`;
-	let tally = store.get(key);
-	if (!tally) {
-		store.set(key, (tally = { charged: 0, reserved: 0 }));
-		if (store.size > MAX_TALLIES) store.delete(store.keys().next().value as string);
-	}
+	const day = 'now' in over ? new Date(over.now).toISOString().slice(0, 10) : undefined;
+	const key = day
+		? `${node}${DAY_MARK}${day}`
+		: `${node}|session|${(over as { session: string }).session}`;
+	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
+	// Used last, so dropped last.
+	store.delete(key);
+	store.set(key, tally);
+	if (day) dropPastDays(store, day);
+	if (store.size > MAX_TALLIES) dropOldestSession(store);
 	return tally;
+}
+
+function dropPastDays(store: Map<string, Tally>, today: string): void {
+	for (const key of store.keys()) {
+		const at = key.indexOf(DAY_MARK);
+		if (at >= 0 && key.slice(at + DAY_MARK.length) < today) store.delete(key);
+	}
+}
+
+function dropOldestSession(store: Map<string, Tally>): void {
+	for (const key of store.keys())
+		if (!key.includes(DAY_MARK)) {
+			store.delete(key);
+			return;
+		}
 }
 
 export class CreditBudget {
@@ -128,12 +159,22 @@ export class CreditBudget {
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		const held = key === undefined ? undefined : this.ledger.held?.[key];
-		if (held !== undefined) delete this.ledger.held?.[key as string];
-		const worstCase = held ?? (this.settledBefore(key) ? 0 : credits);
-		if (held === undefined && worstCase > this.headroom) return undefined;
-		if (held === undefined) for (const { tally } of this.caps) tally.reserved += worstCase;
+		if (held !== undefined) return this.takeOver(key as string, held);
+		const worstCase = this.settledBefore(key) ? 0 : credits;
+		if (worstCase > this.headroom) return undefined;
+		const tallies = this.caps.map(({ tally }) => tally);
+		for (const tally of tallies) tally.reserved += worstCase;
 		this.reservedHere += worstCase;
-		return { credits: worstCase, open: true, key };
+		return { credits: worstCase, open: true, key, tallies };
+	}
+
+	/** A lost call's key takes over its held reservation, still counted where it was reserved. */
+	private takeOver(key: string, credits: number): Reservation {
+		delete this.ledger.held?.[key];
+		const tallies = heldTalliesOf(this.ledger).get(key) ?? [this.ledger];
+		heldTalliesOf(this.ledger).delete(key);
+		this.reservedHere += credits;
+		return { credits, open: true, key, tallies };
 	}
 
 	/** Whether a lost call with this key holds a reservation to take over. */
@@ -175,15 +216,16 @@ export class CreditBudget {
 
 	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
 	holdForReplay(reservation: Reservation): void {
-		if (reservation.open && reservation.key !== undefined)
-			(this.ledger.held ??= {})[reservation.key] = reservation.credits;
+		if (!reservation.open || reservation.key === undefined) return;
+		(this.ledger.held ??= {})[reservation.key] = reservation.credits;
+		heldTalliesOf(this.ledger).set(reservation.key, reservation.tallies);
 	}
 
 	/** Frees a reservation: the API refused the call (nothing charged), or its charge is counted. */
 	release(reservation: Reservation): void {
 		if (!reservation.open) return;
 		reservation.open = false;
-		for (const { tally } of this.caps) tally.reserved -= reservation.credits;
+		for (const tally of reservation.tallies) tally.reserved -= reservation.credits;
 		this.reservedHere -= reservation.credits;
 	}
 }

@@ -67,6 +67,7 @@ it.each([[-50], [7], ['one']])(
 		);
 		expect(result.items.slice(4).every((item) => item.json.unlock_skipped === 'budget')).toBe(true);
 		expect(hints(result)[0]).toMatch(/impossible charge/);
+		expect(hints(result)[0]).toMatch(/the worst case of those calls stay counted/);
 	},
 );
 
@@ -76,4 +77,18 @@ it('a charge within the worst case is taken as reported: no impossible charge', 
 	expect(result.items.map((item) => item.json.id)).toEqual(people.slice(0, 3).map(({ id }) => id));
 	expect(hints(result)[0]).toMatch(/^Enriched 3 items \(basic\): 3 credits charged of a 3 budget/);
 	expect(hints(result)[0]).not.toMatch(/impossible/);
+});
+
+it('the same person twice, the first answer lost before the API got it: Max Credits 1 holds', async () => {
+	await sandbox.admin.setFaults([
+		{ route: 'POST /v1/enrich', kind: 'drop', count: 5, phase: 'before' },
+	]);
+	const [x, y] = people;
+	const result = await run(sandbox, {
+		parameters: enrichWhatFits(1),
+		inputItems: [x, x, y].map(({ email }) => ({ json: { email } })),
+		continueOnFail: true,
+	});
+	expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(1);
+	expect(result.items.map((item) => item.pairedItem)).toEqual([0, 1, 2].map((item) => ({ item })));
 });

@@ -138,6 +138,34 @@ describe('caps over time (a fake clock)', () => {
 		expect(tallyOf('node', { session: 'first' }, store)).not.toBe(oldest);
 	});
 
+	it('10,000 new MCP sessions never drop the day’s tally: the daily cap holds', () => {
+		const store = new Map<string, Tally>();
+		const spent = new CreditBudget(1000, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON }, store)),
+		]);
+		spent.settle(spent.reserve(100, 'k1')!, { credits_charged: 100 });
+		for (let session = 0; session < 10_000; session++)
+			tallyOf('wf|n', { session: `s${session}` }, store);
+		const later = new CreditBudget(1000, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 1000 }, store)),
+		]);
+		expect(later.headroom).toBe(0);
+	});
+
+	it('a lost call taken over after midnight releases from the day it was held in', () => {
+		const store = new Map<string, Tally>();
+		const ledger = { charged: 0, reserved: 0 };
+		const yesterday = tallyOf('wf|n', { now: NOON }, store);
+		const before = new CreditBudget(1000, ledger, true, [dayCap(100, yesterday)]);
+		before.holdForReplay(before.reserve(50, 'lost')!);
+		const today = tallyOf('wf|n', { now: NOON + DAY }, store);
+		const after = new CreditBudget(1000, ledger, true, [dayCap(100, today)]);
+		after.settle(after.reserve(50, 'lost')!, { credits_charged: 50 });
+		expect(today).toEqual({ charged: 50, reserved: 0 });
+		expect(after.headroom).toBe(50);
+		expect(ledger).toMatchObject({ charged: 50, reserved: 0 });
+	});
+
 	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = { charged: 0, reserved: 0 };
 		const runs = [
