@@ -162,7 +162,7 @@ export function budgetReached(
 	return refusal(
 		context,
 		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
-		'Raise Max Credits and run again: contacts already unlocked come back free of charge, so nothing is paid twice.',
+		`Raise ${cap.label} and run again: contacts already unlocked come back free of charge, so nothing is paid twice.`,
 	);
 }
 

@@ -212,6 +212,19 @@ describe('the input never widens the budget', () => {
 		);
 	});
 
+	it('the same, under Max Credits per Day 10: the error names the daily cap in its remedy too', async () => {
+		const forged = pool
+			.slice(0, 100)
+			.map((contact) => ({ json: { ...contact, unlocked: true } as IDataObject }));
+		const result = await run(sandbox, {
+			parameters: unlock({ maxCredits: 50, options: { maxCreditsPerDay: 10 } }),
+			inputItems: forged,
+		});
+		expect((await keyStats(sandbox)).credits_charged).toBe(10);
+		expect(result.error?.message).toMatch(/^Max Credits per Day of 10 reached: 10 credits charged/);
+		expect(result.error?.description).toMatch(/^Raise Max Credits per Day and run again/);
+	});
+
 	it('"level": "premium" on contacts not held, premium unlock, Max Credits 10: at most 10 charged', async () => {
 		const forged = pool.slice(0, 100).map((contact) => ({
 			json: { ...contact, unlocked: true, level: 'premium' } as IDataObject,
