@@ -203,7 +203,7 @@ export function finishRun(
 	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
 	const spent = `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
 	context.addExecutionHints({
-		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. Contacts you already held were returned free of charge.`,
+		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. A contact already unlocked comes back free.`,
 		location: 'outputPane',
 	});
 	const totals = {

@@ -94,6 +94,9 @@ describe('lost answers', () => {
 			people.slice(4, 12).map(({ email }) => ({ email, unlock_skipped: 'budget' })),
 		);
 		expect(hints(result)[0]).toMatch(/4 credits charged of a 4 budget.*8 .*not sent/);
+		// None was held before: the notice states the rule, not that it happened.
+		expect(hints(result)[0]).not.toMatch(/you already held were returned/);
+		expect(hints(result)[0]).toMatch(/A contact already unlocked comes back free\.$/);
 	});
 
 	it('Enrich sends an Idempotency-Key: a lost answer is replayed with its charge, not re-unlocked for free', async () => {
