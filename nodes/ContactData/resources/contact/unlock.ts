@@ -162,8 +162,8 @@ function planOf(
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
-	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
 	const mayCharge = toSend.filter((id) => !shown.has(id));
+	const queue = [...toSend.filter((id) => shown.has(id)), ...mayCharge];
 	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
 	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }

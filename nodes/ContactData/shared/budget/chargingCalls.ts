@@ -129,7 +129,7 @@ export class ChargingCalls<A extends ChargeReport> {
 	}
 
 	/** Sends a call and settles it: its answer, or its failure (a lost one waits for its replay). */
-	async send(call: ChargingCall, replaying = false): Promise<Settled<A>> {
+	async send(call: ChargingCall, replaying = false): Promise<void> {
 		this.sent++;
 		call.sends = (call.sends ?? 0) + 1;
 		const { path, schema } = this.operation;
@@ -149,13 +149,12 @@ export class ChargingCalls<A extends ChargeReport> {
 			const lost = !refused && failureOf(failure)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
 			failure.message = `${failure.message}. ${this.sentText(call, refused)}`;
-			return this.settled({ call, failure, lost });
+			return this.operation.onSettled({ call, failure, lost });
 		}
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		const charged = budget.settle(call.reservation, response.body, replayed);
-		const settled = this.settled({ call, answer: response.body });
+		this.operation.onSettled({ call, answer: response.body });
 		await this.checkMirrored(call, response.body, charged);
-		return settled;
 	}
 
 	/** Replays every lost call once with its own key: the API answers with the first answer and its charge. */
@@ -171,17 +170,9 @@ export class ChargingCalls<A extends ChargeReport> {
 			this.run.budget.holdForReplay(call.reservation);
 	}
 
-	private settled(settled: Settled<A>): Settled<A> {
-		this.operation.onSettled(settled);
-		return settled;
-	}
-
 	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
 	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
-		const named =
-			ids && ids.length <= 3
-				? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`
-				: plural(ids?.length ?? 0, 'contact');
+		const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
 		if (refused) return `${what}was refused, so nothing was charged`;
 		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
@@ -209,7 +200,7 @@ export class ChargingCalls<A extends ChargeReport> {
 		);
 		if (call.askedAgain) {
 			this.run.budget.reserve(worstCase);
-			this.settled({
+			this.operation.onSettled({
 				call: { ...call, ids: missing },
 				failure: this.notAnswered(call, missing),
 				lost: false,
@@ -228,9 +219,13 @@ export class ChargingCalls<A extends ChargeReport> {
 		const ids = missing.join(', ');
 		const them = missing.length === 1 ? 'it' : 'them';
 		return apiFailure(this.context.getNode(), 'notAnswered', {
-			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
+			message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
 			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
 			itemIndex,
 		});
 	}
 }
+
+/** "contact c_1" or "contacts c_1, c_2": the ids a message names. */
+const contactsNamed = (ids: string[]): string =>
+	`${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`;
