@@ -25,7 +25,7 @@ import { callSize, type ChargeReport, type Reservation } from './rules';
 
 export interface ChargingCall {
 	body: IDataObject;
-	idempotencyKey: string;
+	/** Its worst case held, under the call's Idempotency-Key (the same for every attempt). */
 	reservation: Reservation;
 	/** The input item named in its errors. */
 	itemIndex?: number;
@@ -72,9 +72,8 @@ export class ChargingCalls<A extends ChargeReport> {
 		worstCase: number,
 		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
 	): ChargingCall | undefined {
-		const idempotencyKey = this.keyFor(body, details.itemIndex);
-		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
-		return reservation && { body, idempotencyKey, reservation, ...details };
+		const reservation = this.run.budget.reserve(worstCase, this.keyFor(body, details.itemIndex));
+		return reservation && { body, reservation, ...details };
 	}
 
 	/**
@@ -114,7 +113,7 @@ export class ChargingCalls<A extends ChargeReport> {
 	private replaySize(queue: string[], limit: number): number {
 		const bodyFor = this.operation.bodyFor!;
 		for (let size = Math.min(limit, queue.length); size > 0; size--)
-			if (this.run.budget.sentBefore(this.keyFor(bodyFor(queue.slice(0, size))))) return size;
+			if (this.sentBefore(bodyFor(queue.slice(0, size)))) return size;
 		return 0;
 	}
 
@@ -138,7 +137,7 @@ export class ChargingCalls<A extends ChargeReport> {
 		try {
 			response = await (apiRequest<A>).call(this.context, {
 				...{ method: 'POST', path, body: call.body, schema, fieldNames: editorFieldNames },
-				...{ idempotencyKey: call.idempotencyKey, itemIndex: call.itemIndex },
+				...{ idempotencyKey: call.reservation.key, itemIndex: call.itemIndex },
 			});
 		} catch (error) {
 			const failure = asNodeError(this.context, error, call.itemIndex);
