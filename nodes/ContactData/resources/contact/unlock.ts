@@ -91,15 +91,14 @@ export async function execute(
 	calls.finish();
 	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
 	const reason = results.refusedBalance ?? budgetReached(this, run, plan.queue.length, 'contact');
-	const notSent = new Set(plan.queue);
 	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
 	// 5. One output item per wanted id, in input order.
-	const passedOver = (id: string) => notSent.has(id) && !reason;
+	const passedOver = new Set(reason ? [] : plan.queue);
 	const output = outputItems(this, items, plan, results, { refused, passedOver });
 	const skipped = plan.wanted.filter(plan.isSkipped).length;
 	return finishRun(this, run, output, {
 		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(calls.sent, 'call')}`,
-		notSent: results.refusedBalance ? 0 : notSent.size,
+		notSent: results.refusedBalance ? 0 : plan.queue.length,
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
@@ -132,15 +131,12 @@ interface Results {
 	refusedBalance?: Error;
 }
 
-const LEVEL_RANK: Record<UnlockLevel, number> = { basic: 0, premium: 1 };
-
 /** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
 function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
 	if (json.id !== id || json.unlocked !== true) return false;
-	const heldLevel = json.level as UnlockLevel | undefined;
-	// A preview says only "unlocked": it is held at basic level at least.
-	const rank = heldLevel && UNLOCK_LEVELS.includes(heldLevel) ? LEVEL_RANK[heldLevel] : 0;
-	return rank >= LEVEL_RANK[level];
+	// The levels go from lowest to highest. A preview says only "unlocked": held at the lowest at least.
+	const rank = Math.max(0, UNLOCK_LEVELS.indexOf(json.level as UnlockLevel));
+	return rank >= UNLOCK_LEVELS.indexOf(level);
 }
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
@@ -162,8 +158,8 @@ function planOf(
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
-	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
 	const mayCharge = toSend.filter((id) => !shown.has(id));
+	const queue = [...toSend.filter((id) => shown.has(id)), ...mayCharge];
 	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
 	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
 }
@@ -238,7 +234,7 @@ function outputItems(
 	items: INodeExecutionData[],
 	plan: Plan,
 	results: Results,
-	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: (id: string) => boolean },
+	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: Set<string> },
 ): INodeExecutionData[] {
 	return items.flatMap((_, itemIndex) => {
 		const error = refused.get(itemIndex);
@@ -246,7 +242,7 @@ function outputItems(
 		return plan.wanted
 			.filter((entry) => entry.itemIndex === itemIndex)
 			.flatMap((entry) => {
-				const how = { skipped: plan.isSkipped(entry), passedOver: passedOver(entry.id) };
+				const how = { skipped: plan.isSkipped(entry), passedOver: passedOver.has(entry.id) };
 				return outputFor(context, items, entry, results, how) ?? [];
 			});
 	});

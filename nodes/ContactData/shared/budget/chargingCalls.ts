@@ -25,7 +25,7 @@ import { callSize, type ChargeReport, type Reservation } from './rules';
 
 export interface ChargingCall {
 	body: IDataObject;
-	idempotencyKey: string;
+	/** Its worst case held, under the call's Idempotency-Key (the same for every attempt). */
 	reservation: Reservation;
 	/** The input item named in its errors. */
 	itemIndex?: number;
@@ -72,9 +72,8 @@ export class ChargingCalls<A extends ChargeReport> {
 		worstCase: number,
 		details: Pick<ChargingCall, 'itemIndex' | 'ids'> = {},
 	): ChargingCall | undefined {
-		const idempotencyKey = this.keyFor(body, details.itemIndex);
-		const reservation = this.run.budget.reserve(worstCase, idempotencyKey);
-		return reservation && { body, idempotencyKey, reservation, ...details };
+		const reservation = this.run.budget.reserve(worstCase, this.keyFor(body, details.itemIndex));
+		return reservation && { body, reservation, ...details };
 	}
 
 	/**
@@ -114,7 +113,7 @@ export class ChargingCalls<A extends ChargeReport> {
 	private replaySize(queue: string[], limit: number): number {
 		const bodyFor = this.operation.bodyFor!;
 		for (let size = Math.min(limit, queue.length); size > 0; size--)
-			if (this.run.budget.sentBefore(this.keyFor(bodyFor(queue.slice(0, size))))) return size;
+			if (this.sentBefore(bodyFor(queue.slice(0, size)))) return size;
 		return 0;
 	}
 
@@ -129,7 +128,7 @@ export class ChargingCalls<A extends ChargeReport> {
 	}
 
 	/** Sends a call and settles it: its answer, or its failure (a lost one waits for its replay). */
-	async send(call: ChargingCall, replaying = false): Promise<Settled<A>> {
+	async send(call: ChargingCall, replaying = false): Promise<void> {
 		this.sent++;
 		call.sends = (call.sends ?? 0) + 1;
 		const { path, schema } = this.operation;
@@ -138,7 +137,7 @@ export class ChargingCalls<A extends ChargeReport> {
 		try {
 			response = await (apiRequest<A>).call(this.context, {
 				...{ method: 'POST', path, body: call.body, schema, fieldNames: editorFieldNames },
-				...{ idempotencyKey: call.idempotencyKey, itemIndex: call.itemIndex },
+				...{ idempotencyKey: call.reservation.key, itemIndex: call.itemIndex },
 			});
 		} catch (error) {
 			const failure = asNodeError(this.context, error, call.itemIndex);
@@ -149,13 +148,12 @@ export class ChargingCalls<A extends ChargeReport> {
 			const lost = !refused && failureOf(failure)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
 			failure.message = `${failure.message}. ${this.sentText(call, refused)}`;
-			return this.settled({ call, failure, lost });
+			return this.operation.onSettled({ call, failure, lost });
 		}
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		const charged = budget.settle(call.reservation, response.body, replayed);
-		const settled = this.settled({ call, answer: response.body });
+		this.operation.onSettled({ call, answer: response.body });
 		await this.checkMirrored(call, response.body, charged);
-		return settled;
 	}
 
 	/** Replays every lost call once with its own key: the API answers with the first answer and its charge. */
@@ -171,17 +169,9 @@ export class ChargingCalls<A extends ChargeReport> {
 			this.run.budget.holdForReplay(call.reservation);
 	}
 
-	private settled(settled: Settled<A>): Settled<A> {
-		this.operation.onSettled(settled);
-		return settled;
-	}
-
 	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
 	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
-		const named =
-			ids && ids.length <= 3
-				? `${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`
-				: plural(ids?.length ?? 0, 'contact');
+		const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
 		if (refused) return `${what}was refused, so nothing was charged`;
 		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
@@ -209,7 +199,7 @@ export class ChargingCalls<A extends ChargeReport> {
 		);
 		if (call.askedAgain) {
 			this.run.budget.reserve(worstCase);
-			this.settled({
+			this.operation.onSettled({
 				call: { ...call, ids: missing },
 				failure: this.notAnswered(call, missing),
 				lost: false,
@@ -228,9 +218,13 @@ export class ChargingCalls<A extends ChargeReport> {
 		const ids = missing.join(', ');
 		const them = missing.length === 1 ? 'it' : 'them';
 		return apiFailure(this.context.getNode(), 'notAnswered', {
-			message: `The Contact Data API did not answer for ${missing.length === 1 ? 'contact' : 'contacts'} ${ids}: it may have been charged`,
+			message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
 			description: `${this.operation.path} was asked for ${ids} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
 			itemIndex,
 		});
 	}
 }
+
+/** "contact c_1" or "contacts c_1, c_2": the ids a message names. */
+const contactsNamed = (ids: string[]): string =>
+	`${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`;

@@ -140,12 +140,13 @@ export function stopBeforeSpending(
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
 	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
 	const [who, wait] = CAP_WORDS[cap.leftField ?? 'none'];
-	const fits = cap.leftField ? '' : `, or set When Max Credits Is Reached to ${whatFits}`;
-	const remedy = `Ask for fewer contacts, ${wait}raise ${cap.label} to ${worstCase + usedBefore}${fits}`;
+	const setWhatFits = `set When Max Credits Is Reached to ${whatFits}`;
+	const raiseTo = `${cap.label} to ${worstCase + usedBefore}`;
+	const remedy = `Ask for fewer contacts, ${wait}raise ${raiseTo}${cap.leftField ? '' : `, or ${setWhatFits}`}`;
 	return refusal(
 		context,
 		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
-		`${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${cap.label} to ${worstCase + usedBefore}, or set When Max Credits Is Reached to ${whatFits} to spend up to the budget and pass the rest through.`,
+		`${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${raiseTo}, or ${setWhatFits} to spend up to the budget and pass the rest through.`,
 	);
 }
 
@@ -157,12 +158,12 @@ export function budgetReached(
 	unit: string,
 ): NodeOperationError | undefined {
 	if (policy !== 'stop' || notSentCount === 0) return undefined;
-	const notSent = plural(notSentCount, unit);
 	const cap = budget.tightest;
+	const runAgain = `Raise ${cap.label} and run again: contacts already unlocked come back free`;
 	return refusal(
 		context,
-		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${notSent} not sent. Raise ${cap.label} and run again: contacts already unlocked come back free`,
-		`Raise ${cap.label} and run again: contacts already unlocked come back free of charge, so nothing is paid twice.`,
+		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${plural(notSentCount, unit)} not sent. ${runAgain}`,
+		`${runAgain} of charge, so nothing is paid twice.`,
 	);
 }
 

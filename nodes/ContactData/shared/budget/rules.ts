@@ -91,9 +91,7 @@ export function tallyOf(
 	store = tallies,
 ): Tally {
 	const day = 'now' in over ? new Date(over.now).toISOString().slice(0, 10) : undefined;
-	const key = day
-		? `${node}${DAY_MARK}${day}`
-		: `${node}|session|${(over as { session: string }).session}`;
+	const key = 'session' in over ? `${node}|session|${over.session}` : `${node}${DAY_MARK}${day}`;
 	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
 	// Used last, so dropped last.
 	store.delete(key);
