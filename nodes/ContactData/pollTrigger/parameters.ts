@@ -3,7 +3,7 @@
  */
 import { NodeOperationError, type INodeProperties, type IPollFunctions } from 'n8n-workflow';
 
-import { toEventTypes } from '../shared/parameters/eventsToWatch';
+import { EVENT_SIMPLIFY_OPTION, toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 import type { JobChangeType } from '../shared/items/changes';
 
@@ -55,16 +55,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to return a simplified version of the response instead of the raw data',
-			},
-		],
+		options: [EVENT_SIMPLIFY_OPTION],
 	},
 ];
 

@@ -2,7 +2,7 @@
  * The Events of both triggers (one implementation): as chosen, or as an expression gave them (an
  * array, or a comma-separated string), checked against the events the trigger offers.
  */
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 /** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */
 export function toEventTypes<T extends string>(
@@ -26,3 +26,12 @@ export function toEventTypes<T extends string>(
 	}
 	return offered.filter((type) => given.includes(type));
 }
+
+/** Both triggers' Simplify option (their items are the same shape: shared/items/eventItem). */
+export const EVENT_SIMPLIFY_OPTION: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
