@@ -193,3 +193,34 @@ describe('Stop ends every wait', () => {
 		expect(afterStop).toBeLessThan(3_000);
 	}, 60_000);
 });
+
+describe('an answer that is not the API’s is named as what it was', () => {
+	it('a garbled 200, every time: no HTTP status the API never sent', async () => {
+		fake = await startFakeApi((_request, res) =>
+			res.writeHead(200, { 'content-type': 'text/html' }).end('<html>not json</html>'),
+		);
+		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url });
+		// Before: "The Contact Data API call failed: …", httpCode 503.
+		expect(result.error?.httpCode).not.toBe('503');
+		expect(result.error?.message).toMatch(/not readable/);
+		expect(result.error?.message).not.toMatch(/\b(failed|error|failure|problem)\b/i);
+		expect(fake.requests).toHaveLength(5);
+	}, 60_000);
+
+	it('a connection dropped every time: no HTTP status the API never sent', async () => {
+		fake = await startFakeApi((_request, res) => res.socket?.destroy());
+		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url });
+		expect(result.error?.httpCode).not.toBe('503');
+		expect(result.error?.message).toMatch(/connection was lost/);
+		expect(fake.requests).toHaveLength(5);
+	}, 60_000);
+
+	it('a 503 every time keeps its real status', async () => {
+		fake = await startFakeApi((_request, res) =>
+			json(res, 503, { error: { code: 'unavailable', message: 'down' } }),
+		);
+		const result = await run(sandbox, { parameters: getBalance, baseUrl: fake.url });
+		expect(result.error?.httpCode).toBe('503');
+		expect(result.error?.message).toMatch(/503/);
+	}, 60_000);
+});
