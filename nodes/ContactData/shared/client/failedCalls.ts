@@ -9,7 +9,7 @@ import type { ZodError } from 'zod';
 
 import type { ApiContext, ApiCredential } from './apiCredential';
 import { asWritten } from './asWritten';
-import { apiFailure } from './failures';
+import { apiFailure, certainlyNotCarriedOut } from './failures';
 import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
 import { stopped } from './waits';
 
@@ -20,16 +20,26 @@ export interface CallNamed {
 	itemIndex?: number;
 }
 
+/** An attempt that got no usable answer (the call may have been carried out), in words. */
+export interface NoUsableAnswer {
+	/** What happened, in words: "the connection was lost", "it answered 503". */
+	reason: string;
+	/** The system code of a lost connection, for the description. */
+	code?: string;
+	/** The status the API answered (a 5xx), if it answered one. */
+	status?: number;
+}
+
 /**
- * A call that got no answer: thrown when stopped, timed out or unreachable; the reason in words
- * when the connection was lost on the way (the caller may send it again).
+ * A call that got no answer: thrown when stopped, timed out or unreachable; what happened when
+ * the connection was lost on the way (the caller may send it again).
  */
 export function noAnswer(
 	context: ApiContext,
 	{ baseUrl, timeoutMs }: ApiCredential,
 	call: CallNamed,
 	error: unknown,
-): string {
+): NoUsableAnswer {
 	const code = errorCodeOf(error);
 	if (code === 'ERR_CANCELED') throw stopped(context, call.itemIndex);
 	if (isTimeout(error)) {
@@ -42,7 +52,7 @@ export function noAnswer(
 			itemIndex: call.itemIndex,
 		});
 	}
-	if (isConnectionLost(code)) return `the connection was lost (${code})`;
+	if (isConnectionLost(code)) return { reason: 'the connection was lost', code };
 	// Only the code is kept: the original error holds the request, Authorization header included.
 	if (code !== undefined && code in NOTHING_ANSWERS)
 		throw nothingAnswers(context, baseUrl, code, call.itemIndex);
@@ -180,21 +190,45 @@ export function keptRateLimited(
 	});
 }
 
-/** A call that failed on the way (5xx, lost connection, garbled body) and is not sent again. */
+/**
+ * A call that got no usable answer (5xx, lost connection, garbled body) and is not sent again,
+ * named as what the last attempt met: a status only when the API answered one.
+ */
 export function keptFailing(
 	context: ApiContext,
 	call: CallNamed,
-	reason: string,
+	last: NoUsableAnswer,
 	attempts: number,
 	safeToRetry: boolean,
 ): NodeApiError {
+	const code = last.code ? ` (${last.code})` : '';
 	return apiFailure(context.getNode(), 'lostAnswer', {
-		message: `The Contact Data API call failed: ${reason}`,
+		message: `No usable answer from the Contact Data API: ${last.reason}`,
 		description: safeToRetry
-			? `${call.method} ${call.path} failed ${attempts} times in a row. Try again later.`
-			: `${call.method} ${call.path} was not sent again automatically, because repeating it could act twice. Check the result in the service before running it again.`,
-		status: 503,
-		apiCode: 'unavailable',
+			? `${call.method} ${call.path} was tried ${attempts} times, with no usable answer${code}. Try again later.`
+			: `${call.method} ${call.path} was not sent again automatically, because repeating it could act twice${code}. Check the result in the service before running it again.`,
+		status: last.status,
+		code: last.status ? 'unavailable' : 'no_answer',
+		apiCode: last.status ? 'unavailable' : undefined,
+		itemIndex: call.itemIndex,
+	});
+}
+
+/**
+ * How a call ended, as thrown: a refusal after an attempt whose answer was lost (429 to the end,
+ * 402, nothing listening…) says nothing of that attempt, which may have been carried out.
+ */
+export function failureAfter(
+	context: ApiContext,
+	call: CallNamed,
+	lost: NoUsableAnswer | undefined,
+	refusal: unknown,
+): unknown {
+	if (lost === undefined || !certainlyNotCarriedOut(refusal)) return refusal;
+	return apiFailure(context.getNode(), 'lostAnswer', {
+		message: `No answer came back from the Contact Data API (${lost.reason}), and sent again: ${(refusal as Error).message}`,
+		description: `${call.method} ${call.path} may have been carried out by the attempt whose answer was lost${lost.code ? ` (${lost.code})` : ''}. Check the result in the service before running it again.`,
+		code: 'no_answer',
 		itemIndex: call.itemIndex,
 	});
 }

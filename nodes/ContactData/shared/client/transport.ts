@@ -20,12 +20,14 @@ import {
 import { apiError, type FieldNames } from './apiErrors';
 import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
 import {
+	failureAfter,
 	keptFailing,
 	keptRateLimited,
 	noAnswer,
 	redirected,
 	scrub,
 	unexpectedAnswer,
+	type NoUsableAnswer,
 } from './failedCalls';
 import { firstHeaderValue, type ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
@@ -82,7 +84,7 @@ export interface ApiResponse<T> {
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
 	| { kind: 'rateLimited'; waitMs: number; headers: ResponseHeaders }
-	| { kind: 'transient'; reason: string; headers?: ResponseHeaders }
+	| ({ kind: 'transient'; headers?: ResponseHeaders } & NoUsableAnswer)
 	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
 
 /** The rate window of a credential's key (by its hash) and a rate-limit class at its base URL. */
@@ -93,11 +95,13 @@ function rateWindowFor(
 	return rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 }
 
-/** What one call has met so far: how long it has been rate limited, and how often it failed on the way. */
+/** What one call has met so far: how long it has been rate limited, and how often it went unanswered. */
 interface Retrying {
 	rateLimitedSince?: number;
 	longestRateWait: number;
 	transientAttempts: number;
+	/** The first attempt that got no usable answer: it may have been carried out. */
+	lostBefore?: NoUsableAnswer;
 }
 
 /**
@@ -109,11 +113,25 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this);
-	const window = rateWindowFor(credential, rateLimitClassOf(request.method, request.path));
 	const retrying: Retrying = { longestRateWait: 0, transientAttempts: 0 };
+	try {
+		return await sendUntilAnswered(this, credential, request, retrying);
+	} catch (error) {
+		throw failureAfter(this, request, retrying.lostBefore, error);
+	}
+}
+
+/** Sends, and sends again where the answer allows, until a 2xx or a failure (thrown). */
+async function sendUntilAnswered<T>(
+	context: ApiContext,
+	credential: ApiCredential,
+	request: ApiRequest<T>,
+	retrying: Retrying,
+): Promise<ApiResponse<T>> {
+	const window = rateWindowFor(credential, rateLimitClassOf(request.method, request.path));
 	for (;;) {
-		const attempt = await inTurn(this, window, request.itemIndex, async (sentAt) => {
-			const outcome = await sendOnce(this, credential, request);
+		const attempt = await inTurn(context, window, request.itemIndex, async (sentAt) => {
+			const outcome = await sendOnce(context, credential, request);
 			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
 			// Refused and failed calls count against the limit too, and say so in their headers.
 			else
@@ -127,8 +145,8 @@ export async function apiRequest<T = unknown>(
 		if (attempt.kind === 'ok') return attempt.response;
 		if (attempt.kind === 'failed') throw attempt.error;
 		if (attempt.kind === 'rateLimited')
-			await afterRateLimited(this, request, window, attempt.waitMs, retrying);
-		else await afterTransient(this, request, attempt.reason, retrying);
+			await afterRateLimited(context, request, window, attempt.waitMs, retrying);
+		else await afterTransient(context, request, attempt, retrying);
 	}
 }
 
@@ -154,18 +172,19 @@ async function afterRateLimited(
 async function afterTransient(
 	context: ApiContext,
 	request: ApiRequest<unknown>,
-	reason: string,
+	last: NoUsableAnswer,
 	retrying: Retrying,
 ): Promise<void> {
+	retrying.lostBefore ??= last;
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 	const attempts = ++retrying.transientAttempts;
 	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS) {
-		throw keptFailing(context, request, reason, attempts, safeToRetry);
+		throw keptFailing(context, request, last, attempts, safeToRetry);
 	}
 	const delay = backoffMs(attempts);
 	context.logger.debug(
-		`Contact Data API: ${reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${attempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
+		`Contact Data API: ${last.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${attempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
 	);
 	await pause(context, delay, request.itemIndex);
 }
@@ -187,7 +206,7 @@ async function sendOnce<T>(
 			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
-		return { kind: 'transient', reason: noAnswer(context, credential, request, error) };
+		return { kind: 'transient', ...noAnswer(context, credential, request, error) };
 	}
 	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(context, request, raw);
 	return await readRefusal(context, credential, request, raw);
@@ -230,11 +249,7 @@ function readSuccess<T>(
 	}
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
 	if (raw.body === null || typeof raw.body !== 'object') {
-		return {
-			kind: 'transient',
-			reason: `the answer to ${request.method} ${request.path} was not readable`,
-			headers,
-		};
+		return { kind: 'transient', reason: 'its answer was not readable', headers };
 	}
 	const checked = request.schema.safeParse(raw.body);
 	if (!checked.success) {
@@ -259,7 +274,7 @@ async function readRefusal<T>(
 	if (statusCode === 429)
 		return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
 	if (isTransientStatus(statusCode))
-		return { kind: 'transient', reason: `the API answered ${statusCode}`, headers };
+		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode, headers };
 	if (statusCode >= 300 && statusCode < 400) {
 		const error = redirected(
 			context,
