@@ -4,11 +4,11 @@
  * every id it asked for. The operation passes in its path and schema, how an answer mirrors its
  * request, and what it does with each settled call.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
+import {
 	NodeApiError,
-	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type NodeOperationError,
 } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
@@ -140,14 +140,15 @@ export class ChargingCalls<A extends ChargeReport> {
 				...{ idempotencyKey: call.reservation.key, itemIndex: call.itemIndex },
 			});
 		} catch (error) {
-			const failure = asNodeError(this.context, error, call.itemIndex);
-			// Stop pressed: send nothing more.
-			if (this.context.getExecutionCancelSignal()?.aborted) throw failure;
-			const refused = certainlyNotCarriedOut(failure);
+			// Stop pressed: send nothing more (the call stays reserved: it may have been carried out).
+			if (this.context.getExecutionCancelSignal()?.aborted)
+				throw asNodeError(this.context, error, call.itemIndex);
+			// A refusal of a replay says nothing of the earlier send whose answer was lost.
+			const refused = certainlyNotCarriedOut(error) && call.sends === 1;
 			if (refused) budget.release(call.reservation);
-			const lost = !refused && failureOf(failure)?.kind !== 'unreadableAnswer';
+			const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
-			failure.message = `${failure.message}. ${this.sentText(call, refused)}`;
+			const failure = this.chargingFailure(call, error, refused);
 			return this.operation.onSettled({ call, failure, lost });
 		}
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
@@ -169,13 +170,41 @@ export class ChargingCalls<A extends ChargeReport> {
 			this.run.budget.holdForReplay(call.reservation);
 	}
 
-	/** What a failed call sent, and what it may have charged, as it happened (a model reads only the message). */
+	/**
+	 * A failed call's error, written once: what happened, what the call may have charged, and what
+	 * the run's earlier calls charged (a model reads only the message).
+	 */
+	private chargingFailure(call: ChargingCall, error: unknown, refused: boolean): NodeApiError {
+		// The error as the transport wrote it: the item is named once, when the operation raises it.
+		const { message, description } = error as { message?: string; description?: string | null };
+		const { kind = 'lostAnswer', apiCode } = failureOf(error) ?? {};
+		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+		return apiFailure(this.context.getNode(), kind, {
+			message: `${message ?? String(error)}. ${this.sentText(call, refused)}${this.chargedBeforeText()}`,
+			description: description ?? undefined,
+			status: Number.isInteger(status) ? status : undefined,
+			apiCode,
+			itemIndex: call.itemIndex,
+		});
+	}
+
+	/** What a failed call sent, and what it may have charged, as it happened. */
 	private sentText({ sends = 1, reservation, ids }: ChargingCall, refused: boolean): string {
 		const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 		const what = `${this.operation.path} ${ids ? `for ${named} ` : ''}`;
-		if (refused) return `${what}was refused, so nothing was charged`;
+		if (refused) return `${what}was refused, so this call was not charged`;
 		const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
-		return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge)`;
+		return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge); running the same contacts again returns them free`;
+	}
+
+	/** What the run's earlier calls charged, and where those contacts are. */
+	private chargedBeforeText(): string {
+		const charged = this.run.budget.chargedHere;
+		if (charged === 0) return '';
+		const where = this.context.continueOnFail()
+			? 'those contacts are in the output'
+			: 'run again and those contacts come back free';
+		return `. This run's earlier calls charged ${plural(charged, 'credit')}: ${where}`;
 	}
 
 	/**

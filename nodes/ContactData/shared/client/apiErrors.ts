@@ -26,7 +26,7 @@ const ERROR_ADVICE: Record<string, string> = {
 	invalid_request: 'Check the parameter named above.',
 	unauthorized:
 		'The API key was refused: it is unknown or has been revoked. Update the API key in the Contact Data API credential.',
-	insufficient_credits: 'Nothing was charged. Buy credits or lower the number of contacts.',
+	insufficient_credits: 'This call was not charged. Buy credits or lower the number of contacts.',
 	tier_required:
 		'The API needs the Growth tier or higher. Upgrade the account that owns this API key.',
 	not_found: 'Check the id. It may belong to another account or have been deleted.',

@@ -85,7 +85,7 @@ export function entryNotFound(
 	return apiFailure(node, 'noMatch', {
 		body: { id, ...entryError } as JsonObject,
 		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
-		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so nothing was charged for it. The other contacts of this run were unlocked.`,
+		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so it was not charged.`,
 		status: entryError.code === 'not_found' ? 404 : undefined,
 		apiCode: entryError.code,
 		itemIndex,

@@ -284,7 +284,7 @@ describe('errors', () => {
 		expect(result.error?.name).toBe('NodeApiError');
 		expect(result.error?.httpCode).toBe('402');
 		expect(result.error?.description).toMatch(
-			/Required 3 credits; the balance is 0\. .*Nothing was charged/,
+			/Required 3 credits; the balance is 0\. .*This call was not charged/,
 		);
 		expect((await keyStats(sandbox, KEYS.empty)).credits_charged).toBe(0);
 	});

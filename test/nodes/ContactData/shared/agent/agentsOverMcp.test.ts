@@ -342,14 +342,14 @@ describe('tools that tell the model the price', () => {
 		expect(toolCalls[0].error?.message).toMatch(/raise Max Credits to 3/i);
 	});
 
-	it('a refused charging call says what was sent and that nothing was charged, in the message', async () => {
+	it('a refused charging call says what was sent and that it was not charged, in the message', async () => {
 		await sandbox.admin.setBalance(KEYS.growth, 0);
 		const { toolCalls } = await agent(unlock({ maxCredits: 5 }), [
 			[{ contact_ids: ids.slice(0, 2).join(',') }],
 		]);
 		expect(toolCalls[0].error?.message).toMatch(
 			new RegExp(
-				`${PATHS.unlock} for contacts ${ids[0]}, ${ids[1]} was refused, so nothing was charged`,
+				`${PATHS.unlock} for contacts ${ids[0]}, ${ids[1]} was refused, so this call was not charged`,
 			),
 		);
 	});
