@@ -160,8 +160,9 @@ function planOf(
 	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
 	const mayCharge = toSend.filter((id) => !shown.has(id));
 	const queue = [...toSend.filter((id) => shown.has(id)), ...mayCharge];
-	const firstItemOf = (id: string) => wanted.find((entry) => entry.id === id)?.itemIndex;
-	return { wanted, isSkipped, queue, mayCharge, firstItemOf };
+	const firstItem = new Map<string, number>();
+	for (const { id, itemIndex } of wanted) if (!firstItem.has(id)) firstItem.set(id, itemIndex);
+	return { wanted, isSkipped, queue, mayCharge, firstItemOf: (id) => firstItem.get(id) };
 }
 
 /** Unlock's charging calls: an answer mirrors the ids asked for; each settled call is sorted out by id. */
@@ -236,16 +237,20 @@ function outputItems(
 	results: Results,
 	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: Set<string> },
 ): INodeExecutionData[] {
-	return items.flatMap((_, itemIndex) => {
+	// `wanted` is in input order: one pass over it, never a search per item.
+	const output: INodeExecutionData[] = [];
+	let next = 0;
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const error = refused.get(itemIndex);
-		if (error) return [errorItem(error, { item: itemIndex })];
-		return plan.wanted
-			.filter((entry) => entry.itemIndex === itemIndex)
-			.flatMap((entry) => {
-				const how = { skipped: plan.isSkipped(entry), passedOver: passedOver.has(entry.id) };
-				return outputFor(context, items, entry, results, how) ?? [];
-			});
-	});
+		if (error) output.push(errorItem(error, { item: itemIndex }));
+		for (; plan.wanted[next]?.itemIndex === itemIndex; next++) {
+			const entry = plan.wanted[next];
+			const how = { skipped: plan.isSkipped(entry), passedOver: passedOver.has(entry.id) };
+			const item = outputFor(context, items, entry, results, how);
+			if (item) output.push(item);
+		}
+	}
+	return output;
 }
 
 /** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */

@@ -87,6 +87,7 @@ export class ChargingCalls<A extends ChargeReport> {
 			this.replaySize(queue, limit) || callSize(limit, queue.length, budget.headroom, cost);
 		if (size === 0) return undefined;
 		const ids = queue.splice(0, size);
+		budget.noteIdsCall(ids[0], size);
 		const itemIndex = itemIndexOf(ids[0]);
 		// A replay or a size the budget holds, reserved at once: never refused here.
 		return this.callFor(this.operation.bodyFor!(ids, itemIndex), size * cost, { itemIndex, ids })!;
@@ -96,10 +97,9 @@ export class ChargingCalls<A extends ChargeReport> {
 	replayedIds(queue: string[], limit: number): string[] {
 		const replayed: string[] = [];
 		for (let next = 0; next < queue.length; ) {
-			const rest = queue.slice(next);
-			const size = this.replaySize(rest, limit);
-			replayed.push(...rest.slice(0, size));
-			next += size || Math.min(limit, rest.length);
+			const size = this.replaySize(queue, limit, next);
+			replayed.push(...queue.slice(next, next + size));
+			next += size || Math.min(limit, queue.length - next);
 		}
 		return replayed;
 	}
@@ -109,11 +109,12 @@ export class ChargingCalls<A extends ChargeReport> {
 		return this.run.budget.sentBefore(this.keyFor(body, itemIndex));
 	}
 
-	/** The size of the largest call from the head of `queue` sent before (0: none). */
-	private replaySize(queue: string[], limit: number): number {
+	/** The size of the largest call from `queue[from]` sent before (0: none): a lookup by its first id. */
+	private replaySize(queue: string[], limit: number, from = 0): number {
 		const bodyFor = this.operation.bodyFor!;
-		for (let size = Math.min(limit, queue.length); size > 0; size--)
-			if (this.sentBefore(bodyFor(queue.slice(0, size)))) return size;
+		const room = Math.min(limit, queue.length - from);
+		for (const size of this.run.budget.idsCallSizesFrom(queue[from]))
+			if (size <= room && this.sentBefore(bodyFor(queue.slice(from, from + size)))) return size;
 		return 0;
 	}
 

@@ -29,6 +29,8 @@ export interface CreditLedger extends Tally {
 	held?: Record<string, number>;
 	/** What each settled Idempotency-Key was charged. */
 	settled?: Record<string, number>;
+	/** The sizes of the id calls sent, by their first id: where a replay may start. */
+	callSizes?: Record<string, number[]>;
 }
 
 export interface Cap {
@@ -183,6 +185,17 @@ export class CreditBudget {
 	/** Whether a call with this key was sent before in this ledger: the API replays it, free. */
 	sentBefore(key: string): boolean {
 		return this.holds(key) || this.settledBefore(key);
+	}
+
+	/** Notes an id call sent (its first id and size), so a replay of it is found by a lookup. */
+	noteIdsCall(firstId: string, size: number): void {
+		const sizes = ((this.ledger.callSizes ??= {})[firstId] ??= []);
+		if (!sizes.includes(size)) sizes.push(size);
+	}
+
+	/** The sizes of the id calls sent before that start with this id, largest first. */
+	idsCallSizesFrom(firstId: string): number[] {
+		return [...(this.ledger.callSizes?.[firstId] ?? [])].sort((a, b) => b - a);
 	}
 
 	private settledBefore(key?: string): boolean {
