@@ -73,7 +73,7 @@ describe('an export download that finds nothing at the signed URL', () => {
 			baseUrl: fake.url,
 		});
 		expect(result.error?.message).toBe(
-			'The export download failed: the host refused the connection',
+			'The export file did not arrive: the host refused the connection',
 		);
 		expect(result.error?.description).toMatch(/ECONNREFUSED/);
 	}, 60_000);

@@ -124,7 +124,7 @@ export function downloadFailed(
 		code: 'download_failed',
 		message: isTimeout(error)
 			? `The export download did not answer within ${timeoutMs / 1000} seconds`
-			: `The export download failed${reason ? `: ${reason}` : ''}`,
+			: `The export file did not arrive${reason ? `: ${reason}` : ''}`,
 		description: `The signed export URL was not read${code ? ` (${code})` : ''}. Run the export again: it gives a new URL.`,
 		itemIndex,
 	});
