@@ -1,7 +1,8 @@
 /**
  * The Simplify option of Search, Unlock and Enrich: each contact as one flat item with the fields
  * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
- * The trigger's Simplify flattens an event's contact the same way.
+ * From version 2.1 at most 10 fields, as n8n's guideline asks. The trigger's Simplify flattens an
+ * event's contact the same way (and keeps its fields: users map them).
  */
 import type {
 	IDataObject,
@@ -10,21 +11,31 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { withToolDefault } from '../parameters/versions';
+import {
+	BEFORE_VERSION_2_1,
+	fromVersion2_1,
+	shownWhen,
+	withToolDefault,
+} from '../parameters/versions';
 
-/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool. */
-export const SIMPLIFY_PARAMETERS: INodeProperties[] = withToolDefault(
+/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool (before 2.1). */
+const [onCanvas, asTool] = withToolDefault(
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
-		description:
-			'Whether to return each contact as one flat item, with name, title, company, email, phone and LinkedIn URL first, instead of the full record',
+		// n8n's standard wording for Simplify.
+		description: 'Whether to return a simplified version of the response instead of the raw data',
 	},
 	true,
 );
+
+export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
+	onCanvas,
+	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
+];
 
 function object(value: unknown): IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -94,13 +105,46 @@ export function simplifyContact(json: IDataObject): IDataObject {
 	});
 }
 
+/**
+ * Version 2.1's simplified item, by the guideline: at most 10 fields, in the order people map them,
+ * then what a workflow branches on (matched, unlock_skipped). The id comes 7th, so it is always kept.
+ */
+const SIMPLIFIED_FIELDS = [
+	'name',
+	'title',
+	'company_name',
+	'email',
+	'phone',
+	'linkedin_url',
+	'id',
+	'matched',
+	'unlock_skipped',
+	'email_status',
+	'company_domain',
+	'seniority',
+	'country',
+	'unlocked',
+	'has_email',
+	'has_phone',
+];
+const MAX_SIMPLIFIED_FIELDS = 10;
+
+/** One contact as version 2.1's simplified item: the first 10 fields of SIMPLIFIED_FIELDS it has. */
+export function simplifiedContact(json: IDataObject): IDataObject {
+	const flat = simplifyContact(json);
+	if (flat === json) return json;
+	const fields = SIMPLIFIED_FIELDS.filter((key) => flat[key] !== undefined);
+	return Object.fromEntries(fields.slice(0, MAX_SIMPLIFIED_FIELDS).map((key) => [key, flat[key]]));
+}
+
 /** Applies the Simplify option to an operation's output items (error items pass unchanged). */
 export function simplifyOutput(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
 	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
-	return items.map((item) => ({ ...item, json: simplifyContact(item.json) }));
+	const simplify = fromVersion2_1(context.getNode()) ? simplifiedContact : simplifyContact;
+	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 
 /** The fields of a contact an AI agent gets (at most 10): what a model needs to decide and to act. */
