@@ -66,8 +66,9 @@ export class ContactData implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		try {
+			const answer = toolAnswer(this);
 			const [items] = await router.call(this);
-			return [toolAnswer(this, items)];
+			return [answer(items)];
 		} catch (error) {
 			// A failure of the whole run (an item's own failure is already its error item): with Continue
 			// On Fail, every input item gets it as its error item, paired, so none is lost.

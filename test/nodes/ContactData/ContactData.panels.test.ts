@@ -65,8 +65,9 @@ it.each(cases)('$title', ({ typeVersion, type, saved }) => {
 	expect(panel(typeVersion, type, saved)).toMatchSnapshot();
 });
 
-it('the built description has at most 60 properties (one property per parameter several operations show)', () => {
-	expect(description.properties.length).toBeLessThanOrEqual(60);
+// 60 up to version 2; 2.1 adds a tool's Output and its Fields.
+it('the built description has at most 62 properties (one property per parameter several operations show)', () => {
+	expect(description.properties.length).toBeLessThanOrEqual(62);
 });
 
 it.each([

@@ -11,8 +11,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { unlockedContactSchema } from '../client/contract';
 import {
+	AS_TOOL,
 	BEFORE_VERSION_2_1,
+	FROM_VERSION_2_1,
 	fromVersion2_1,
 	shownWhen,
 	withToolDefault,
@@ -32,9 +35,59 @@ const [onCanvas, asTool] = withToolDefault(
 	true,
 );
 
+/** A tool's Output (version 2.1), as n8n's guideline names its choices; agent/toolAnswer.ts applies it. */
+export const TOOL_OUTPUT_CHOICES = [
+	{ name: 'Raw', value: 'raw', description: 'Return every field of each contact' },
+	{
+		name: 'Selected Fields',
+		value: 'selectedFields',
+		description: 'Return the contact ID and the fields you select',
+	},
+	{
+		name: 'Simplified',
+		value: 'simplified',
+		description: 'Return at most 10 fields of each contact, the ones used most',
+	},
+] as const;
+
+const WORDS: Record<string, string> = { linkedin: 'LinkedIn', url: 'URL' };
+const labelOf = (field: string) =>
+	field
+		.split('_')
+		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+/** What Selected Fields offers: the fields of an unlocked record (its id always comes). */
+export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
+	.filter((field) => field !== 'id')
+	.map((field) => ({ name: labelOf(field), value: field }))
+	.sort((a, b) => a.name.localeCompare(b.name));
+
+const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);
+
+/** Simplify (before 2.1, a tool's too); from 2.1 a tool has Output instead. */
 export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
 	onCanvas,
 	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		noDataExpression: true,
+		default: 'simplified',
+		displayOptions: asToolFrom2_1,
+		options: [...TOOL_OUTPUT_CHOICES],
+		description: 'How much of each contact the agent gets: fewer fields leave it more room',
+	},
+	{
+		displayName: 'Fields',
+		name: 'outputFields',
+		type: 'multiOptions',
+		default: [],
+		displayOptions: shownWhen(asToolFrom2_1, { output: ['selectedFields'] }),
+		options: SELECTABLE_FIELDS,
+		description: 'The fields of each contact the agent gets, besides its ID',
+	},
 ];
 
 function object(value: unknown): IDataObject {

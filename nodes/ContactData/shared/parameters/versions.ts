@@ -10,6 +10,8 @@
  *   and the Contact operations answer in one compact item (agent/toolAnswer.ts).
  * Version 2.1 (n8n's guideline for outputs and field names):
  * - Simplify gives at most 10 fields, the id always kept (items/simplify.ts).
+ * - As a tool, Output (Simplified, Raw, Selected Fields) replaces Simplify (items/simplify.ts,
+ *   applied by agent/toolAnswer.ts).
  * The display conditions below are how the editor tells the versions, and the canvas from a tool.
  */
 import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
