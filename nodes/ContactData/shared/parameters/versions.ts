@@ -12,11 +12,14 @@
  * - Simplify gives at most 10 fields, the id always kept (items/simplify.ts).
  * - As a tool, Output (Simplified, Raw, Selected Fields) replaces Simplify (items/simplify.ts,
  *   applied by agent/toolAnswer.ts).
+ * - "Contact IDs From" and "Person From" are gone: n8n's Fixed/Expression switch on Contact ID
+ *   Field, Email Field and LinkedIn URL Field chooses (perItemParameters.ts).
  * The display conditions below are how the editor tells the versions, and the canvas from a tool.
  */
 import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
 
 export const VERSION_1 = { '@version': [1] };
+export const VERSION_2 = { '@version': [2] };
 export const FROM_VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
 export const BEFORE_VERSION_2_1 = { '@version': [{ _cnd: { lt: 2.1 } }] };
 export const FROM_VERSION_2_1 = { '@version': [{ _cnd: { gte: 2.1 } }] };
@@ -30,7 +33,12 @@ export function fromVersion2(node: INode): boolean {
 	return node.typeVersion >= 2;
 }
 
-/** Whether the node shapes its outputs the version 2.1 way. */
+/** Whether the node is the copy n8n offers an AI agent (what `@tool` tells apart). */
+export function isToolCopy(node: INode): boolean {
+	return node.type.endsWith('Tool');
+}
+
+/** Whether the node works the version 2.1 way. */
 export function fromVersion2_1(node: INode): boolean {
 	return node.typeVersion >= 2.1;
 }
