@@ -41,9 +41,9 @@ export class ContactData implements INodeType {
 			dark: 'file:../../icons/contactData.dark.svg',
 		},
 		group: ['transform'],
-		// What version 2 changes is listed in shared/parameters/versions.ts.
-		version: [1, 2],
-		defaultVersion: 2,
+		// What each version changes is listed in shared/parameters/versions.ts.
+		version: [1, 2, 2.1],
+		defaultVersion: 2.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
@@ -66,8 +66,9 @@ export class ContactData implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		try {
+			const answer = toolAnswer(this);
 			const [items] = await router.call(this);
-			return [toolAnswer(this, items)];
+			return [answer(items)];
 		} catch (error) {
 			// A failure of the whole run (an item's own failure is already its error item): with Continue
 			// On Fail, every input item gets it as its error item, paired, so none is lost.

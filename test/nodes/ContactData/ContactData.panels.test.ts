@@ -65,8 +65,11 @@ it.each(cases)('$title', ({ typeVersion, type, saved }) => {
 	expect(panel(typeVersion, type, saved)).toMatchSnapshot();
 });
 
-it('the built description has at most 60 properties (one property per parameter several operations show)', () => {
-	expect(description.properties.length).toBeLessThanOrEqual(60);
+// 60 up to version 2; 2.1 adds a tool's Output and its Fields, and its own Contact ID Field (for
+// Unlock, Add and Remove Contacts; for Create), Email Field and LinkedIn URL Field: their hints say
+// what an expression in them does, which version 2's do not.
+it('the built description has at most 66 properties (one property per parameter several operations show)', () => {
+	expect(description.properties.length).toBeLessThanOrEqual(66);
 });
 
 it.each([

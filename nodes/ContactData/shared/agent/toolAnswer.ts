@@ -1,16 +1,24 @@
 /**
  * What an AI agent gets from a Contact tool call (version 2): one item, sized for a model's context.
- * Contacts come as at most 10 fields each (with Simplify, on by default for a tool), what could not
- * be done comes apart, a search gives the cursor of its next page, and one field says what was spent
- * and what is left of Max Credits. Version 1 and the canvas keep their items as they are.
+ * Contacts come as at most 10 fields each (with Simplify, on by default for a tool; from 2.1 as
+ * Output says), what could not be done comes apart, a search gives the cursor of its next page, and
+ * one field says what was spent and what is left of Max Credits. Version 1 and the canvas keep their
+ * items as they are.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { creditBudgetOf, isContactRecord, runsAsTool } from '../budget/chargingRun';
 import { leftOf } from '../budget/rules';
 import { pairedWith } from '../items/items';
-import { fromVersion2 } from '../parameters/versions';
-import { agentContact } from '../items/simplify';
+import { optionParameter } from '../parameters/descriptions';
+import { refused } from '../parameters/values';
+import { fromVersion2, fromVersion2_1 } from '../parameters/versions';
+import {
+	SELECTABLE_FIELDS,
+	TOOL_OUTPUT_CHOICES,
+	agentContact,
+	simplifiedContact,
+} from '../items/simplify';
 
 /** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
 export const AGENT_PAGE_SIZE = 10;
@@ -34,18 +42,57 @@ const NOT_DONE_KEYS = [
 
 const CHARGING = new Set(['unlock', 'enrich']);
 
-/** The Contact operations' output as one answer for the agent; other resources, and runs not for an agent, unchanged. */
+type Shape = (json: IDataObject) => IDataObject;
+const raw: Shape = (json) => json;
+
+/**
+ * How the run answers: the Contact operations' output as one answer for the agent; other resources,
+ * and runs not for an agent, unchanged. Read before the operation runs: a bad Output stops the run
+ * before anything is sent.
+ */
 export function toolAnswer(
 	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): INodeExecutionData[] {
+): (items: INodeExecutionData[]) => INodeExecutionData[] {
 	if (context.getNodeParameter('resource', 0) !== 'contact' || !answersForAgent(context))
-		return items;
+		return (items) => items;
 	const operation = String(context.getNodeParameter('operation', 0));
-	const shape =
-		context.getNodeParameter('simplify', 0, true) === true
+	const shape = fromVersion2_1(context.getNode())
+		? outputShapeOf(context)
+		: context.getNodeParameter('simplify', 0, true) === true
 			? agentContact
-			: (json: IDataObject) => json;
+			: raw;
+	return (items) => answerOf(context, items, CHARGING.has(operation), shape);
+}
+
+/** Version 2.1's Output: Simplified (as Simplify), Raw, or the id and the Selected Fields. */
+function outputShapeOf(context: IExecuteFunctions): Shape {
+	const output = optionParameter(context, 'output', 'Output', 0, TOOL_OUTPUT_CHOICES, 'simplified');
+	if (output === 'simplified') return simplifiedContact;
+	if (output === 'raw') return raw;
+	const fields: unknown = context.getNodeParameter('outputFields', 0, []);
+	const known = new Set(SELECTABLE_FIELDS.map(({ value }) => value));
+	if (!Array.isArray(fields) || !fields.every((field) => known.has(field)))
+		throw refused(
+			{ node: context.getNode(), itemIndex: 0 },
+			'Fields',
+			fields,
+			'is not a list of contact fields',
+			'Pick the fields from the list.',
+		);
+	const keys = ['id', ...(fields as string[])];
+	return (json) =>
+		Object.fromEntries(
+			keys.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]),
+		);
+}
+
+/** The answer of one call: its contacts shaped, what was not done, the next page, the credits. */
+function answerOf(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	charging: boolean,
+	shape: Shape,
+): INodeExecutionData[] {
 	const contacts: IDataObject[] = [];
 	const notDone: IDataObject[] = [];
 	const page: IDataObject = {};
@@ -66,7 +113,7 @@ export function toolAnswer(
 		contacts,
 		...(notDone.length ? { not_done: notDone } : {}),
 		...page,
-		credits: creditsOf(context, CHARGING.has(operation)),
+		credits: creditsOf(context, charging),
 	};
 	return [
 		{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) },

@@ -1,8 +1,9 @@
 /**
  * The per-item values of Unlock, Enrich, Add Contacts and Remove Contacts, read the way the node's
- * version and "… From" parameter say: from a field of each input item (read directly, no expression
- * per item), or from a parameter (version 1, or "An Expression"). Each reader is set up once per run
- * and then called for every item, before anything is sent.
+ * version says: from a field of each input item (read directly, no expression per item), or from a
+ * parameter per item (version 1; version 2's "… From" → expression; from 2.1 an expression in the
+ * field parameter, or the model's value for a tool). Each reader is set up once per run and then
+ * called for every item, before anything is sent.
  */
 import {
 	NodeOperationError,
@@ -11,8 +12,7 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import type { ValueSource } from '../parameters/perItemParameters';
-import { fromVersion2 } from '../parameters/versions';
+import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
 import {
 	checkContactIds,
 	refused,
@@ -21,6 +21,7 @@ import {
 	toContactIds,
 	type Where,
 } from '../parameters/values';
+import { usesExpression } from './items';
 
 /** What an item holds at a field: dotted paths reach into objects and arrays; a key with dots in it is found first. */
 export function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
@@ -39,10 +40,35 @@ export function valueAtPath(json: IDataObject, path: string): { found: boolean; 
 	return { found: true, value };
 }
 
-/** Where the run reads its per-item values: version 1 always reads its parameter. */
-function sourceOf(context: IExecuteFunctions, name: string, fieldValue: string): ValueSource {
-	if (!fromVersion2(context.getNode())) return 'expression';
-	return context.getNodeParameter(name, 0, fieldValue) === fieldValue ? 'field' : 'expression';
+/** The parameters of one per-item value, by version (perItemParameters.ts). */
+interface ValueParameters {
+	/** Version 2's "… From", and its choice that means a field. */
+	from: { name: string; field: string };
+	/** The field name parameter; an optional one may be empty. */
+	field: { name: string; displayName: string; fallback: string; optional?: boolean };
+	/** The parameter that holds the value itself. */
+	value: { name: string; displayName: string };
+}
+
+/** Where a run reads a value: at a field of each item (its name read once), or a parameter per item. */
+type Source = { field: string } | { parameter: string; displayName: string };
+
+function sourceOf(context: IExecuteFunctions, { from, field, value }: ValueParameters): Source {
+	const node = context.getNode();
+	const fieldSource = () => ({
+		field: fieldNameOf(context, field.name, field.displayName, field.fallback, field.optional),
+	});
+	const asValue = { parameter: value.name, displayName: value.displayName };
+	if (!fromVersion2(node)) return asValue;
+	if (!fromVersion2_1(node))
+		return context.getNodeParameter(from.name, 0, from.field) === from.field
+			? fieldSource()
+			: asValue;
+	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
+	if (isToolCopy(node)) return asValue;
+	if (usesExpression(context, [field.name]))
+		return { parameter: field.name, displayName: field.displayName };
+	return fieldSource();
 }
 
 /** A field name parameter, read once per run; `optional` ones may be empty. */
@@ -82,24 +108,34 @@ function missingField(
 /** Reads the contact ids of one input item, checked (ct_…, at least one). */
 export type ContactIdsOf = (itemIndex: number) => string[];
 
-/** The run's reader of contact ids: Contact ID Field (version 2's default) or the Contact IDs parameter. */
+const CONTACT_IDS: ValueParameters = {
+	from: { name: 'contactIdsFrom', field: 'field' },
+	field: { name: 'contactIdField', displayName: 'Contact ID Field', fallback: 'id' },
+	value: { name: 'contactIds', displayName: 'Contact IDs' },
+};
+
+/** The run's reader of contact ids: Contact ID Field (from version 2, by default) or an expression. */
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): ContactIdsOf {
 	const node = context.getNode();
-	if (sourceOf(context, 'contactIdsFrom', 'field') === 'expression') {
+	const source = sourceOf(context, CONTACT_IDS);
+	if ('parameter' in source) {
 		return (itemIndex) =>
 			checkContactIds(
 				node,
-				toContactIds(context.getNodeParameter('contactIds', itemIndex)),
-				'Contact IDs',
+				toContactIds(context.getNodeParameter(source.parameter, itemIndex)),
+				source.displayName,
 				itemIndex,
 			);
 	}
-	const field = fieldNameOf(context, 'contactIdField', 'Contact ID Field', 'id');
-	const advice =
-		'Set Contact ID Field to the field that holds the contact ID, or choose Contact IDs From → An Expression.';
+	const { field } = source;
+	const advice = `Set Contact ID Field to the field that holds the contact ID, or ${
+		fromVersion2_1(node)
+			? 'use an expression in it that gives the IDs'
+			: 'choose Contact IDs From → An Expression'
+	}.`;
 	return (itemIndex) => {
 		const json = items[itemIndex].json;
 		const { found, value } = valueAtPath(json, field);
@@ -116,51 +152,65 @@ export interface Person {
 	names: { email: string; linkedin_url: string };
 }
 
-/** The run's reader of Enrich's person: Email Field and LinkedIn URL Field (version 2's default) or Email and LinkedIn URL. */
+const PERSON_FROM = { name: 'personFrom', field: 'fields' };
+const EMAIL: ValueParameters = {
+	from: PERSON_FROM,
+	field: { name: 'emailField', displayName: 'Email Field', fallback: 'email', optional: true },
+	value: { name: 'email', displayName: 'Email' },
+};
+const LINKEDIN_URL: ValueParameters = {
+	from: PERSON_FROM,
+	field: {
+		name: 'linkedinUrlField',
+		displayName: 'LinkedIn URL Field',
+		fallback: 'linkedin_url',
+		optional: true,
+	},
+	value: { name: 'linkedinUrl', displayName: 'LinkedIn URL' },
+};
+
+/** One text value of each item, and the name its errors give it. */
+interface TextReader {
+	name: string;
+	/** The field it is read at, when it is read at a field. */
+	field?: string;
+	read: (json: IDataObject, where: Where) => string;
+}
+
+function textReader(context: IExecuteFunctions, parameters: ValueParameters): TextReader {
+	const source = sourceOf(context, parameters);
+	if ('parameter' in source) {
+		const name = source.displayName;
+		const read = (_: IDataObject, where: Where) =>
+			textOf(where, name, context.getNodeParameter(source.parameter, where.itemIndex ?? 0, ''));
+		return { name, read };
+	}
+	const { field } = source;
+	const name = `${parameters.field.displayName} "${field}"`;
+	const read = (json: IDataObject, where: Where) =>
+		textOf(where, name, field ? valueAtPath(json, field).value : undefined);
+	return { name, field, read };
+}
+
+/** The run's reader of Enrich's person: Email Field and LinkedIn URL Field (from version 2, by default) or Email and LinkedIn URL. */
 export function personReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): (itemIndex: number) => Person {
 	const node = context.getNode();
-	if (sourceOf(context, 'personFrom', 'fields') === 'expression') {
-		const names = { email: 'Email', linkedin_url: 'LinkedIn URL' };
-		return (itemIndex) => ({
-			email: textOf(
-				{ node, itemIndex },
-				names.email,
-				context.getNodeParameter('email', itemIndex, ''),
-			),
-			linkedinUrl: textOf(
-				{ node, itemIndex },
-				names.linkedin_url,
-				context.getNodeParameter('linkedinUrl', itemIndex, ''),
-			),
-			names,
-		});
-	}
-	const emailField = fieldNameOf(context, 'emailField', 'Email Field', 'email', true);
-	const linkedinField = fieldNameOf(
-		context,
-		'linkedinUrlField',
-		'LinkedIn URL Field',
-		'linkedin_url',
-		true,
-	);
-	const names = {
-		email: `Email Field "${emailField}"`,
-		linkedin_url: `LinkedIn URL Field "${linkedinField}"`,
-	};
-	const read = (json: IDataObject, where: Where, field: string, name: string) => {
-		const value = field ? valueAtPath(json, field).value : undefined;
-		return textOf(where, name, value);
-	};
+	const email = textReader(context, EMAIL);
+	const linkedinUrl = textReader(context, LINKEDIN_URL);
+	const names = { email: email.name, linkedin_url: linkedinUrl.name };
+	// Read at fields, an item with neither is named here; from parameters the request's check names it.
+	const fields = [email.field, linkedinUrl.field];
+	const atFields = fields.every((field) => field !== undefined);
 	return (itemIndex) => {
 		const json = items[itemIndex].json;
 		const where = { node, itemIndex };
-		const email = read(json, where, emailField, names.email);
-		const linkedinUrl = read(json, where, linkedinField, names.linkedin_url);
-		if (!email && !linkedinUrl) throw noPerson(where, names, [emailField, linkedinField], json);
-		return { email, linkedinUrl, names };
+		const person = { email: email.read(json, where), linkedinUrl: linkedinUrl.read(json, where) };
+		if (atFields && !person.email && !person.linkedinUrl)
+			throw noPerson(where, names, fields as string[], json);
+		return { ...person, names };
 	};
 }
 
@@ -175,12 +225,15 @@ function noPerson(
 		.filter(Boolean)
 		.map((field) => `"${field}": ${showValue(valueAtPath(json, field).value)}`);
 	const keys = Object.keys(json).slice(0, 12).join(', ');
+	const orExpressions = fromVersion2_1(where.node)
+		? 'use an expression in one of them that gives the value'
+		: 'choose Person From → Expressions';
 	return new NodeOperationError(
 		where.node,
 		`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
 		{
 			itemIndex: where.itemIndex,
-			description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or choose Person From → Expressions. Nothing was sent.`,
+			description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
 		},
 	);
 }

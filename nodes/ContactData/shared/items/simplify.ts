@@ -1,7 +1,8 @@
 /**
  * The Simplify option of Search, Unlock and Enrich: each contact as one flat item with the fields
  * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
- * The trigger's Simplify flattens an event's contact the same way.
+ * From version 2.1 at most 10 fields, as n8n's guideline asks. The trigger's Simplify flattens an
+ * event's contact the same way (and keeps its fields: users map them).
  */
 import type {
 	IDataObject,
@@ -10,21 +11,84 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { withToolDefault } from '../parameters/versions';
+import { unlockedContactSchema } from '../client/contract';
+import {
+	AS_TOOL,
+	BEFORE_VERSION_2_1,
+	FROM_VERSION_2_1,
+	fromVersion2_1,
+	shownWhen,
+	withToolDefault,
+} from '../parameters/versions';
 
-/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool. */
-export const SIMPLIFY_PARAMETERS: INodeProperties[] = withToolDefault(
+/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool (before 2.1). */
+const [onCanvas, asTool] = withToolDefault(
 	{
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: false,
 		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
-		description:
-			'Whether to return each contact as one flat item, with name, title, company, email, phone and LinkedIn URL first, instead of the full record',
+		// n8n's standard wording for Simplify.
+		description: 'Whether to return a simplified version of the response instead of the raw data',
 	},
 	true,
 );
+
+/** A tool's Output (version 2.1), as n8n's guideline names its choices; agent/toolAnswer.ts applies it. */
+export const TOOL_OUTPUT_CHOICES = [
+	{ name: 'Raw', value: 'raw', description: 'Return every field of each contact' },
+	{
+		name: 'Selected Fields',
+		value: 'selectedFields',
+		description: 'Return the contact ID and the fields you select',
+	},
+	{
+		name: 'Simplified',
+		value: 'simplified',
+		description: 'Return at most 10 fields of each contact, the ones used most',
+	},
+] as const;
+
+const WORDS: Record<string, string> = { linkedin: 'LinkedIn', url: 'URL' };
+const labelOf = (field: string) =>
+	field
+		.split('_')
+		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+		.join(' ');
+
+/** What Selected Fields offers: the fields of an unlocked record (its id always comes). */
+export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
+	.filter((field) => field !== 'id')
+	.map((field) => ({ name: labelOf(field), value: field }))
+	.sort((a, b) => a.name.localeCompare(b.name));
+
+const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);
+
+/** Simplify (before 2.1, a tool's too); from 2.1 a tool has Output instead. */
+export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
+	onCanvas,
+	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		noDataExpression: true,
+		default: 'simplified',
+		displayOptions: asToolFrom2_1,
+		options: [...TOOL_OUTPUT_CHOICES],
+		description: 'How much of each contact the agent gets: fewer fields leave it more room',
+	},
+	{
+		displayName: 'Fields',
+		name: 'outputFields',
+		type: 'multiOptions',
+		default: [],
+		displayOptions: shownWhen(asToolFrom2_1, { output: ['selectedFields'] }),
+		options: SELECTABLE_FIELDS,
+		description: 'The fields of each contact the agent gets, besides its ID',
+	},
+];
 
 function object(value: unknown): IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -94,13 +158,46 @@ export function simplifyContact(json: IDataObject): IDataObject {
 	});
 }
 
+/**
+ * Version 2.1's simplified item, by the guideline: at most 10 fields, in the order people map them,
+ * then what a workflow branches on (matched, unlock_skipped). The id comes 7th, so it is always kept.
+ */
+const SIMPLIFIED_FIELDS = [
+	'name',
+	'title',
+	'company_name',
+	'email',
+	'phone',
+	'linkedin_url',
+	'id',
+	'matched',
+	'unlock_skipped',
+	'email_status',
+	'company_domain',
+	'seniority',
+	'country',
+	'unlocked',
+	'has_email',
+	'has_phone',
+];
+const MAX_SIMPLIFIED_FIELDS = 10;
+
+/** One contact as version 2.1's simplified item: the first 10 fields of SIMPLIFIED_FIELDS it has. */
+export function simplifiedContact(json: IDataObject): IDataObject {
+	const flat = simplifyContact(json);
+	if (flat === json) return json;
+	const fields = SIMPLIFIED_FIELDS.filter((key) => flat[key] !== undefined);
+	return Object.fromEntries(fields.slice(0, MAX_SIMPLIFIED_FIELDS).map((key) => [key, flat[key]]));
+}
+
 /** Applies the Simplify option to an operation's output items (error items pass unchanged). */
 export function simplifyOutput(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
 	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
-	return items.map((item) => ({ ...item, json: simplifyContact(item.json) }));
+	const simplify = fromVersion2_1(context.getNode()) ? simplifiedContact : simplifyContact;
+	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 
 /** The fields of a contact an AI agent gets (at most 10): what a model needs to decide and to act. */

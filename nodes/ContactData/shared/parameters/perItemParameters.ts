@@ -3,15 +3,21 @@
  * or person (Enrich). Version 1 reads an expression per item (`={{ $json.id }}`), which n8n
  * evaluates for every item (about 0.2–0.5 ms each with its default engine). From version 2 the
  * default names a field of each item, read directly (about a microsecond), and an expression stays
- * possible. items/perItemReaders.ts reads them.
+ * possible: in version 2 through "… From", from 2.1 through n8n's own Fixed/Expression switch on
+ * the field parameter. items/perItemReaders.ts reads them.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { ID_PREFIXES } from '../client/contract';
-import { FROM_VERSION_2, VERSION_1, shownWhen, withToolDefault } from './versions';
-
-/** The two ways of giving a per-item value: the option values of "… From". */
-export type ValueSource = 'field' | 'expression';
+import {
+	FROM_VERSION_2,
+	FROM_VERSION_2_1,
+	ON_CANVAS,
+	VERSION_1,
+	VERSION_2,
+	shownWhen,
+	withToolDefault,
+} from './versions';
 
 const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.contact}…, the id of each contact in a search answer), separated by commas', 'string') }}`;
 const FROM_AI_EMAIL =
@@ -20,6 +26,33 @@ const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
 const DOTTED = 'A dotted path such as contact.id reaches into an object';
+
+/** A field parameter's name is read once per run (fast: no expression per item), unlike n8n's other parameters. */
+const READ_ONCE = 'Read once from the first item: every item uses the same field.';
+/** From 2.1, n8n's Expression switch on the field parameter gives each item's value. */
+const orExpression = (what: string) =>
+	`${READ_ONCE} To give each item's ${what} instead, use an expression.`;
+
+/**
+ * Version 2's expression parameter and its tool copy: on the canvas when "… From" chose it; for a
+ * tool also from 2.1, which has no "… From" (a parameter not shown has no value, so `hide` holds).
+ */
+function expressionCopies(
+	property: INodeProperties,
+	from: string,
+	fieldChoice: string,
+	toolDefault: INodeProperties['default'],
+): INodeProperties[] {
+	const [onCanvas, asTool] = withToolDefault(property, toolDefault);
+	const canvasShow = shownWhen(onCanvas.displayOptions ?? {}, VERSION_2, {
+		[from]: ['expression'],
+	});
+	const toolShow = shownWhen(asTool.displayOptions ?? {}, FROM_VERSION_2);
+	return [
+		{ ...onCanvas, displayOptions: canvasShow },
+		{ ...asTool, displayOptions: { ...toolShow, hide: { [from]: [fieldChoice] } } },
+	];
+}
 
 /** Contact IDs as an expression: version 1's parameter, and version 2's "An Expression". */
 function contactIdsExpression(
@@ -65,31 +98,36 @@ function contactIdsFrom(displayOptions: IDisplayOptions, description: string): I
 
 /**
  * Contact IDs: version 1 keeps its parameter as it was; version 2 adds "Contact IDs From" (a field of
- * each item by default, `id` as Search and Unlock output it, or an expression). An agent's tool gets
- * its IDs from the model: an expression ($fromAI) by default.
+ * each item by default, `id` as Search and Unlock output it, or an expression); 2.1 has Contact ID
+ * Field alone, Fixed or Expression. An agent's tool gets its IDs from the model ($fromAI).
  */
 export function contactIdsParameters(
 	displayOptions: IDisplayOptions,
 	description: string,
 ): INodeProperties[] {
-	const fromVersion2 = shownWhen(displayOptions, FROM_VERSION_2);
+	const version2 = shownWhen(displayOptions, VERSION_2);
+	const field: INodeProperties = {
+		displayName: 'Contact ID Field',
+		name: 'contactIdField',
+		type: 'string',
+		default: 'id',
+		required: true,
+		description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${DOTTED}.`,
+		hint: READ_ONCE,
+	};
 	return [
 		contactIdsExpression(shownWhen(displayOptions, VERSION_1), description),
-		...withToolDefault(contactIdsFrom(fromVersion2, description), 'expression'),
+		...withToolDefault(contactIdsFrom(version2, description), 'expression'),
+		{ ...field, displayOptions: shownWhen(version2, { contactIdsFrom: ['field'] }) },
 		{
-			displayName: 'Contact ID Field',
-			name: 'contactIdField',
-			type: 'string',
-			default: 'id',
-			required: true,
-			displayOptions: shownWhen(fromVersion2, { contactIdsFrom: ['field'] }),
-			description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${DOTTED}.`,
+			...field,
+			displayOptions: shownWhen(displayOptions, FROM_VERSION_2_1, ON_CANVAS),
+			hint: orExpression('contact IDs'),
 		},
-		...withToolDefault(
-			contactIdsExpression(
-				shownWhen(fromVersion2, { contactIdsFrom: ['expression'] }),
-				description,
-			),
+		...expressionCopies(
+			contactIdsExpression(displayOptions, description),
+			'contactIdsFrom',
+			'field',
 			FROM_AI_IDS,
 		),
 	];
@@ -159,8 +197,9 @@ function personFrom(displayOptions: IDisplayOptions): INodeProperties {
 	};
 }
 
-/** The field name parameters of version 2's "Fields of Each Item". */
-function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
+/** The field name parameters of version 2's "Fields of Each Item", and of 2.1. */
+function personFields(displayOptions: IDisplayOptions, from2_1 = false): INodeProperties[] {
+	const hint = (what: string) => (from2_1 ? orExpression(what) : READ_ONCE);
 	return [
 		{
 			displayName: 'Email Field',
@@ -170,6 +209,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 			placeholder: 'email',
 			displayOptions,
 			description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${DOTTED}.`,
+			hint: hint('email'),
 		},
 		{
 			displayName: 'LinkedIn URL Field',
@@ -179,6 +219,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 			placeholder: 'linkedin_url',
 			displayOptions,
 			description: `The field of each input item holding the LinkedIn profile URL; empty to use only the email. ${DOTTED}.`,
+			hint: hint('LinkedIn URL'),
 		},
 	];
 }
@@ -186,18 +227,18 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 /**
  * Enrich's person: version 1 keeps Email and LinkedIn URL as they were; version 2 adds "Person From"
  * (fields of each item by default, `email` and `linkedin_url` as the node outputs them, or
- * expressions). An agent's tool gets the person from the model: expressions ($fromAI) by default.
+ * expressions); 2.1 has the field parameters alone, each Fixed or Expression. An agent's tool gets
+ * the person from the model ($fromAI).
  */
 export function personParameters(displayOptions: IDisplayOptions): INodeProperties[] {
-	const fromVersion2 = shownWhen(displayOptions, FROM_VERSION_2);
-	const [email, linkedinUrl] = personExpressions(
-		shownWhen(fromVersion2, { personFrom: ['expression'] }),
-	);
+	const version2 = shownWhen(displayOptions, VERSION_2);
+	const [email, linkedinUrl] = personExpressions(displayOptions);
 	return [
 		...personExpressions(shownWhen(displayOptions, VERSION_1)),
-		...withToolDefault(personFrom(fromVersion2), 'expression'),
-		...personFields(shownWhen(fromVersion2, { personFrom: ['fields'] })),
-		...withToolDefault(email, FROM_AI_EMAIL),
-		...withToolDefault(linkedinUrl, FROM_AI_LINKEDIN_URL),
+		...withToolDefault(personFrom(version2), 'expression'),
+		...personFields(shownWhen(version2, { personFrom: ['fields'] })),
+		...personFields(shownWhen(displayOptions, FROM_VERSION_2_1, ON_CANVAS), true),
+		...expressionCopies(email, 'personFrom', 'fields', FROM_AI_EMAIL),
+		...expressionCopies(linkedinUrl, 'personFrom', 'fields', FROM_AI_LINKEDIN_URL),
 	];
 }
