@@ -1,0 +1,68 @@
+/**
+ * Max Credits per Day in the engine (issue 30): a replay counted once across runs. n8n's Retry On
+ * Fail runs the node again in the same execution with the same Idempotency-Keys, and the API
+ * replays the first answers free; the day's tally must not count those charges twice.
+ */
+import type { ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
+import { startTestSandbox } from '../../../../harness/sandbox';
+import {
+	contacts,
+	idItems,
+	idsFrom,
+	keyStats,
+	run,
+	unlockParameters,
+	type TestSandbox,
+} from '../../setup';
+
+let sandbox: TestSandbox;
+let pool: ContactPreview[];
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ contacts: 5_000 });
+	pool = await contacts(sandbox, 400);
+});
+afterAll(async () => sandbox?.close());
+beforeEach(async () => sandbox.admin.reset());
+afterEach(async () => sandbox.admin.clearFaults());
+
+/** Each test its own node: the day's tally is counted per node, in this process. */
+const nodeId = () => `node-${expect.getState().currentTestName}`;
+
+describe('a replay counted once across runs', () => {
+	it('Retry On Fail replays a 150-credit run free: the day counts 150, and the next run may spend the other 150', async () => {
+		// Two calls (100 + 50 ids); each answer and its replay at the end of the run are lost after
+		// the API charged: the run fails, and n8n's Retry On Fail runs it again with the same keys.
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'slow', delay_ms: 2_000, phase: 'after', count: 4 },
+		]);
+		const options = { maxCredits: 150, options: { maxCreditsPerDay: 300 } };
+		const first = await run(sandbox, {
+			parameters: unlockParameters(options),
+			inputItems: idItems(idsFrom(pool, 150)),
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+			timeoutSeconds: 1,
+			nodeId: nodeId(),
+		});
+		expect(first.error).toBeUndefined();
+		expect((await keyStats(sandbox)).idempotent_replays).toBe(4);
+		expect((await keyStats(sandbox)).credits_charged).toBe(150);
+
+		// The day used 150: a run of 150 more fits Stop Before Spending.
+		const second = await run(sandbox, {
+			parameters: unlockParameters(options),
+			inputItems: idItems(idsFrom(pool, 150, 150)),
+			nodeId: nodeId(),
+		});
+		expect(second.error?.message).toBeUndefined();
+		expect((await keyStats(sandbox)).credits_charged).toBe(300);
+
+		// And the day is then spent, exactly.
+		const third = await run(sandbox, {
+			parameters: unlockParameters(options),
+			inputItems: idItems(idsFrom(pool, 1, 300)),
+			nodeId: nodeId(),
+		});
+		expect(third.error?.description).toMatch(/already used 300 of the 300/);
+		expect((await keyStats(sandbox)).credits_charged).toBe(300);
+	});
+});
