@@ -161,7 +161,7 @@ describe('caps over time (a fake clock)', () => {
 		const today = tallyOf('wf|n', { now: NOON + DAY }, store);
 		const after = new CreditBudget(1000, ledger, true, [dayCap(100, today)]);
 		after.settle(after.reserve(50, 'lost')!, { credits_charged: 50 });
-		expect(today).toEqual({ charged: 50, reserved: 0 });
+		expect(today).toMatchObject({ charged: 50, reserved: 0 });
 		expect(after.headroom).toBe(50);
 		expect(ledger).toMatchObject({ charged: 50, reserved: 0 });
 	});
@@ -186,6 +186,48 @@ describe('caps over time (a fake clock)', () => {
 		const day = { charged: 0, reserved: 0 };
 		const budget = new CreditBudget(5, undefined, false, [dayCap(5, day)]);
 		budget.holdForReplay(budget.reserve(3, 'lost')!);
-		expect(day).toEqual({ charged: 0, reserved: 3 });
+		expect(day).toMatchObject({ charged: 0, reserved: 3 });
+	});
+});
+
+describe('a replay counted once across runs (each run its own ledger, one day tally)', () => {
+	const runOf = (day: Tally, max = 1000) =>
+		new CreditBudget(max, undefined, false, [dayCap(300, day)]);
+
+	it('Retry On Fail: the second run takes the lost call over in the day and counts its charge once', () => {
+		const day = tallyOf('wf|retry', { now: NOON }, new Map());
+		const first = runOf(day);
+		first.holdForReplay(first.reserve(150, 'k')!);
+		const retry = runOf(day);
+		expect(retry.sentBefore('k')).toBe(true);
+		expect(retry.settle(retry.reserve(150, 'k')!, { credits_charged: 150 }, true)).toBe(150);
+		expect(day).toMatchObject({ charged: 150, reserved: 0 });
+		expect(runOf(day).headroom).toBe(150);
+	});
+
+	it('a key the day counted is replayed free in a later run: nothing more in the day, none refused', () => {
+		const day = tallyOf('wf|later', { now: NOON }, new Map());
+		const first = runOf(day);
+		first.settle(first.reserve(300, 'k')!, { credits_charged: 300 });
+		const later = runOf(day, 300);
+		expect(later.headroom).toBe(0);
+		const replay = later.reserve(300, 'k')!;
+		expect(replay).toBeDefined();
+		expect(later.settle(replay, { credits_charged: 300 }, true)).toBe(300);
+		expect(day).toMatchObject({ charged: 300, reserved: 0 });
+	});
+
+	it('a tally remembers at most 10,000 settled keys, forgetting the oldest 1,000 (which only counts more)', () => {
+		const day = tallyOf('wf|many', { now: NOON }, new Map());
+		const runOn = () => new CreditBudget(1e9, undefined, false, [dayCap(1e9, day)]);
+		const budget = runOn();
+		for (let call = 0; call <= 10_000; call++)
+			budget.settle(budget.reserve(1, `k${call}`)!, { credits_charged: 1 });
+		expect(Object.keys(day.settled ?? {})).toHaveLength(9_001);
+		expect([day.settled?.k999, day.settled?.k1000]).toEqual([undefined, 1]);
+		const later = runOn();
+		later.settle(later.reserve(1, 'k999')!, { credits_charged: 1 }, true);
+		later.settle(later.reserve(1, 'k1000')!, { credits_charged: 1 }, true);
+		expect(day.charged).toBe(10_002);
 	});
 });
