@@ -284,6 +284,20 @@ describe('caps over time that a client cannot reset', () => {
 		expect(passedOver.map((entry) => entry.unlock_skipped)).toEqual(['budget', 'budget', 'budget']);
 	});
 
+	it('Max Credits per Day: left_today is exact for settled calls, and a lost call’s worst case is reported as held', async () => {
+		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerDay: 10 } });
+		// Every attempt of the first call is charged, then its answer dropped: 3 may have been charged.
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', count: 10, phase: 'after' },
+		]);
+		const lost = await mcpCall(parameters, { contact_ids: ids.slice(30, 33).join(',') });
+		expect(String(lost.error)).toMatch(/may have charged up to 3 credits/);
+		await sandbox.admin.clearFaults();
+		const next = await mcpCall(parameters, { contact_ids: ids.slice(33, 35).join(',') });
+		expect(next.credits).toMatchObject({ spent_by_this_call: 2, left_today: 5, held_today: 3 });
+		expect((await keyStats(sandbox)).credits_charged).toBe(5);
+	});
+
 	it('Max Credits per MCP Session: a session stops at its cap; another session has its own', async () => {
 		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerSession: 3 } });
 		const first = await mcpCall(
