@@ -3,10 +3,15 @@
  * Fail runs the node again in the same execution with the same Idempotency-Keys, and the API
  * replays the first answers free; the day's tally must not count those charges twice.
  */
-import type { ContactPreview } from '../../../../../nodes/ContactData/shared/client/contract';
+import {
+	HEADERS,
+	type ContactPreview,
+} from '../../../../../nodes/ContactData/shared/client/contract';
 import { startTestSandbox } from '../../../../harness/sandbox';
+import { json, startFakeApi, type FakeApi } from '../../../../support/fakeApi.cjs';
 import {
 	contacts,
+	hints,
 	idItems,
 	idsFrom,
 	keyStats,
@@ -65,4 +70,49 @@ describe('a replay counted once across runs', () => {
 		expect(third.error?.description).toMatch(/already used 300 of the 300/);
 		expect((await keyStats(sandbox)).credits_charged).toBe(300);
 	});
+});
+
+describe('answers the ledger can check (a fake API)', () => {
+	let fake: FakeApi | undefined;
+	afterEach(async () => fake?.close());
+
+	it('Retry On Fail: a replay whose charge differs from the first answer’s is unreadable, its worst case held', async () => {
+		const answers = new Map<string, number>();
+		let refusals = 0;
+		fake = await startFakeApi((request, res, req) => {
+			const key = String(req.headers[HEADERS.idempotencyKey]);
+			const ids = (request.body as { ids: string[] }).ids;
+			// The second call is refused once: the run fails, and Retry On Fail runs it again.
+			if (ids.length === 50 && refusals++ === 0)
+				return json(res, 400, { error: { code: 'invalid_request', message: 'Try again' } });
+			const seen = answers.has(key);
+			answers.set(key, ids.length);
+			json(
+				res,
+				200,
+				{ contacts: ids.map(contactOf), credits_charged: seen ? 40 : ids.length },
+				seen ? { [HEADERS.idempotentReplayed]: 'true' } : {},
+			);
+		});
+		const result = await run(sandbox, {
+			parameters: unlockParameters({ maxCredits: 150, options: { maxCreditsPerDay: 1000 } }),
+			inputItems: idItems(Array.from({ length: 150 }, (_, at) => `ct_${at}`)),
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+			baseUrl: fake.url,
+			nodeId: nodeId(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(hints(result)[0]).toMatch(/impossible charge \(credits_charged: 40\) for 1 call/);
+		// Only the second call's 50 is counted: the replay's 40 is not taken for the first call's 100.
+		expect(result.items[0].json.credits_charged_in_run).toBe(50);
+	});
+});
+
+const contactOf = (id: string) => ({
+	id,
+	first_name: 'Ada',
+	unlocked: true,
+	level: 'basic',
+	email: null,
+	unlocked_at: '2026-11-25T00:00:00Z',
 });

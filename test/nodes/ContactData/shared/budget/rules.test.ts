@@ -231,3 +231,44 @@ describe('a replay counted once across runs (each run its own ledger, one day ta
 		expect(day.charged).toBe(10_002);
 	});
 });
+
+describe('answers marked replayed, or not, that the ledger can check (issue 30, 4c)', () => {
+	it('a replay whose charge differs from the first answer’s is unreadable: nothing counted, its worst case held', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const first = new CreditBudget(10, ledger, true);
+		first.settle(first.reserve(3, 'k')!, { credits_charged: 3 });
+		const second = new CreditBudget(10, ledger, true);
+		expect(second.settle(second.reserve(3, 'k')!, { credits_charged: 5 }, true)).toBeUndefined();
+		expect(second.impossibleCharges).toEqual(['5']);
+		expect(ledger).toMatchObject({ charged: 3, reserved: 0 });
+	});
+
+	it('in a later run, a replay whose charge differs from what the day remembers keeps the run’s worst case held', () => {
+		const day = tallyOf('wf|differs', { now: NOON }, new Map());
+		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
+		const retry = new CreditBudget(150, undefined, false, [dayCap(300, day)]);
+		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 40 }, true)).toBeUndefined();
+		expect([retry.chargedHere, retry.reservedHere, retry.headroom]).toEqual([0, 100, 50]);
+		expect(retry.impossibleCharges).toEqual(['40']);
+		expect(day).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('a key the day settled counts nothing more there, the header missing; the new run counts it once', () => {
+		const day = tallyOf('wf|missing', { now: NOON }, new Map());
+		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
+		const retry = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 100 })).toBe(100);
+		expect(day).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('a first answer marked replayed (forged) that no tally settled is counted as reported, everywhere', () => {
+		const day = tallyOf('wf|forged', { now: NOON }, new Map());
+		const budget = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		expect(budget.settle(budget.reserve(100, 'k')!, { credits_charged: 60 }, true)).toBe(60);
+		expect([budget.charged, budget.chargedHere]).toEqual([60, 60]);
+		expect(day).toMatchObject({ charged: 60, reserved: 0 });
+		expect(budget.headroom).toBe(240);
+	});
+});
