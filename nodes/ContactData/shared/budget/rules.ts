@@ -234,7 +234,8 @@ export class CreditBudget {
 	/**
 	 * The charge the API reported replaces the worst case; a key a tally counted before counts nothing
 	 * more there, whether or not the answer says it is a replay. Returns the charge counted against
-	 * Max Credits; undefined for a charge the contract rules out (its worst case stays reserved).
+	 * Max Credits; undefined for an unreadable one (its worst case stays reserved): a charge the
+	 * contract rules out, or one that differs from what a tally remembers for the key.
 	 */
 	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
@@ -253,8 +254,10 @@ export class CreditBudget {
 		return counted;
 	}
 
-	/** A first answer's charge must be one its worst case allows; a replay's was checked when first settled. */
-	private readable(charge: unknown, { credits }: Reservation, before: boolean): boolean {
+	/** A replay reports the first answer's charge; a first answer, a charge its worst case allows. */
+	private readable(charge: unknown, { key, credits }: Reservation, before: boolean): boolean {
+		const remembered = this.caps.map(({ tally }) => key && tally.settled?.[key]);
+		if (remembered.some((first) => typeof first === 'number' && first !== charge)) return false;
 		return before || isPossibleCharge(charge, credits);
 	}
 
