@@ -48,8 +48,9 @@ const agent = (
 	runAgent({
 		// Each test its own node: caps over time are counted per node, in this process.
 		toolNodeId: `tool-${expect.getState().currentTestName}`,
-		way: options.mcp ? 'langchain' : 'engine',
+		way: options.mcp || options.input ? 'langchain' : 'engine',
 		withoutExecutionId: options.mcp,
+		mcpTrigger: options.mcp,
 		input: options.input,
 		toolType: new ContactData(),
 		typeVersion: 2,
@@ -74,6 +75,11 @@ async function mcpCall(
 	const headers = session ? { headers: { 'mcp-session-id': session } } : {};
 	const { agentItems } = await agent(toolParameters, [[input]], { mcp: true, input: headers });
 	const [text] = agentItems[0].json.answers as string[];
+	return parsedAnswer(text);
+}
+
+/** A tool call's answer as the model reads it (n8n may wrap it in a list); an error's text as `error`. */
+function parsedAnswer(text: string): IDataObject {
 	try {
 		const answer = JSON.parse(text) as IDataObject | IDataObject[];
 		return Array.isArray(answer) ? answer[0] : answer;
@@ -318,6 +324,29 @@ describe('caps over time that a client cannot reset', () => {
 			'session-b',
 		);
 		expect(other.credits).toMatchObject({ spent_by_this_call: 2, left_in_session: 1 });
+		expect((await keyStats(sandbox)).credits_charged).toBe(4);
+	});
+});
+
+describe('the MCP session is the MCP Server Trigger’s own', () => {
+	it('an ordinary item’s headers (a webhook’s, a sheet’s) do not choose a session: no session cap, no session tally', async () => {
+		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerSession: 3 } });
+		// A Tools Agent fed by a webhook: its item carries the caller's headers, not an MCP request.
+		const input = { headers: { 'mcp-session-id': 'picked-by-the-caller' } };
+		const texts: string[] = [];
+		for (const slice of [ids.slice(0, 2), ids.slice(2, 4)]) {
+			const { agentItems } = await agent(parameters, [[{ contact_ids: slice.join(',') }]], {
+				input,
+			});
+			texts.push((agentItems[0].json.answers as string[])[0]);
+		}
+		expect(texts[1]).not.toMatch(/Max Credits per MCP Session/);
+		const credits = texts.map((text) => parsedAnswer(text).credits);
+		expect(credits).toEqual([
+			expect.objectContaining({ spent_by_this_call: 2 }),
+			expect.objectContaining({ spent_by_this_call: 2 }),
+		]);
+		expect(credits.some((of) => 'left_in_session' in (of as IDataObject))).toBe(false);
 		expect((await keyStats(sandbox)).credits_charged).toBe(4);
 	});
 });
