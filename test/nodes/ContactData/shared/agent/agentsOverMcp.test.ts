@@ -16,7 +16,7 @@ import { HEADERS, PATHS } from '../../../../../nodes/ContactData/shared/client/c
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
 import { json, startFakeApi, type FakeApi } from '../../../../support/fakeApi.cjs';
-import { KEYS, api, contacts, keyStats, toolVariant, type TestSandbox } from '../../setup';
+import { KEYS, api, contacts, keyStats, run, toolVariant, type TestSandbox } from '../../setup';
 
 let sandbox: TestSandbox;
 let ids: string[];
@@ -348,6 +348,23 @@ describe('the MCP session is the MCP Server Trigger’s own', () => {
 		]);
 		expect(credits.some((of) => 'left_in_session' in (of as IDataObject))).toBe(false);
 		expect((await keyStats(sandbox)).credits_charged).toBe(4);
+	});
+
+	it('a node run with items carrying mcp-session-id headers has no session cap either (items are input, not the request)', async () => {
+		const result = await run(sandbox, {
+			asTool: true,
+			parameters: unlock({
+				contactIds: '={{ $json.id }}',
+				maxCredits: 10,
+				options: { maxCreditsPerSession: 1 },
+			}),
+			inputItems: ids.slice(4, 7).map((id) => ({
+				json: { id, headers: { 'mcp-session-id': 'from-a-sheet' } },
+			})),
+			nodeId: 'tool-items-with-headers',
+		});
+		expect(result.error?.message).toBeUndefined();
+		expect((await keyStats(sandbox)).credits_charged).toBe(3);
 	});
 });
 
