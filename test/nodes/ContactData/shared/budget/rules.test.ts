@@ -272,3 +272,55 @@ describe('answers marked replayed, or not, that the ledger can check (issue 30, 
 		expect(budget.headroom).toBe(240);
 	});
 });
+
+describe('caps over time, adversarial (issue 30, build item 5)', () => {
+	it('session ids written like a day’s key are sessions still: evicted as such, at most 10,000 tallies', () => {
+		const store = new Map<string, Tally>();
+		const day = tallyOf('wf|n', { now: NOON }, store);
+		day.charged = 100;
+		for (let session = 0; session < 10_050; session++)
+			tallyOf('wf|n', { session: `s${session}|day|9999-12-31` }, store);
+		expect(store.size).toBe(10_000);
+		expect(tallyOf('wf|n', { now: NOON }, store)).toBe(day);
+	});
+
+	it('a clock set back across midnight does not open a fresh day: the latest day’s tally counts', () => {
+		const store = new Map<string, Tally>();
+		tallyOf('wf|n', { now: NOON }, store).charged = 100;
+		const next = tallyOf('wf|n', { now: NOON + DAY }, store);
+		next.charged = 100;
+		const back = tallyOf('wf|n', { now: NOON + DAY - 13 * 3600 * 1000 }, store);
+		expect(back).toBe(next);
+		expect(new CreditBudget(1000, undefined, false, [dayCap(100, back)]).headroom).toBe(0);
+	});
+
+	it('runs in parallel across midnight: each counts in the day it began; the new day starts at 0', () => {
+		const store = new Map<string, Tally>();
+		const before = new CreditBudget(100, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 11.9 * 3600 * 1000 }, store)),
+		]);
+		const late = before.reserve(100, 'late')!;
+		const after = new CreditBudget(100, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 12.1 * 3600 * 1000 }, store)),
+		]);
+		expect(after.headroom).toBe(100);
+		before.settle(late, { credits_charged: 100 });
+		expect(after.headroom).toBe(100);
+		expect(before.caps[1].tally).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('ten runs at once sharing a day cap of 25 (What Fits, 10 each) reserve 25 in all, never more', () => {
+		const day = tallyOf('wf|parallel', { now: NOON }, new Map());
+		const runs = Array.from(
+			{ length: 10 },
+			() => new CreditBudget(10, undefined, false, [dayCap(25, day)]),
+		);
+		const reserved = runs.map((budget, at) =>
+			budget.reserve(callSize(100, 10, budget.headroom, 1), `k${at}`),
+		);
+		expect(reserved.map((reservation) => reservation?.credits ?? 0)).toEqual([
+			10, 10, 5, 0, 0, 0, 0, 0, 0, 0,
+		]);
+		expect(day).toMatchObject({ charged: 0, reserved: 25 });
+	});
+});
