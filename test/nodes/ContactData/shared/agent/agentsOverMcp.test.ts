@@ -366,6 +366,59 @@ describe('the MCP session is the MCP Server Trigger’s own', () => {
 		expect(result.error?.message).toBeUndefined();
 		expect((await keyStats(sandbox)).credits_charged).toBe(3);
 	});
+
+	it('Max Credits per MCP Session: three calls of one session at once (What Fits) charge 5 of 9 asked', async () => {
+		const parameters = unlock({
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			options: { maxCreditsPerSession: 5 },
+		});
+		const answers = await Promise.all(
+			[0, 1, 2].map(
+				async (at) =>
+					await mcpCall(
+						parameters,
+						{ contact_ids: ids.slice(10 + at * 3, 13 + at * 3).join(',') },
+						'session-parallel',
+					),
+			),
+		);
+		expect(answers.flatMap((answer) => answer.contacts as IDataObject[])).toHaveLength(5);
+		expect((await keyStats(sandbox)).credits_charged).toBe(5);
+	});
+
+	it('two MCP calls of the same unlock at once never share an Idempotency-Key', async () => {
+		const keys: string[] = [];
+		fake = await startFakeApi((request, res, req) => {
+			keys.push(String(req.headers[HEADERS.idempotencyKey]));
+			const ids = (request.body as { ids: string[] }).ids;
+			json(res, 200, {
+				contacts: ids.map((id) => ({ id, unlocked: true, unlocked_at: '2026-11-25T00:00:00Z' })),
+				credits_charged: ids.length,
+			});
+		});
+		const call = { contact_ids: 'ct_a,ct_b' };
+		const { agentItems } = await runAgent({
+			toolNodeId: 'tool-same-call-at-once',
+			way: 'langchain',
+			withoutExecutionId: true,
+			mcpTrigger: true,
+			input: { headers: { 'mcp-session-id': 'one-session' } },
+			toolType: new ContactData(),
+			typeVersion: 2,
+			toolParameters: unlock({ maxCredits: 10 }),
+			rounds: [[call, call]],
+			credentialTypes: [new ContactDataApi()],
+			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: fake.url } },
+		});
+		const answers = (agentItems[0].json.answers as string[]).map(parsedAnswer);
+		expect(answers.map((answer) => answer.credits)).toEqual([
+			expect.objectContaining({ spent_by_this_call: 2 }),
+			expect.objectContaining({ spent_by_this_call: 2 }),
+		]);
+		expect(keys).toHaveLength(2);
+		expect(new Set(keys).size).toBe(2);
+	});
 });
 
 describe('tools that tell the model the price', () => {

@@ -116,3 +116,29 @@ const contactOf = (id: string) => ({
 	email: null,
 	unlocked_at: '2026-11-25T00:00:00Z',
 });
+
+describe('Max Credits per Day under parallel runs', () => {
+	it('three runs of the node at once (What Fits, 10 contacts each, Max Credits 10) under a day cap of 25 charge 25', async () => {
+		const parameters = unlockParameters({
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			options: { maxCreditsPerDay: 25 },
+		});
+		const runs = await Promise.all(
+			[0, 1, 2].map(
+				async (at) =>
+					await run(sandbox, {
+						parameters,
+						inputItems: idItems(idsFrom(pool, 10, 320 + at * 10)),
+						nodeId: nodeId(),
+					}),
+			),
+		);
+		expect(runs.map((result) => result.error)).toEqual([undefined, undefined, undefined]);
+		const unlocked = runs.flatMap((result) =>
+			result.items.filter((item) => typeof item.json.unlocked_at === 'string'),
+		);
+		expect(unlocked).toHaveLength(25);
+		expect((await keyStats(sandbox)).credits_charged).toBe(25);
+	});
+});
