@@ -72,7 +72,7 @@ const sizes = new WeakMap<Record<string, number>, number>();
 const sizeOf = (record: Record<string, number>) => sizes.get(record) ?? Object.keys(record).length;
 
 function remember(record: Record<string, number>, key: string, credits: number): void {
-	const size = sizeOf(record) + (key in record ? 0 : 1);
+	const size = sizeOf(record) + (record[key] === undefined ? 1 : 0);
 	record[key] = credits;
 	sizes.set(record, size);
 	if (size <= MAX_KEYS) return;
@@ -81,7 +81,7 @@ function remember(record: Record<string, number>, key: string, credits: number):
 }
 
 function forget(record: Record<string, number> | undefined, key: string): void {
-	if (record === undefined || !(key in record)) return;
+	if (record?.[key] === undefined) return;
 	sizes.set(record, sizeOf(record) - 1);
 	delete record[key];
 }
