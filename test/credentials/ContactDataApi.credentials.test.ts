@@ -142,6 +142,29 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		}
 	});
 
+	it.each([
+		['an ordinary web page', 'text/html', '<!doctype html><body>Welcome</body>', 'a web page'],
+		['JSON of another shape', 'application/json', '{"ok":true}', 'JSON of another shape'],
+		['a balance of the wrong type', 'application/json', '{"balance":"9"}', 'JSON of another shape'],
+		['an empty body', 'application/json', '', 'an empty answer'],
+	])(
+		'a Base URL that answers 200 with %s is not taken for the API, and says so',
+		async (_what, type, body, said) => {
+			const other = await listenLocally((_req, res) => {
+				res.writeHead(200, { 'content-type': type }).end(body);
+			});
+			try {
+				const outcome = await testCredential(KEYS.growth, other.url);
+				expect(outcome).toEqual({
+					ok: false,
+					message: `The Base URL answered, but not as the Contact Data API does: ${said} came back from /v1/credits/balance where the API gives the credit balance. Check the Base URL: it is the API’s address from the Contact Data dashboard`,
+				});
+			} finally {
+				await other.close();
+			}
+		},
+	);
+
 	it('names any other status it gets, and says what to do', async () => {
 		const failing = await startFakeApi((_request, res) =>
 			json(res, 503, { error: { code: 'unavailable', message: 'down' } }),

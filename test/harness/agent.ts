@@ -34,6 +34,8 @@ import {
 } from './engine';
 
 const TOOL = 'Contact Data';
+/** The type name of n8n's MCP Server Trigger. */
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 let executions = 0;
 
 /** Passes its input on: the agent's parent, which the engine needs to resume the agent. */
@@ -162,6 +164,11 @@ export async function runAgent(options: {
 	input?: IDataObject;
 	/** The tool node's id ("tool" unless given): what a cap over time is counted per. */
 	toolNodeId?: string;
+	/**
+	 * With `langchain`: the agent stands in for n8n's MCP Server Trigger (2.1), under its type name,
+	 * so the tool's execute data is the trigger's, its item the request (`input`: `{ headers }`).
+	 */
+	mcpTrigger?: boolean;
 }): Promise<AgentRun> {
 	const executionId = `agent-exec-${++executions}`;
 	const toolTypeName = `test.${options.toolType.description.name}Tool`;
@@ -177,7 +184,7 @@ export async function runAgent(options: {
 		{
 			id: 'agent',
 			name: 'Agent',
-			type: 'test.agent',
+			type: options.mcpTrigger ? MCP_TRIGGER : 'test.agent',
 			typeVersion: 1,
 			position: [200, 0],
 			parameters: {},
@@ -208,7 +215,7 @@ export async function runAgent(options: {
 		active: false,
 		nodeTypes: new MapNodeTypes({
 			'test.start': start,
-			'test.agent':
+			[options.mcpTrigger ? MCP_TRIGGER : 'test.agent']:
 				options.way === 'langchain'
 					? langchainAgentType(options.rounds)
 					: engineAgentType(options.rounds),

@@ -197,6 +197,8 @@ export interface RunNodeOptions {
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	/** Cancels the execution when it settles, as the editor's Stop button does. */
 	stopWhen?: Promise<unknown>;
+	/** The node's id ('node-under-test' unless given): caps over time are counted per node. */
+	nodeId?: string;
 }
 
 export interface NodeRun {
@@ -221,7 +223,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		? Math.max(...description.version)
 		: description.version;
 	const node: INode = {
-		id: 'node-under-test',
+		id: options.nodeId ?? 'node-under-test',
 		name: 'Node',
 		type: typeName,
 		typeVersion: options.typeVersion ?? version,

@@ -44,6 +44,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Run the node as an AI agent's tool (its n8n type name ends in "Tool", as n8n names the tool variant). */
 	asTool?: boolean;
+	/** The node's id: caps over time are counted per node, so a test gives its own. */
+	nodeId?: string;
 }
 
 /**
@@ -77,6 +79,7 @@ export async function run(sandbox: TestSandbox, options: RunOptions): Promise<No
 			},
 		},
 		stopWhen: options.stopWhen,
+		nodeId: options.nodeId,
 	});
 }
 

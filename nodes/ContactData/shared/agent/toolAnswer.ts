@@ -120,9 +120,13 @@ function answerOf(
 	];
 }
 
+/** Beside what is left of a cap over time: its worst cases held for calls not settled (lost answers). */
+const HELD_FIELDS = { left_today: 'held_today', left_in_session: 'held_in_session' };
+
 /**
  * What this call spent, what the tool calls of this execution spent together, and what is left of
- * Max Credits (the cap they share). A search has no cap of its own: it is free.
+ * Max Credits (the cap they share). A search has no cap of its own: it is free. Of a cap over time,
+ * what is left (settled charges and held worst cases taken off) and, apart, what is held.
  */
 function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 	// The budget this call's run used (a search makes one, of nothing spent).
@@ -134,6 +138,11 @@ function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 		max_credits: charging ? budget.maxCredits : null,
 		left: charging ? budget.headroom : null,
 		replayed: budget.replayedHere,
-		...Object.fromEntries(capsOverTime.map((cap) => [cap.leftField, leftOf(cap)])),
+		...Object.fromEntries(
+			capsOverTime.flatMap((cap) => [
+				[cap.leftField, leftOf(cap)],
+				[HELD_FIELDS[cap.leftField!], cap.tally.reserved],
+			]),
+		),
 	};
 }

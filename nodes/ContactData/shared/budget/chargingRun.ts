@@ -6,6 +6,7 @@
 import {
 	NodeOperationError,
 	type IDataObject,
+	type IExecuteData,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 } from 'n8n-workflow';
@@ -84,11 +85,23 @@ export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 	return budget;
 }
 
-/** The MCP session id n8n's MCP Server Trigger (2.1, Streamable HTTP) hands the tool in `$json.headers`. */
+/** The type of n8n's MCP Server Trigger, the only node whose request names an MCP session. */
+const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+
+/**
+ * The MCP session id of the request n8n's MCP Server Trigger (2.1, Streamable HTTP) runs this tool
+ * call for. n8n hands the trigger's request (`{ body, headers }`) as the tool's execute data: with
+ * the trigger as its node, or, on a queue-mode worker, with the tool alone and nothing before it.
+ * Never from an input item: any item may carry `headers` (a Webhook node's, a sheet's column).
+ */
 function sessionIdOf(context: IExecuteFunctions): string | undefined {
-	const headersOf = (json: unknown) => (json as { headers?: IDataObject } | undefined)?.headers;
-	const id = (headersOf(context.getWorkflowDataProxy(0).$json) ??
-		headersOf(context.getInputData()[0]?.json))?.['mcp-session-id'];
+	if (!runsAsTool(context)) return undefined;
+	const { node, source, data } = context.getExecuteData?.() ?? ({} as Partial<IExecuteData>);
+	const onWorker =
+		source === null && node?.name === context.getNode().name && context.getMode() === 'webhook';
+	if (node?.type !== MCP_TRIGGER && !onWorker) return undefined;
+	const request = data?.main?.[0]?.[0]?.json as { headers?: IDataObject } | undefined;
+	const id = request?.headers?.['mcp-session-id'];
 	return typeof id === 'string' && id !== '' ? id : undefined;
 }
 

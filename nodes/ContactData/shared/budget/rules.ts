@@ -4,8 +4,9 @@
  * - Reserve: before a call, its worst case is held against every cap; it is sent only if it fits.
  * - Settle: the answer's `credits_charged` replaces the worst case when it is possible (a whole
  *   number from 0 to the worst case); an impossible one keeps the worst case held.
- * - Replay: a key already settled counts nothing more; a call whose answer stayed lost keeps its
- *   worst case, held by key, for the same call sent again later (free for the API).
+ * - Replay: every tally remembers the Idempotency-Keys it counted, so a key it settled counts
+ *   nothing more there (a Retry On Fail, a repeated tool call, a later run today), and a call whose
+ *   answer stayed lost keeps its worst case, held by key, for the same call sent again later.
  * - What Fits sends what the caps leave room for; Stop Before Spending refuses a run that may not fit.
  */
 
@@ -17,14 +18,14 @@ export interface ChargeReport {
 	credits_remaining?: unknown;
 }
 
-/** Credits counted against a cap: charged as the API reported, and reserved for calls not settled. */
+/**
+ * Credits counted against a cap: charged as the API reported, and reserved for calls not settled.
+ * A tally also remembers the Idempotency-Keys it counted, so a replay (a Retry On Fail, another
+ * tool call, a later run) counts nothing more there; at most MAX_KEYS of each, the oldest forgotten.
+ */
 export interface Tally {
 	charged: number;
 	reserved: number;
-}
-
-/** A run's ledger (an execution's, for tool calls): also what each key was charged, and lost calls. */
-export interface CreditLedger extends Tally {
 	/** Worst cases of calls whose answer stayed lost, by Idempotency-Key (part of `reserved`). */
 	held?: Record<string, number>;
 	/** What each settled Idempotency-Key was charged. */
@@ -32,6 +33,9 @@ export interface CreditLedger extends Tally {
 	/** The sizes of the id calls sent, by their first id: where a replay may start. */
 	callSizes?: Record<string, number[]>;
 }
+
+/** A run's ledger (an execution's, for tool calls): the tally of Max Credits. */
+export type CreditLedger = Tally;
 
 export interface Cap {
 	/** As the editor shows it: "Max Credits", "Max Credits per Day". */
@@ -42,22 +46,55 @@ export interface Cap {
 	leftField?: 'left_today' | 'left_in_session';
 }
 
+/** What a reservation holds in one tally (0 where the tally counted its key before). */
+interface Share {
+	tally: Tally;
+	credits: number;
+}
+
 /** The worst case held for one call until its answer settles it. */
 export interface Reservation {
+	/** What it holds against Max Credits. */
 	credits: number;
 	open: boolean;
 	key?: string;
-	/** The tallies it was reserved in: released from those, never from a later day's. */
-	tallies: Tally[];
+	/** What it holds in each tally: released from those, never from a later day's. */
+	shares: Share[];
 }
 
-/** The tallies each held key was reserved in (a ledger may outlive its first day). */
-const heldTallies = new WeakMap<CreditLedger, Map<string, Tally[]>>();
-const heldTalliesOf = (ledger: CreditLedger): Map<string, Tally[]> => {
-	let held = heldTallies.get(ledger);
-	if (!held) heldTallies.set(ledger, (held = new Map()));
-	return held;
-};
+/**
+ * Keys a tally remembers, each kind. Past that the oldest 1,000 are forgotten at once. Forgetting
+ * only counts more: a settled key forgotten counts its replay again, and a held one keeps its worst
+ * case reserved until its tally is dropped.
+ */
+const MAX_KEYS = 10_000;
+const FORGET_AT_ONCE = 1_000;
+/** How many keys each record has (a record read back from n8n's flow context is counted once). */
+const sizes = new WeakMap<Record<string, number>, number>();
+const sizeOf = (record: Record<string, number>) => sizes.get(record) ?? Object.keys(record).length;
+
+function remember(record: Record<string, number>, key: string, credits: number): void {
+	const size = sizeOf(record) + (record[key] === undefined ? 1 : 0);
+	record[key] = credits;
+	sizes.set(record, size);
+	if (size <= MAX_KEYS) return;
+	for (const oldest of Object.keys(record).slice(0, FORGET_AT_ONCE)) delete record[oldest];
+	sizes.set(record, size - FORGET_AT_ONCE);
+}
+
+function forget(record: Record<string, number> | undefined, key: string): void {
+	if (record?.[key] === undefined) return;
+	sizes.set(record, sizeOf(record) - 1);
+	delete record[key];
+}
+
+/** What a call holds in a tally: 0 for a key it settled, a lost call's worst case to take over, else new. */
+function shareOf(tally: Tally, credits: number, key: string | undefined, free: boolean) {
+	const known = key !== undefined && tally.settled?.[key] !== undefined;
+	if (free || known) return { tally, credits: 0, fresh: false };
+	const held = key === undefined ? undefined : tally.held?.[key];
+	return { tally, credits: held ?? credits, fresh: held === undefined };
+}
 
 export const leftOf = ({ max, tally }: Cap): number =>
 	Math.max(0, max - tally.charged - tally.reserved);
@@ -80,11 +117,13 @@ export const isPossibleCharge = (charge: unknown, worstCase: number): charge is 
 /**
  * Tallies of caps over time in this process. Past the limit only the least recently used session
  * tally is dropped (its session then starts afresh; the daily cap still holds), and a day's tally
- * only once that day is over: no eviction raises what the daily cap allows.
+ * only once that day is over: no eviction raises what the daily cap allows. A key's kind is its
+ * first word, so no session id (which the MCP client sends) can pass for a day.
  */
 const MAX_TALLIES = 10_000;
 const tallies = new Map<string, Tally>();
-const DAY_MARK = '|day|';
+/** The latest day each store counted: a clock set back never reopens a day already dropped. */
+const latestDays = new WeakMap<Map<string, Tally>, string>();
 
 /** The tally of a cap over time: per node and UTC day of `now`, or per node and MCP session. */
 export function tallyOf(
@@ -92,8 +131,8 @@ export function tallyOf(
 	over: { now: number } | { session: string },
 	store = tallies,
 ): Tally {
-	const day = 'now' in over ? new Date(over.now).toISOString().slice(0, 10) : undefined;
-	const key = 'session' in over ? `${node}|session|${over.session}` : `${node}${DAY_MARK}${day}`;
+	const day = 'now' in over ? dayOf(store, over.now) : undefined;
+	const key = 'session' in over ? `session|${node}|${over.session}` : `day|${day}|${node}`;
 	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
 	// Used last, so dropped last.
 	store.delete(key);
@@ -103,19 +142,32 @@ export function tallyOf(
 	return tally;
 }
 
+function dayOf(store: Map<string, Tally>, now: number): string {
+	const day = new Date(now).toISOString().slice(0, 10);
+	const latest = latestDays.get(store);
+	if (latest !== undefined && latest > day) return latest;
+	latestDays.set(store, day);
+	return day;
+}
+
 function dropPastDays(store: Map<string, Tally>, today: string): void {
-	for (const key of store.keys()) {
-		const at = key.indexOf(DAY_MARK);
-		if (at >= 0 && key.slice(at + DAY_MARK.length) < today) store.delete(key);
-	}
+	for (const key of store.keys())
+		if (key.startsWith('day|') && key.slice(4, 14) < today) store.delete(key);
 }
 
 function dropOldestSession(store: Map<string, Tally>): void {
 	for (const key of store.keys())
-		if (!key.includes(DAY_MARK)) {
+		if (key.startsWith('session|')) {
 			store.delete(key);
 			return;
 		}
+}
+
+/** Counts a settled charge in a tally, once per key. */
+function count(tally: Tally, charge: number, key?: string): void {
+	if (key !== undefined && tally.settled?.[key] !== undefined) return;
+	tally.charged += charge;
+	if (key !== undefined) remember((tally.settled ??= {}), key, charge);
 }
 
 export class CreditBudget {
@@ -154,37 +206,35 @@ export class CreditBudget {
 	}
 
 	/**
-	 * Holds a call's worst case; a lost call's key takes its held reservation over, and a key settled
-	 * before holds nothing (the API answers it again for free). Undefined: it does not fit.
+	 * Holds a call's worst case in every tally: a lost call's key takes its held worst case over, and
+	 * a key settled before holds nothing (the API answers it again for free). A call sent before is
+	 * never refused (its worst case was held when it was first sent). Undefined: it does not fit.
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
-		const held = key === undefined ? undefined : this.ledger.held?.[key];
-		if (held !== undefined) return this.takeOver(key as string, held);
-		const worstCase = this.settledBefore(key) ? 0 : credits;
-		if (worstCase > this.headroom) return undefined;
-		const tallies = this.caps.map(({ tally }) => tally);
-		for (const tally of tallies) tally.reserved += worstCase;
-		this.reservedHere += worstCase;
-		return { credits: worstCase, open: true, key, tallies };
-	}
-
-	/** A lost call's key takes over its held reservation, still counted where it was reserved. */
-	private takeOver(key: string, credits: number): Reservation {
-		delete this.ledger.held?.[key];
-		const tallies = heldTalliesOf(this.ledger).get(key) ?? [this.ledger];
-		heldTalliesOf(this.ledger).delete(key);
-		this.reservedHere += credits;
-		return { credits, open: true, key, tallies };
+		const again = key !== undefined && this.sentBefore(key);
+		const free = this.settledBefore(key);
+		const shares = this.caps.map((cap) => ({ ...shareOf(cap.tally, credits, key, free), cap }));
+		if (!again && shares.some(({ credits, cap }) => credits > leftOf(cap))) return undefined;
+		for (const { tally, credits, fresh } of shares)
+			if (fresh) tally.reserved += credits;
+			else if (key !== undefined) forget(tally.held, key);
+		this.reservedHere += shares[0].credits;
+		return {
+			credits: shares[0].credits,
+			open: true,
+			key,
+			shares: shares.map(({ tally, credits }) => ({ tally, credits })),
+		};
 	}
 
 	/** Whether a lost call with this key holds a reservation to take over. */
 	holds(key: string): boolean {
-		return this.ledger.held?.[key] !== undefined;
+		return this.caps.some(({ tally }) => tally.held?.[key] !== undefined);
 	}
 
-	/** Whether a call with this key was sent before in this ledger: the API replays it, free. */
+	/** Whether a call with this key was sent before (this execution, or a run today): the API replays it, free. */
 	sentBefore(key: string): boolean {
-		return this.holds(key) || this.settledBefore(key);
+		return this.holds(key) || this.caps.some(({ tally }) => tally.settled?.[key] !== undefined);
 	}
 
 	/** Notes an id call sent (its first id and size), so a replay of it is found by a lookup. */
@@ -203,40 +253,47 @@ export class CreditBudget {
 	}
 
 	/**
-	 * The charge the API reported replaces the worst case; a key settled before counts nothing more.
-	 * Returns the charge counted, undefined for an impossible one (the worst case stays reserved).
+	 * The charge the API reported replaces the worst case; a key a tally counted before counts nothing
+	 * more there, whether or not the answer says it is a replay. Returns the charge counted against
+	 * Max Credits; undefined for an unreadable one (its worst case stays reserved): a charge the
+	 * contract rules out, or one that differs from what a tally remembers for the key.
 	 */
 	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
 		const { key } = reservation;
-		// A replay reports the first answer's charge, counted when that answer settled.
 		const before = this.settledBefore(key);
-		if (!before && !isPossibleCharge(charge, reservation.credits)) {
+		if (!this.readable(charge, reservation, before)) {
 			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 			return undefined;
 		}
 		if (replayed || before) this.replayedHere++;
-		const counted = before ? 0 : (charge as number);
-		if (key !== undefined && !before) (this.ledger.settled ??= {})[key] = counted;
 		this.release(reservation);
-		for (const { tally } of this.caps) tally.charged += counted;
+		for (const { tally } of this.caps) count(tally, charge as number, key);
+		const counted = before ? 0 : (charge as number);
 		this.chargedHere += counted;
 		return counted;
 	}
 
-	/** A call whose answer stayed lost: its reservation is kept for the same call sent again later. */
+	/** A replay reports the first answer's charge; a first answer, a charge its worst case allows. */
+	private readable(charge: unknown, { key, credits }: Reservation, before: boolean): boolean {
+		const remembered = this.caps.map(({ tally }) => key && tally.settled?.[key]);
+		if (remembered.some((first) => typeof first === 'number' && first !== charge)) return false;
+		return before || isPossibleCharge(charge, credits);
+	}
+
+	/** A call whose answer stayed lost: its worst case stays held, by key, for the same call sent again later. */
 	holdForReplay(reservation: Reservation): void {
 		if (!reservation.open || reservation.key === undefined) return;
-		(this.ledger.held ??= {})[reservation.key] = reservation.credits;
-		heldTalliesOf(this.ledger).set(reservation.key, reservation.tallies);
+		for (const { tally, credits } of reservation.shares)
+			if (credits > 0) remember((tally.held ??= {}), reservation.key, credits);
 	}
 
 	/** Frees a reservation: the API refused the call (nothing charged), or its charge is counted. */
 	release(reservation: Reservation): void {
 		if (!reservation.open) return;
 		reservation.open = false;
-		for (const tally of reservation.tallies) tally.reserved -= reservation.credits;
+		for (const { tally, credits } of reservation.shares) tally.reserved -= credits;
 		this.reservedHere -= reservation.credits;
 	}
 }

@@ -13,7 +13,7 @@ import type {
 
 import { authorizationOf, timeoutMsOf, type ContactDataCredential } from './apiCredential';
 import { baseUrlProblem, normalizeBaseUrl } from './baseUrl';
-import { PATHS } from './contract';
+import { balanceSchema, PATHS } from './contract';
 import { noAnswerWithin, NOTHING_ANSWERS, nothingAnswersAt, scrub } from './failedCalls';
 import { errorCodeOf, isTimeout } from './retries';
 
@@ -36,6 +36,7 @@ const REDIRECTED =
 interface Answer {
 	statusCode: number;
 	statusMessage?: string;
+	body?: unknown;
 }
 
 export async function testContactDataApiCredential(
@@ -72,9 +73,9 @@ export async function testContactDataApiCredential(
 	return outcomeOf(answer);
 }
 
-/** The outcome of an answer, by its status. */
-function outcomeOf({ statusCode, statusMessage }: Answer): INodeCredentialTestResult {
-	if (statusCode >= 200 && statusCode < 300) return { status: 'OK', message: CONNECTED };
+/** The outcome of an answer, by its status; a 2xx only when it is the API's balance answer. */
+function outcomeOf({ statusCode, statusMessage, body }: Answer): INodeCredentialTestResult {
+	if (statusCode >= 200 && statusCode < 300) return balanceOutcome(body);
 	if (statusCode >= 300 && statusCode < 400) return { status: 'Error', message: REDIRECTED };
 	const refusal = REFUSALS[statusCode];
 	if (refusal !== undefined) return { status: 'Error', message: refusal };
@@ -83,6 +84,25 @@ function outcomeOf({ statusCode, statusMessage }: Answer): INodeCredentialTestRe
 		status: 'Error',
 		message: `The Contact Data API answered ${status}, so the key could not be checked: ${statusCode >= 500 ? 'try again later' : 'check the Base URL'}`,
 	};
+}
+
+/**
+ * A 2xx is the API only when its body is a balance of the contract's shape: a Base URL that points
+ * at a web site, a proxy's page or another service answers 2xx too, and no call of the node would work.
+ */
+function balanceOutcome(body: unknown): INodeCredentialTestResult {
+	if (balanceSchema.safeParse(body).success) return { status: 'OK', message: CONNECTED };
+	return {
+		status: 'Error',
+		message: `The Base URL answered, but not as the Contact Data API does: ${whatCame(body)} came back from ${PATHS.creditsBalance} where the API gives the credit balance. Check the Base URL: it is the API’s address from the Contact Data dashboard`,
+	};
+}
+
+/** What an answer that is not the API's held, in a few words. */
+function whatCame(body: unknown): string {
+	if (body === undefined || body === null || body === '') return 'an empty answer';
+	if (typeof body !== 'string') return 'JSON of another shape';
+	return /^\s*</.test(body) ? 'a web page' : 'text that is not JSON';
 }
 
 /** Why a test request got no answer, in the words the node uses for its own calls. */

@@ -16,7 +16,7 @@ import { HEADERS, PATHS } from '../../../../../nodes/ContactData/shared/client/c
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
 import { json, startFakeApi, type FakeApi } from '../../../../support/fakeApi.cjs';
-import { KEYS, api, contacts, keyStats, toolVariant, type TestSandbox } from '../../setup';
+import { KEYS, api, contacts, keyStats, run, toolVariant, type TestSandbox } from '../../setup';
 
 let sandbox: TestSandbox;
 let ids: string[];
@@ -48,8 +48,9 @@ const agent = (
 	runAgent({
 		// Each test its own node: caps over time are counted per node, in this process.
 		toolNodeId: `tool-${expect.getState().currentTestName}`,
-		way: options.mcp ? 'langchain' : 'engine',
+		way: options.mcp || options.input ? 'langchain' : 'engine',
 		withoutExecutionId: options.mcp,
+		mcpTrigger: options.mcp,
 		input: options.input,
 		toolType: new ContactData(),
 		typeVersion: 2,
@@ -74,6 +75,11 @@ async function mcpCall(
 	const headers = session ? { headers: { 'mcp-session-id': session } } : {};
 	const { agentItems } = await agent(toolParameters, [[input]], { mcp: true, input: headers });
 	const [text] = agentItems[0].json.answers as string[];
+	return parsedAnswer(text);
+}
+
+/** A tool call's answer as the model reads it (n8n may wrap it in a list); an error's text as `error`. */
+function parsedAnswer(text: string): IDataObject {
 	try {
 		const answer = JSON.parse(text) as IDataObject | IDataObject[];
 		return Array.isArray(answer) ? answer[0] : answer;
@@ -284,6 +290,20 @@ describe('caps over time that a client cannot reset', () => {
 		expect(passedOver.map((entry) => entry.unlock_skipped)).toEqual(['budget', 'budget', 'budget']);
 	});
 
+	it('Max Credits per Day: left_today is exact for settled calls, and a lost call’s worst case is reported as held', async () => {
+		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerDay: 10 } });
+		// Every attempt of the first call is charged, then its answer dropped: 3 may have been charged.
+		await sandbox.admin.setFaults([
+			{ route: 'POST /v1/unlock', kind: 'drop', count: 10, phase: 'after' },
+		]);
+		const lost = await mcpCall(parameters, { contact_ids: ids.slice(30, 33).join(',') });
+		expect(String(lost.error)).toMatch(/may have charged up to 3 credits/);
+		await sandbox.admin.clearFaults();
+		const next = await mcpCall(parameters, { contact_ids: ids.slice(33, 35).join(',') });
+		expect(next.credits).toMatchObject({ spent_by_this_call: 2, left_today: 5, held_today: 3 });
+		expect((await keyStats(sandbox)).credits_charged).toBe(5);
+	});
+
 	it('Max Credits per MCP Session: a session stops at its cap; another session has its own', async () => {
 		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerSession: 3 } });
 		const first = await mcpCall(
@@ -305,6 +325,99 @@ describe('caps over time that a client cannot reset', () => {
 		);
 		expect(other.credits).toMatchObject({ spent_by_this_call: 2, left_in_session: 1 });
 		expect((await keyStats(sandbox)).credits_charged).toBe(4);
+	});
+});
+
+describe('the MCP session is the MCP Server Trigger’s own', () => {
+	it('an ordinary item’s headers (a webhook’s, a sheet’s) do not choose a session: no session cap, no session tally', async () => {
+		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerSession: 3 } });
+		// A Tools Agent fed by a webhook: its item carries the caller's headers, not an MCP request.
+		const input = { headers: { 'mcp-session-id': 'picked-by-the-caller' } };
+		const texts: string[] = [];
+		for (const slice of [ids.slice(0, 2), ids.slice(2, 4)]) {
+			const { agentItems } = await agent(parameters, [[{ contact_ids: slice.join(',') }]], {
+				input,
+			});
+			texts.push((agentItems[0].json.answers as string[])[0]);
+		}
+		expect(texts[1]).not.toMatch(/Max Credits per MCP Session/);
+		const credits = texts.map((text) => parsedAnswer(text).credits);
+		expect(credits).toEqual([
+			expect.objectContaining({ spent_by_this_call: 2 }),
+			expect.objectContaining({ spent_by_this_call: 2 }),
+		]);
+		expect(credits.some((of) => 'left_in_session' in (of as IDataObject))).toBe(false);
+		expect((await keyStats(sandbox)).credits_charged).toBe(4);
+	});
+
+	it('a node run with items carrying mcp-session-id headers has no session cap either (items are input, not the request)', async () => {
+		const result = await run(sandbox, {
+			asTool: true,
+			parameters: unlock({
+				contactIds: '={{ $json.id }}',
+				maxCredits: 10,
+				options: { maxCreditsPerSession: 1 },
+			}),
+			inputItems: ids.slice(4, 7).map((id) => ({
+				json: { id, headers: { 'mcp-session-id': 'from-a-sheet' } },
+			})),
+			nodeId: 'tool-items-with-headers',
+		});
+		expect(result.error?.message).toBeUndefined();
+		expect((await keyStats(sandbox)).credits_charged).toBe(3);
+	});
+
+	it('Max Credits per MCP Session: three calls of one session at once (What Fits) charge 5 of 9 asked', async () => {
+		const parameters = unlock({
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			options: { maxCreditsPerSession: 5 },
+		});
+		const answers = await Promise.all(
+			[0, 1, 2].map(
+				async (at) =>
+					await mcpCall(
+						parameters,
+						{ contact_ids: ids.slice(10 + at * 3, 13 + at * 3).join(',') },
+						'session-parallel',
+					),
+			),
+		);
+		expect(answers.flatMap((answer) => answer.contacts as IDataObject[])).toHaveLength(5);
+		expect((await keyStats(sandbox)).credits_charged).toBe(5);
+	});
+
+	it('two MCP calls of the same unlock at once never share an Idempotency-Key', async () => {
+		const keys: string[] = [];
+		fake = await startFakeApi((request, res, req) => {
+			keys.push(String(req.headers[HEADERS.idempotencyKey]));
+			const ids = (request.body as { ids: string[] }).ids;
+			json(res, 200, {
+				contacts: ids.map((id) => ({ id, unlocked: true, unlocked_at: '2026-11-25T00:00:00Z' })),
+				credits_charged: ids.length,
+			});
+		});
+		const call = { contact_ids: 'ct_a,ct_b' };
+		const { agentItems } = await runAgent({
+			toolNodeId: 'tool-same-call-at-once',
+			way: 'langchain',
+			withoutExecutionId: true,
+			mcpTrigger: true,
+			input: { headers: { 'mcp-session-id': 'one-session' } },
+			toolType: new ContactData(),
+			typeVersion: 2,
+			toolParameters: unlock({ maxCredits: 10 }),
+			rounds: [[call, call]],
+			credentialTypes: [new ContactDataApi()],
+			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: fake.url } },
+		});
+		const answers = (agentItems[0].json.answers as string[]).map(parsedAnswer);
+		expect(answers.map((answer) => answer.credits)).toEqual([
+			expect.objectContaining({ spent_by_this_call: 2 }),
+			expect.objectContaining({ spent_by_this_call: 2 }),
+		]);
+		expect(keys).toHaveLength(2);
+		expect(new Set(keys).size).toBe(2);
 	});
 });
 

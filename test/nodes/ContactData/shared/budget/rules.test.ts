@@ -161,7 +161,7 @@ describe('caps over time (a fake clock)', () => {
 		const today = tallyOf('wf|n', { now: NOON + DAY }, store);
 		const after = new CreditBudget(1000, ledger, true, [dayCap(100, today)]);
 		after.settle(after.reserve(50, 'lost')!, { credits_charged: 50 });
-		expect(today).toEqual({ charged: 50, reserved: 0 });
+		expect(today).toMatchObject({ charged: 50, reserved: 0 });
 		expect(after.headroom).toBe(50);
 		expect(ledger).toMatchObject({ charged: 50, reserved: 0 });
 	});
@@ -186,6 +186,141 @@ describe('caps over time (a fake clock)', () => {
 		const day = { charged: 0, reserved: 0 };
 		const budget = new CreditBudget(5, undefined, false, [dayCap(5, day)]);
 		budget.holdForReplay(budget.reserve(3, 'lost')!);
-		expect(day).toEqual({ charged: 0, reserved: 3 });
+		expect(day).toMatchObject({ charged: 0, reserved: 3 });
+	});
+});
+
+describe('a replay counted once across runs (each run its own ledger, one day tally)', () => {
+	const runOf = (day: Tally, max = 1000) =>
+		new CreditBudget(max, undefined, false, [dayCap(300, day)]);
+
+	it('Retry On Fail: the second run takes the lost call over in the day and counts its charge once', () => {
+		const day = tallyOf('wf|retry', { now: NOON }, new Map());
+		const first = runOf(day);
+		first.holdForReplay(first.reserve(150, 'k')!);
+		const retry = runOf(day);
+		expect(retry.sentBefore('k')).toBe(true);
+		expect(retry.settle(retry.reserve(150, 'k')!, { credits_charged: 150 }, true)).toBe(150);
+		expect(day).toMatchObject({ charged: 150, reserved: 0 });
+		expect(runOf(day).headroom).toBe(150);
+	});
+
+	it('a key the day counted is replayed free in a later run: nothing more in the day, none refused', () => {
+		const day = tallyOf('wf|later', { now: NOON }, new Map());
+		const first = runOf(day);
+		first.settle(first.reserve(300, 'k')!, { credits_charged: 300 });
+		const later = runOf(day, 300);
+		expect(later.headroom).toBe(0);
+		const replay = later.reserve(300, 'k')!;
+		expect(replay).toBeDefined();
+		expect(later.settle(replay, { credits_charged: 300 }, true)).toBe(300);
+		expect(day).toMatchObject({ charged: 300, reserved: 0 });
+	});
+
+	it('a tally remembers at most 10,000 settled keys, forgetting the oldest 1,000 (which only counts more)', () => {
+		const day = tallyOf('wf|many', { now: NOON }, new Map());
+		const runOn = () => new CreditBudget(1e9, undefined, false, [dayCap(1e9, day)]);
+		const budget = runOn();
+		for (let call = 0; call <= 10_000; call++)
+			budget.settle(budget.reserve(1, `k${call}`)!, { credits_charged: 1 });
+		expect(Object.keys(day.settled ?? {})).toHaveLength(9_001);
+		expect([day.settled?.k999, day.settled?.k1000]).toEqual([undefined, 1]);
+		const later = runOn();
+		later.settle(later.reserve(1, 'k999')!, { credits_charged: 1 }, true);
+		later.settle(later.reserve(1, 'k1000')!, { credits_charged: 1 }, true);
+		expect(day.charged).toBe(10_002);
+	});
+});
+
+describe('answers marked replayed, or not, that the ledger can check (issue 30, 4c)', () => {
+	it('a replay whose charge differs from the first answer’s is unreadable: nothing counted, its worst case held', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const first = new CreditBudget(10, ledger, true);
+		first.settle(first.reserve(3, 'k')!, { credits_charged: 3 });
+		const second = new CreditBudget(10, ledger, true);
+		expect(second.settle(second.reserve(3, 'k')!, { credits_charged: 5 }, true)).toBeUndefined();
+		expect(second.impossibleCharges).toEqual(['5']);
+		expect(ledger).toMatchObject({ charged: 3, reserved: 0 });
+	});
+
+	it('in a later run, a replay whose charge differs from what the day remembers keeps the run’s worst case held', () => {
+		const day = tallyOf('wf|differs', { now: NOON }, new Map());
+		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
+		const retry = new CreditBudget(150, undefined, false, [dayCap(300, day)]);
+		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 40 }, true)).toBeUndefined();
+		expect([retry.chargedHere, retry.reservedHere, retry.headroom]).toEqual([0, 100, 50]);
+		expect(retry.impossibleCharges).toEqual(['40']);
+		expect(day).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('a key the day settled counts nothing more there, the header missing; the new run counts it once', () => {
+		const day = tallyOf('wf|missing', { now: NOON }, new Map());
+		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
+		const retry = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 100 })).toBe(100);
+		expect(day).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('a first answer marked replayed (forged) that no tally settled is counted as reported, everywhere', () => {
+		const day = tallyOf('wf|forged', { now: NOON }, new Map());
+		const budget = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
+		expect(budget.settle(budget.reserve(100, 'k')!, { credits_charged: 60 }, true)).toBe(60);
+		expect([budget.charged, budget.chargedHere]).toEqual([60, 60]);
+		expect(day).toMatchObject({ charged: 60, reserved: 0 });
+		expect(budget.headroom).toBe(240);
+	});
+});
+
+describe('caps over time, adversarial (issue 30, build item 5)', () => {
+	it('session ids written like a day’s key are sessions still: evicted as such, at most 10,000 tallies', () => {
+		const store = new Map<string, Tally>();
+		const day = tallyOf('wf|n', { now: NOON }, store);
+		day.charged = 100;
+		for (let session = 0; session < 10_050; session++)
+			tallyOf('wf|n', { session: `s${session}|day|9999-12-31` }, store);
+		expect(store.size).toBe(10_000);
+		expect(tallyOf('wf|n', { now: NOON }, store)).toBe(day);
+	});
+
+	it('a clock set back across midnight does not open a fresh day: the latest day’s tally counts', () => {
+		const store = new Map<string, Tally>();
+		tallyOf('wf|n', { now: NOON }, store).charged = 100;
+		const next = tallyOf('wf|n', { now: NOON + DAY }, store);
+		next.charged = 100;
+		const back = tallyOf('wf|n', { now: NOON + DAY - 13 * 3600 * 1000 }, store);
+		expect(back).toBe(next);
+		expect(new CreditBudget(1000, undefined, false, [dayCap(100, back)]).headroom).toBe(0);
+	});
+
+	it('runs in parallel across midnight: each counts in the day it began; the new day starts at 0', () => {
+		const store = new Map<string, Tally>();
+		const before = new CreditBudget(100, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 11.9 * 3600 * 1000 }, store)),
+		]);
+		const late = before.reserve(100, 'late')!;
+		const after = new CreditBudget(100, undefined, false, [
+			dayCap(100, tallyOf('wf|n', { now: NOON + 12.1 * 3600 * 1000 }, store)),
+		]);
+		expect(after.headroom).toBe(100);
+		before.settle(late, { credits_charged: 100 });
+		expect(after.headroom).toBe(100);
+		expect(before.caps[1].tally).toMatchObject({ charged: 100, reserved: 0 });
+	});
+
+	it('ten runs at once sharing a day cap of 25 (What Fits, 10 each) reserve 25 in all, never more', () => {
+		const day = tallyOf('wf|parallel', { now: NOON }, new Map());
+		const runs = Array.from(
+			{ length: 10 },
+			() => new CreditBudget(10, undefined, false, [dayCap(25, day)]),
+		);
+		const reserved = runs.map((budget, at) =>
+			budget.reserve(callSize(100, 10, budget.headroom, 1), `k${at}`),
+		);
+		expect(reserved.map((reservation) => reservation?.credits ?? 0)).toEqual([
+			10, 10, 5, 0, 0, 0, 0, 0, 0, 0,
+		]);
+		expect(day).toMatchObject({ charged: 0, reserved: 25 });
 	});
 });
