@@ -56,11 +56,6 @@ export class ListSnapshot {
 		return { title: this.titles[this.title[position]], company: { name, domain } };
 	}
 
-	/** Member ids in the order they were seen. */
-	memberIds(): readonly string[] {
-		return this.ids;
-	}
-
 	toStored(): StoredBaseline {
 		return {
 			titles: this.titles,
