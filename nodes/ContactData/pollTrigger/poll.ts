@@ -47,7 +47,7 @@ function text(value: unknown): string | null {
 }
 
 /** The title and company of an exported member, as an event's `changes` side. */
-export function sideOfMember(record: IDataObject): JobSide {
+function sideOfMember(record: IDataObject): JobSide {
 	const company = (
 		typeof record.company === 'object' && record.company !== null ? record.company : {}
 	) as IDataObject;
