@@ -31,7 +31,10 @@ export const MAX_WATCHED_MEMBERS = 250_000;
 /** A poll running longer than this no longer holds back the next one (it is taken as lost). */
 const IN_FLIGHT_LIMIT_MS = 30 * 60 * 1000;
 
-/** Polls under way in this process, by workflow and node: an overlapping poll does nothing. */
+/**
+ * Polls under way in this process, by workflow and node: an overlapping poll does nothing. A poll
+ * removes its entry when it ends, and the next poll of a node replaces one older than the limit.
+ */
 const pollsInFlight = new Map<string, number>();
 
 interface MemberChange {

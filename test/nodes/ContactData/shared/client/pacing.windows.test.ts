@@ -7,17 +7,14 @@ import type { INode } from 'n8n-workflow';
 import type * as Pacing from '../../../../../nodes/ContactData/shared/client/pacing';
 import { loadAfresh } from '../../../../support/modules.cjs';
 
-/** The most windows a process keeps when none has a call in flight. */
-const BOUND = 1_000;
-
 const context = { getNode: () => ({ name: 'Contact Data' }) as INode };
 
 function freshPacing(): typeof Pacing {
 	return loadAfresh<typeof Pacing>('nodes/ContactData/shared/client/pacing');
 }
 
-it('keeps at most 1,000 windows, dropping the least recently used', () => {
-	const { rateWindowOf } = freshPacing();
+it('keeps at most MAX_RATE_WINDOWS windows, dropping the least recently used', () => {
+	const { rateWindowOf, MAX_RATE_WINDOWS: BOUND } = freshPacing();
 	const kept = rateWindowOf('kept');
 	const fillers = Array.from({ length: BOUND - 1 }, (_, index) => rateWindowOf(`filler ${index}`));
 	// At the bound nothing is dropped; using "kept" makes "filler 0" the least recently used.
@@ -29,7 +26,7 @@ it('keeps at most 1,000 windows, dropping the least recently used', () => {
 });
 
 it('never drops a window with a call in flight, and drops it once the call is over', async () => {
-	const { inTurn, rateWindowOf } = freshPacing();
+	const { inTurn, rateWindowOf, MAX_RATE_WINDOWS: BOUND } = freshPacing();
 	const busy = rateWindowOf('busy');
 	let answer = () => {};
 	const answered = new Promise<void>((resolve) => (answer = resolve));
