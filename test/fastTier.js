@@ -29,6 +29,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/trigger/acceptedEvents.test.ts',
 	'test/nodes/ContactData/trigger/signature.test.ts',
 	'test/sandbox/random.test.ts',
+	'test/sizes.test.ts',
 ];
 
 /** Modules the fast tier refuses, by their resolved path: the sandbox's server and n8n's engine. */
