@@ -58,19 +58,13 @@ export interface RateWindow {
  */
 export const MAX_RATE_WINDOWS = 1_000;
 
-/** By name, the least recently used first. */
 const rateWindows = new Map<string, RateWindow>();
 
 /** The window of a key (named by a hash, never the key itself) and rate-limit class at a base URL. */
 export function rateWindowOf(name: string): RateWindow {
-	const known = rateWindows.get(name);
-	if (known) {
-		rateWindows.delete(name);
-		rateWindows.set(name, known);
-		return known;
-	}
-	dropIdleWindows(MAX_RATE_WINDOWS - 1);
-	const window = newRateWindow();
+	const window = rateWindows.get(name) ?? newRateWindow();
+	// Taken out and put back last, so the map's order is the least recently used first.
+	if (!rateWindows.delete(name)) dropIdleWindows(MAX_RATE_WINDOWS - 1);
 	rateWindows.set(name, window);
 	return window;
 }
