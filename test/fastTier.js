@@ -20,6 +20,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/shared/client/contract.singleSource.test.ts',
 	'test/nodes/ContactData/shared/client/contract.test.ts',
 	'test/nodes/ContactData/shared/client/exportContacts.test.ts',
+	'test/nodes/ContactData/shared/client/pacing.windows.test.ts',
 	'test/nodes/ContactData/shared/layers.test.ts',
 	'test/nodes/ContactData/shared/parameters/eventsToWatch.test.ts',
 	'test/nodes/ContactData/shared/parameters/filterParameters.test.ts',
@@ -28,6 +29,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/trigger/acceptedEvents.test.ts',
 	'test/nodes/ContactData/trigger/signature.test.ts',
 	'test/sandbox/random.test.ts',
+	'test/sizes.test.ts',
 ];
 
 /** Modules the fast tier refuses, by their resolved path: the sandbox's server and n8n's engine. */

@@ -42,6 +42,8 @@ export interface NodeRunJob {
 
 export interface NodeRunResult {
 	wall_s: number;
+	/** CPU time (user + system) of this process during the measured run. */
+	cpu_s: number;
 	items_out: number;
 	error_items: number;
 	first_error?: string;
@@ -98,7 +100,9 @@ export async function runContactDataNode(job: NodeRunJob): Promise<NodeRunResult
 	memory?.start();
 	timeline.start();
 	const started = process.hrtime.bigint();
+	const cpuBefore = process.cpuUsage();
 	const { items, error } = await run(job, inputItems);
+	const cpu = process.cpuUsage(cpuBefore);
 	const ended = process.hrtime.bigint();
 	const http = timeline.stop(started, ended);
 	const wall_s = Number(ended - started) / 1e9;
@@ -109,6 +113,7 @@ export async function runContactDataNode(job: NodeRunJob): Promise<NodeRunResult
 	const firstError = error?.message ?? describeError(errorItems[0]);
 	return {
 		wall_s,
+		cpu_s: (cpu.user + cpu.system) / 1e6,
 		items_out: items.length,
 		error_items: error ? inputItems.length : errorItems.length,
 		...(firstError ? { first_error: firstError } : {}),

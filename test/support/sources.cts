@@ -124,3 +124,33 @@ export function declarationsOf(file: string): Declaration[] {
 		);
 	});
 }
+
+export interface FunctionSpan {
+	/** The function's name where it has one, else `(anonymous)`. */
+	name: string;
+	/** The line its body starts on. */
+	line: number;
+	lines: number;
+}
+
+/**
+ * Every function-like node of a file with a body (methods, arrows and accessors included): its line
+ * and the lines of its body, from the opening brace to the closing one (a signature Prettier wraps
+ * over several lines is not counted).
+ */
+export function functionSpansOf(file: string): FunctionSpan[] {
+	const source = parse(file);
+	const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line + 1;
+	const spans: FunctionSpan[] = [];
+	const visit = (node: ts.Node) => {
+		if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+			const line = lineOf(node.body.getStart(source));
+			const named = node.name ?? (node.parent as Partial<ts.NamedDeclaration>).name;
+			const name = named?.getText(source) ?? '(anonymous)';
+			spans.push({ name, line, lines: lineOf(node.body.getEnd()) - line + 1 });
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return spans;
+}

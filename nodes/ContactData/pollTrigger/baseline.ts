@@ -56,11 +56,6 @@ export class ListSnapshot {
 		return { title: this.titles[this.title[position]], company: { name, domain } };
 	}
 
-	/** Member ids in the order they were seen. */
-	memberIds(): readonly string[] {
-		return this.ids;
-	}
-
 	toStored(): StoredBaseline {
 		return {
 			titles: this.titles,
@@ -124,7 +119,10 @@ function baselinesOf(staticData: IDataObject): IDataObject {
 	return typeof baselines === 'object' && baselines !== null ? (baselines as IDataObject) : {};
 }
 
-/** Baselines already read, by the stored object: read again at the end of a poll, for free. */
+/**
+ * Baselines already read, by the stored object: read again at the end of a poll, for free. Weak, so
+ * an entry goes when static data no longer holds its baseline.
+ */
 const decoded = new WeakMap<object, ListSnapshot>();
 
 /** The baseline of a list, or `undefined` before the first poll of it. */

@@ -31,14 +31,26 @@ export const MAX_WATCHED_MEMBERS = 250_000;
 /** A poll running longer than this no longer holds back the next one (it is taken as lost). */
 const IN_FLIGHT_LIMIT_MS = 30 * 60 * 1000;
 
-/** Polls under way in this process, by workflow and node: an overlapping poll does nothing. */
+/**
+ * Polls under way in this process, by workflow and node: an overlapping poll does nothing. A poll
+ * removes its entry when it ends, and the next poll of a node replaces one older than the limit.
+ */
 const pollsInFlight = new Map<string, number>();
+
+interface MemberChange {
+	record: IDataObject;
+	type: JobChangeType;
+	previous: JobSide;
+	current: JobSide;
+}
 
 interface ListRead {
 	listId: string;
+	/** The baseline the read was compared with; `undefined` at a list's first poll. */
+	baseline: ListSnapshot | undefined;
 	seen: ListSnapshot;
-	/** The exported record of each member whose title or company differs from the baseline. */
-	differing: Map<string, IDataObject>;
+	/** Each member whose job changed against that baseline, by id. */
+	changed: Map<string, MemberChange>;
 	first: IDataObject | undefined;
 }
 
@@ -47,7 +59,7 @@ function text(value: unknown): string | null {
 }
 
 /** The title and company of an exported member, as an event's `changes` side. */
-export function sideOfMember(record: IDataObject): JobSide {
+function sideOfMember(record: IDataObject): JobSide {
 	const company = (
 		typeof record.company === 'object' && record.company !== null ? record.company : {}
 	) as IDataObject;
@@ -75,8 +87,9 @@ async function readList(
 ): Promise<ListRead> {
 	const read: ListRead = {
 		listId,
+		baseline,
 		seen: new ListSnapshot(),
-		differing: new Map(),
+		changed: new Map(),
 		first: undefined,
 	};
 	for await (const record of await exportedMembers(context, listId)) {
@@ -86,9 +99,10 @@ async function readList(
 		read.seen.add(id, side);
 		if (countBefore + read.seen.size > MAX_WATCHED_MEMBERS) throw tooLarge(context, listId);
 		read.first ??= record;
-		const before = baseline?.sideOf(id);
-		if (before !== undefined && changeBetween(before, side) !== undefined)
-			read.differing.set(id, record);
+		const previous = baseline?.sideOf(id);
+		if (previous === undefined) continue;
+		const type = changeBetween(previous, side);
+		if (type !== undefined) read.changed.set(id, { record, type, previous, current: side });
 	}
 	return read;
 }
@@ -108,22 +122,11 @@ function changeEvent(
 	return { id, type, created_at: at, list_id: listId, contact, changes };
 }
 
-/** The changes of one list against its baseline now (no baseline: the first poll, nothing). */
-function changesOf(
-	staticData: IDataObject,
-	read: ListRead,
-	events: JobChangeType[],
-	at: string,
-): ContactEvent[] {
-	const baseline = readBaseline(staticData, read.listId);
-	if (baseline === undefined) return [];
+/** The changes of one list of the event types watched. */
+function changesOf(read: ListRead, events: JobChangeType[], at: string): ContactEvent[] {
 	const found: ContactEvent[] = [];
-	for (const [id, record] of read.differing) {
-		const previous = baseline.sideOf(id);
-		const current = read.seen.sideOf(id);
-		if (previous === undefined || current === undefined) continue;
-		const type = changeBetween(previous, current);
-		if (type !== undefined && events.includes(type))
+	for (const { record, type, previous, current } of read.changed.values()) {
+		if (events.includes(type))
 			found.push(changeEvent(read.listId, type, record, previous, current, at));
 	}
 	return found;
@@ -140,14 +143,13 @@ function manualSample(
 	found: ContactEvent[],
 	settings: PollSettings,
 	at: string,
-	staticData: IDataObject,
 ): ContactEvent[] {
 	if (found.length > 0) return found;
 	const read = reads.find((candidate) => candidate.first !== undefined);
 	if (read === undefined || read.first === undefined) return [];
 	const id = String(read.first.id);
 	const current = read.seen.sideOf(id)!;
-	const previous = readBaseline(staticData, read.listId)?.sideOf(id) ?? current;
+	const previous = read.baseline?.sideOf(id) ?? current;
 	return [changeEvent(read.listId, settings.events[0], read.first, previous, current, at)];
 }
 
@@ -179,12 +181,14 @@ export async function pollWatchedLists(
 	if (!manual) pollsInFlight.set(key, now);
 	try {
 		const reads = await readAll(this, staticData, settings.listIds);
-		// Nothing awaits from here on: the comparison and the baseline's advance are one step, so a
-		// poll overlapping this one in the same static data compares against the advanced baseline.
+		// Nothing awaits from here on, so emitting and advancing the baseline are one step. A poll
+		// overtaken by a newer one (past IN_FLIGHT_LIMIT_MS) read before that one advanced the
+		// baseline: it emits nothing and moves nothing, or it would repeat changes or step back.
+		if (reads.some((read) => readBaseline(staticData, read.listId) !== read.baseline)) return null;
 		const at = new Date().toISOString();
-		const found = reads.flatMap((read) => changesOf(staticData, read, settings.events, at));
+		const found = reads.flatMap((read) => changesOf(read, settings.events, at));
 		if (manual) {
-			const sample = manualSample(reads, found, settings, at, staticData);
+			const sample = manualSample(reads, found, settings, at);
 			return sample.length > 0 ? [sample.map((event) => itemOf(event, settings.simplify))] : null;
 		}
 		writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));

@@ -1,37 +1,20 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	LIMITS,
-	PATHS,
-	exportRequestSchema,
-	savedListSchema,
-	type ExportFormat,
-	type SavedList,
-} from '../../shared/client/contract';
+import { LIMITS, exportRequestSchema, type ExportFormat } from '../../shared/client/contract';
 import { forEachItem } from '../../shared/items/items';
-import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import { exportedContacts } from '../../shared/client/exportContacts';
-import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
-import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import {
 	SAVED_LIST_PARAMETER,
 	booleanParameter,
 	optionParameter,
 	savedListIdOf,
 } from '../../shared/parameters/descriptions';
-import {
-	countContacts,
-	countStoredExport,
-	notUnlockedNotice,
-	type ExportCounts,
-} from './exportCounts';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
+import { exportedFile, exportedItems, startExport, type ExportAsked } from './exportOutput';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -116,24 +99,6 @@ export const description: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the file in',
 	},
 ];
-
-const MIME_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', json: 'application/json' };
-
-type Headers = ApiResponse<unknown>['headers'];
-
-/** The file name from `Content-Disposition`, when the answer names one. */
-function fileNameOf(headers: Headers): string | undefined {
-	const raw = headers['content-disposition'];
-	const value = Array.isArray(raw) ? raw[0] : raw;
-	if (!value) return undefined;
-	const encoded = /filename\*=UTF-8''([^;]+)/i.exec(value);
-	if (encoded) return decodeURIComponent(encoded[1]);
-	const quoted = /filename="((?:[^"\\]|\\.)*)"/i.exec(value);
-	if (quoted) return quoted[1].replace(/\\(.)/g, '$1');
-	const plain = /filename=([^;]+)/i.exec(value);
-	return plain ? plain[1].trim() : undefined;
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -146,18 +111,7 @@ export async function execute(
 	});
 }
 
-/** An item's export as its parameters ask for it, checked before anything is sent. */
-interface ExportAsked {
-	listId: string;
-	outputAs: 'binary' | 'items';
-	format: ExportFormat;
-	/** The binary field of the output item (a file only). */
-	binaryPropertyName?: string;
-	body: IDataObject;
-}
-
 function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
-	const where = { node: context.getNode(), itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
 	const outputAs = optionParameter<'binary' | 'items'>(
 		context,
@@ -178,6 +132,19 @@ function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportA
 					FORMAT_CHOICES,
 					'csv',
 				);
+	const binaryPropertyName =
+		outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
+	const body = exportBodyOf(context, format, itemIndex);
+	return { listId, outputAs, format, binaryPropertyName, body };
+}
+
+/** The export request's body: the format, Fields and Unlocked Contacts Only, checked. */
+function exportBodyOf(
+	context: IExecuteFunctions,
+	format: ExportFormat,
+	itemIndex: number,
+): IDataObject {
+	const where = { node: context.getNode(), itemIndex };
 	const fields = stringListOf(where, 'Fields', context.getNodeParameter('fields', itemIndex, ''));
 	const unlockedOnly = booleanParameter(
 		context,
@@ -185,9 +152,7 @@ function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportA
 		'Unlocked Contacts Only',
 		itemIndex,
 	);
-	const binaryPropertyName =
-		outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
-	const body = checkBody(
+	return checkBody(
 		context,
 		exportRequestSchema,
 		{
@@ -198,98 +163,6 @@ function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportA
 		itemIndex,
 		{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
 	);
-	return { listId, outputAs, format, binaryPropertyName, body };
-}
-
-/** The export's answer, and the file: inline, or (a large list) from the signed URL it answers with. */
-interface ExportDownload {
-	started: ApiResponse<unknown>;
-	file: ApiResponse<AsyncIterable<Buffer>>;
-	/** The list's size, as the answer of a large list gives it. */
-	contactCount?: number;
-}
-
-const NOTHING_DOWNLOADED =
-	'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
-
-/** Starts the export; a large list's file comes from the signed URL the API answers with. */
-async function startExport(
-	context: IExecuteFunctions,
-	request: ExportAsked,
-	itemIndex: number,
-): Promise<ExportDownload> {
-	const started = await apiRequest.call(context, {
-		method: 'POST',
-		path: PATHS.listExport(request.listId),
-		fieldNames: editorFieldNames,
-		pathParameter: 'Saved List',
-		body: request.body,
-		stream: true,
-		safeToRetry: true,
-		itemIndex,
-	});
-	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
-	const bulk = await bulkExportAnswer.call(context, inline, NOTHING_DOWNLOADED, itemIndex);
-	if (bulk === undefined) return { started, file: inline };
-	if (request.outputAs === 'items') {
-		// As items the whole export would be held in memory at once: refuse before downloading.
-		throw new NodeOperationError(
-			context.getNode(),
-			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
-			{
-				itemIndex,
-				description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
-			},
-		);
-	}
-	const file = await openSignedUrl.call(context, bulk.url, itemIndex);
-	return { started, file, contactCount: bulk.contact_count };
-}
-
-/** The export as items, one a contact. */
-async function exportedItems(
-	context: IExecuteFunctions,
-	file: ApiResponse<AsyncIterable<Buffer>>,
-): Promise<IDataObject[]> {
-	const contacts: IDataObject[] = [];
-	for await (const contact of exportedContacts(file.body)) contacts.push(contact);
-	noticeNotUnlocked(context, await countContacts(contacts));
-	return contacts;
-}
-
-/** The export as one item with the file in its binary field. */
-async function exportedFile(
-	context: IExecuteFunctions,
-	{ listId, format, binaryPropertyName }: ExportAsked,
-	{ started, file, contactCount }: ExportDownload,
-	itemIndex: number,
-): Promise<INodeExecutionData> {
-	const fileName =
-		fileNameOf(file.headers) ??
-		fileNameOf(started.headers) ??
-		(await listFileName(context, listId, format, itemIndex));
-	const binary = await context.helpers.prepareBinaryData(
-		file.body as unknown as Buffer,
-		fileName,
-		MIME_TYPES[format],
-	);
-	// Read back from n8n's store, so the download stays one stream and costs no second call.
-	const counts = await countStoredExport(context, binary, format);
-	noticeNotUnlocked(context, counts);
-	const json: IDataObject = {
-		list_id: listId,
-		format,
-		file_name: fileName,
-		contact_count: contactCount ?? counts.contacts,
-	};
-	if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
-	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
-}
-
-/** Tells the user when contacts were exported without email because they are not unlocked. */
-function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
-	const message = notUnlockedNotice(counts);
-	if (message) context.addExecutionHints({ message, location: 'outputPane' });
 }
 
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
@@ -306,20 +179,4 @@ function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): st
 			'Give the name of the binary field to put the file in, e.g. data.',
 		);
 	return name;
-}
-
-async function listFileName(
-	context: IExecuteFunctions,
-	listId: string,
-	format: ExportFormat,
-	itemIndex: number,
-): Promise<string> {
-	const { body: list } = await (apiRequest<SavedList>).call(context, {
-		method: 'GET',
-		path: PATHS.list(listId),
-		pathParameter: 'Saved List',
-		itemIndex,
-		schema: savedListSchema,
-	});
-	return `${list.name.replace(/[\\/:*?"<>|]+/g, '_')}.${format}`;
 }

@@ -13,7 +13,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 /**
  * Stands in for the execution id where there is none: n8n runs an MCP tool call before an execution
  * exists. Drawn once per node run, so the call's own retries and replays keep their key, and no later
- * call (of the same session or another) gets an earlier call's answer replayed.
+ * call (of the same session or another) gets an earlier call's answer replayed. Keyed by the
+ * context, so a nonce goes with its run.
  */
 const nonces = new WeakMap<object, string>();
 function nonceOf(context: IExecuteFunctions): string {

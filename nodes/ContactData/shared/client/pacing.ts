@@ -48,31 +48,52 @@ export interface RateWindow {
 	/** When the last counted answer came. */
 	answeredAt: number;
 	lastSentAt: number;
+	/** Calls waiting or under way in `inTurn`: a window with any is never dropped. */
+	inTurn: number;
 }
+
+/**
+ * Windows kept when none has a call in flight. A long-running n8n may see many keys and base URLs;
+ * the least recently used window goes first, and with it only what its answers told.
+ */
+export const MAX_RATE_WINDOWS = 1_000;
 
 const rateWindows = new Map<string, RateWindow>();
 
 /** The window of a key (named by a hash, never the key itself) and rate-limit class at a base URL. */
 export function rateWindowOf(name: string): RateWindow {
-	let window = rateWindows.get(name);
-	if (!window) {
-		window = {
-			remaining: null,
-			resetAt: 0,
-			tail: Promise.resolve(),
-			limit: null,
-			windowMs: 0,
-			counted: [],
-			othersUntil: 0,
-			spacingMs: 0,
-			others: 0,
-			othersPerMs: 0,
-			answeredAt: 0,
-			lastSentAt: 0,
-		};
-		rateWindows.set(name, window);
-	}
+	const window = rateWindows.get(name) ?? newRateWindow();
+	// Taken out and put back last, so the map's order is the least recently used first.
+	if (!rateWindows.delete(name)) dropIdleWindows(MAX_RATE_WINDOWS - 1);
+	rateWindows.set(name, window);
 	return window;
+}
+
+/** Drops the least recently used windows without a call in flight until `room` are left. */
+function dropIdleWindows(room: number): void {
+	for (const [name, window] of rateWindows) {
+		if (rateWindows.size <= room) return;
+		// A second window for the same name would let its calls overlap this one's.
+		if (window.inTurn === 0) rateWindows.delete(name);
+	}
+}
+
+function newRateWindow(): RateWindow {
+	return {
+		remaining: null,
+		resetAt: 0,
+		tail: Promise.resolve(),
+		limit: null,
+		windowMs: 0,
+		counted: [],
+		othersUntil: 0,
+		spacingMs: 0,
+		others: 0,
+		othersPerMs: 0,
+		answeredAt: 0,
+		lastSentAt: 0,
+		inTurn: 0,
+	};
 }
 
 function windowMsOf(window: RateWindow): number {
@@ -136,6 +157,7 @@ export async function inTurn<R>(
 	const mine = new Promise<void>((resolve) => (release = resolve));
 	// The next call waits for this one and for the one before it, even if this one is stopped early.
 	window.tail = before.then(() => mine);
+	window.inTurn++;
 	try {
 		await waitFor(context, before, itemIndex);
 		const wait = paceMs(window, Date.now());
@@ -143,6 +165,7 @@ export async function inTurn<R>(
 		window.lastSentAt = Date.now();
 		return await send(window.lastSentAt);
 	} finally {
+		window.inTurn--;
 		release();
 	}
 }

@@ -13,7 +13,7 @@ export type JobSide = {
 export type JobChangeType = 'job_change' | 'role_change';
 
 /** Lower case, punctuation as space, runs of space as one: "V.P., Sales " and "vp sales" agree. */
-export function normalizeText(value: string | null | undefined): string | null {
+function normalizeText(value: string | null | undefined): string | null {
 	if (typeof value !== 'string') return null;
 	const normal = value
 		.normalize('NFKD')
@@ -25,7 +25,7 @@ export function normalizeText(value: string | null | undefined): string | null {
 }
 
 /** A domain as written in any case, with or without scheme, "www." or trailing dot or path. */
-export function normalizeDomain(value: string | null | undefined): string | null {
+function normalizeDomain(value: string | null | undefined): string | null {
 	if (typeof value !== 'string') return null;
 	const domain = value
 		.trim()
@@ -41,7 +41,7 @@ export function normalizeDomain(value: string | null | undefined): string | null
  * Whether two sides name the same company: by domain where both have one, else by name where both
  * have one; `undefined` when one side has neither (a company appearing or disappearing).
  */
-export function sameCompany(a: JobSide['company'], b: JobSide['company']): boolean | undefined {
+function sameCompany(a: JobSide['company'], b: JobSide['company']): boolean | undefined {
 	const domainA = normalizeDomain(a.domain);
 	const domainB = normalizeDomain(b.domain);
 	if (domainA !== null && domainB !== null) return domainA === domainB;

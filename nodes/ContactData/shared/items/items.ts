@@ -68,16 +68,16 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
 }
 
 /**
- * Checks every input item before anything is sent (a run that charges sends all items' calls
- * together). A refused item stops the node, or under continueOnFail is kept with its error.
- */
-/**
  * Items read between two yields to the event loop. Reading an item's parameters can take half a
  * millisecond (n8n's expression engine): other executions in the process (their calls, their pacing)
  * go on between slices, and Stop ends a long read.
  */
 const ITEMS_PER_SLICE = 200;
 
+/**
+ * Checks every input item before anything is sent (a run that charges sends all items' calls
+ * together). A refused item stops the node, or under continueOnFail is kept with its error.
+ */
 export async function checkEveryItem<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],

@@ -202,7 +202,7 @@ export function returnAllAndLimit(displayOptions: IDisplayOptions): INodePropert
 	];
 }
 
-/** What a charging run does when it could cost more than Max Credits; the option values are read by shared/budget.ts. */
+/** What a charging run does when it could cost more than Max Credits; the option values are read in shared/budget/. */
 export function whenMaxCreditsReachedParameter(
 	displayOptions: IDisplayOptions,
 	whatFits: { name: string; description: string },

@@ -35,7 +35,7 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	const filters: IDataObject = {};
 	/** The parameter each filter came from, as errors name it. */
 	const sources: Record<string, string> = {};
-	const put = (filter: string, value: unknown, source: string) => {
+	const put: Put = (filter, value, source) => {
 		filters[filter] = value as IDataObject[string];
 		sources[filter] = source;
 	};
@@ -47,10 +47,26 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	const companySize = companySizeOf(where, named);
 	if (companySize) put('company_size', companySize, COMPANY_SIZE);
 
-	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []) as Array<{
-		name?: unknown;
-		value?: unknown;
-	}>;
+	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
+	putAdditionalFilters(where, additional as AdditionalFilter[], put);
+	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
+	for (const [key, value] of Object.entries(json))
+		put(key, value, `Additional Filters (JSON) › ${key}`);
+
+	inServiceForm(where, filters, sources);
+	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
+}
+
+/** Puts a filter into the request, naming the parameter it came from. */
+type Put = (filter: string, value: unknown, source: string) => void;
+
+interface AdditionalFilter {
+	name?: unknown;
+	value?: unknown;
+}
+
+/** Additional Filters, each a name and a value; a text value that reads as JSON is taken as JSON. */
+function putAdditionalFilters(where: Where, additional: AdditionalFilter[], put: Put): void {
 	for (const { name, value } of additional) {
 		const key = textOf(where, 'Additional Filters', name);
 		if (key === '')
@@ -62,13 +78,6 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 			);
 		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
 	}
-
-	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
-	for (const [key, value] of Object.entries(json))
-		put(key, value, `Additional Filters (JSON) › ${key}`);
-
-	inServiceForm(where, filters, sources);
-	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
 }
 
 /** The `<min>-<max>` company size from the two size parameters, when either is set. */

@@ -8,7 +8,7 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
 import { asWritten } from '../client/asWritten';
-import { ID_PREFIXES, LIMITS } from '../client/contract';
+import { contactIdSchema, ID_PREFIXES, LIMITS } from '../client/contract';
 import { plural } from './utilities';
 
 /** Where a value comes from: the node and the input item it is read for. */
@@ -154,18 +154,20 @@ export function checkContactIds(
 			`Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`,
 		);
 	}
-	const bad = ids.find((id) => typeof id !== 'string' || !id.startsWith(ID_PREFIXES.contact));
-	if (bad !== undefined) {
+	for (const id of ids) {
+		// The contract's schema is the one rule for an id; its first issue picks the words.
+		const checked = contactIdSchema.safeParse(id);
+		if (checked.success) continue;
+		if (checked.error.issues[0].code === 'too_big')
+			throw refused(where, parameterName, id, tooLongForAnId);
 		throw refused(
 			where,
 			parameterName,
-			bad,
+			id,
 			`is not a contact id (${ID_PREFIXES.contact}…)`,
 			'Contact ids come from Contact → Search results (the id field).',
 		);
 	}
-	const long = (ids as string[]).find((id) => id.length > LIMITS.idMaxLength);
-	if (long !== undefined) throw refused(where, parameterName, long, tooLongForAnId);
 	return ids as string[];
 }
 

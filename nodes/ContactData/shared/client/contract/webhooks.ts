@@ -63,7 +63,7 @@ export const webhookEventSchema = z
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
 /** The HMAC key of a `whsec_<base64>` secret. */
-export function webhookSigningKey(secret: string): Buffer {
+function webhookSigningKey(secret: string): Buffer {
 	const encoded = secret.startsWith(WEBHOOKS.secretPrefix)
 		? secret.slice(WEBHOOKS.secretPrefix.length)
 		: secret;

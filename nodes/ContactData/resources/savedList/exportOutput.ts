@@ -1,0 +1,162 @@
+/**
+ * A saved list's export, started and given out: as items, one a contact, or as one item with the
+ * file in its binary field (a large list's file streamed from the signed URL the API answers with).
+ */
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
+
+import {
+	LIMITS,
+	PATHS,
+	savedListSchema,
+	type ExportFormat,
+	type SavedList,
+} from '../../shared/client/contract';
+import { exportedContacts } from '../../shared/client/exportContacts';
+import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
+import { apiRequest, type ApiResponse } from '../../shared/client/transport';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
+import {
+	countContacts,
+	countStoredExport,
+	notUnlockedNotice,
+	type ExportCounts,
+} from './exportCounts';
+
+const MIME_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', json: 'application/json' };
+
+type Headers = ApiResponse<unknown>['headers'];
+
+/** The file name from `Content-Disposition`, when the answer names one. */
+function fileNameOf(headers: Headers): string | undefined {
+	const raw = headers['content-disposition'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (!value) return undefined;
+	const encoded = /filename\*=UTF-8''([^;]+)/i.exec(value);
+	if (encoded) return decodeURIComponent(encoded[1]);
+	const quoted = /filename="((?:[^"\\]|\\.)*)"/i.exec(value);
+	if (quoted) return quoted[1].replace(/\\(.)/g, '$1');
+	const plain = /filename=([^;]+)/i.exec(value);
+	return plain ? plain[1].trim() : undefined;
+}
+
+/** An item's export as its parameters ask for it, checked before anything is sent. */
+export interface ExportAsked {
+	listId: string;
+	outputAs: 'binary' | 'items';
+	format: ExportFormat;
+	/** The binary field of the output item (a file only). */
+	binaryPropertyName?: string;
+	body: IDataObject;
+}
+
+/** The export's answer, and the file: inline, or (a large list) from the signed URL it answers with. */
+interface ExportDownload {
+	started: ApiResponse<unknown>;
+	file: ApiResponse<AsyncIterable<Buffer>>;
+	/** The list's size, as the answer of a large list gives it. */
+	contactCount?: number;
+}
+
+const NOTHING_DOWNLOADED =
+	'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
+
+/** Starts the export; a large list's file comes from the signed URL the API answers with. */
+export async function startExport(
+	context: IExecuteFunctions,
+	request: ExportAsked,
+	itemIndex: number,
+): Promise<ExportDownload> {
+	const started = await apiRequest.call(context, {
+		method: 'POST',
+		path: PATHS.listExport(request.listId),
+		fieldNames: editorFieldNames,
+		pathParameter: 'Saved List',
+		body: request.body,
+		stream: true,
+		safeToRetry: true,
+		itemIndex,
+	});
+	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
+	const bulk = await bulkExportAnswer.call(context, inline, NOTHING_DOWNLOADED, itemIndex);
+	if (bulk === undefined) return { started, file: inline };
+	if (request.outputAs === 'items') {
+		// As items the whole export would be held in memory at once: refuse before downloading.
+		throw new NodeOperationError(
+			context.getNode(),
+			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
+			{
+				itemIndex,
+				description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
+			},
+		);
+	}
+	const file = await openSignedUrl.call(context, bulk.url, itemIndex);
+	return { started, file, contactCount: bulk.contact_count };
+}
+
+/** The export as items, one a contact. */
+export async function exportedItems(
+	context: IExecuteFunctions,
+	file: ApiResponse<AsyncIterable<Buffer>>,
+): Promise<IDataObject[]> {
+	const contacts: IDataObject[] = [];
+	for await (const contact of exportedContacts(file.body)) contacts.push(contact);
+	noticeNotUnlocked(context, await countContacts(contacts));
+	return contacts;
+}
+
+/** The export as one item with the file in its binary field. */
+export async function exportedFile(
+	context: IExecuteFunctions,
+	{ listId, format, binaryPropertyName }: ExportAsked,
+	{ started, file, contactCount }: ExportDownload,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	const fileName =
+		fileNameOf(file.headers) ??
+		fileNameOf(started.headers) ??
+		(await listFileName(context, listId, format, itemIndex));
+	const binary = await context.helpers.prepareBinaryData(
+		file.body as unknown as Buffer,
+		fileName,
+		MIME_TYPES[format],
+	);
+	// Read back from n8n's store, so the download stays one stream and costs no second call.
+	const counts = await countStoredExport(context, binary, format);
+	noticeNotUnlocked(context, counts);
+	const json: IDataObject = {
+		list_id: listId,
+		format,
+		file_name: fileName,
+		contact_count: contactCount ?? counts.contacts,
+	};
+	if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
+	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
+}
+
+/** Tells the user when contacts were exported without email because they are not unlocked. */
+function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
+	const message = notUnlockedNotice(counts);
+	if (message) context.addExecutionHints({ message, location: 'outputPane' });
+}
+
+async function listFileName(
+	context: IExecuteFunctions,
+	listId: string,
+	format: ExportFormat,
+	itemIndex: number,
+): Promise<string> {
+	const { body: list } = await (apiRequest<SavedList>).call(context, {
+		method: 'GET',
+		path: PATHS.list(listId),
+		pathParameter: 'Saved List',
+		itemIndex,
+		schema: savedListSchema,
+	});
+	return `${list.name.replace(/[\\/:*?"<>|]+/g, '_')}.${format}`;
+}
