@@ -7,15 +7,20 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ID_PREFIXES } from '../client/contract';
+import { CREDIT_COST, ID_PREFIXES } from '../client/contract';
 import { FROM_VERSION_2, VERSION_1, shownWhen, withToolDefault } from './versions';
 
 /** The two ways of giving a per-item value: the option values of "… From". */
 export type ValueSource = 'field' | 'expression';
 
-const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.contact}…, the id of each contact in a search answer), separated by commas', 'string') }}`;
-const FROM_AI_EMAIL =
-	"={{ $fromAI('email', 'The work email of the person to find; empty when you give the LinkedIn URL', 'string', '') }}";
+/**
+ * The price as a model reads it. n8n describes a tool to the model by its action ("Unlock contacts
+ * in Contact Data"), never by the operation's description, so the arguments of the paid operations
+ * say it. Unlock shares its Contact IDs with the free Add and Remove Contacts: one text for all.
+ */
+const PRICE = `${CREDIT_COST.basic} credit at basic level, ${CREDIT_COST.premium} at premium, free if already unlocked, capped by Max Credits`;
+const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.contact}…, the id of each contact in a search answer), separated by commas. To unlock, each contact costs ${PRICE}; saved lists are free.', 'string') }}`;
+const FROM_AI_EMAIL = `={{ $fromAI('email', 'The work email of the person to find; empty when you give the LinkedIn URL. The person found costs ${PRICE}; nothing when no one matches.', 'string', '') }}`;
 const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
