@@ -24,7 +24,8 @@ const FROM_AI_EMAIL = `={{ $fromAI('email', 'The work email of the person to fin
 const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
-const DOTTED = 'A dotted path such as contact.id reaches into an object';
+/** How a field inside another is named (n8n's rules refuse the word "id" in a description). */
+const NESTED = 'For a field inside another, join their names with a dot, as in company.name';
 
 /** Contact IDs as an expression: version 1's parameter, and version 2's "An Expression". */
 function contactIdsExpression(
@@ -38,7 +39,7 @@ function contactIdsExpression(
 		default: '={{ $json.id }}',
 		required: true,
 		displayOptions,
-		description: `${description} One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item`,
+		description: `${description}. One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item.`,
 	};
 }
 
@@ -88,7 +89,7 @@ export function contactIdsParameters(
 			default: 'id',
 			required: true,
 			displayOptions: shownWhen(fromVersion2, { contactIdsFrom: ['field'] }),
-			description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${DOTTED}.`,
+			description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${NESTED}.`,
 		},
 		...withToolDefault(
 			contactIdsExpression(
@@ -108,7 +109,7 @@ export const CONTACT_IDS_PARAMETERS = contactIdsParameters(
 			operation: ['unlock', 'addContacts', 'removeContacts'],
 		},
 	},
-	'The contacts to unlock, add or remove; by default the ID field of a search result.',
+	'The contacts to unlock, add or remove; by default the ID field of a search result',
 );
 
 /** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
@@ -174,7 +175,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 			default: 'email',
 			placeholder: 'email',
 			displayOptions,
-			description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${DOTTED}.`,
+			description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${NESTED}.`,
 		},
 		{
 			displayName: 'LinkedIn URL Field',
@@ -183,7 +184,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 			default: 'linkedin_url',
 			placeholder: 'linkedin_url',
 			displayOptions,
-			description: `The field of each input item holding the LinkedIn profile URL; empty to use only the email. ${DOTTED}.`,
+			description: `The field of each input item holding the LinkedIn profile URL; empty to use only the email. ${NESTED}.`,
 		},
 	];
 }
