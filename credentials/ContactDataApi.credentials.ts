@@ -41,7 +41,7 @@ export class ContactDataApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://api.contactdata.example',
+			placeholder: 'e.g. https://api.contactdata.example',
 			hint: `Your account’s API address, as shown in the Contact Data dashboard, without ${API_PREFIX}`,
 			description:
 				'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',

@@ -42,7 +42,7 @@ export function savedListPicker(
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: `${ID_PREFIXES.list}…`,
+				placeholder: `e.g. ${ID_PREFIXES.list}4f9c2a7d1b3e8f60`,
 				validation: [
 					{
 						type: 'regex',

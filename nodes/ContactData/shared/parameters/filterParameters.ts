@@ -75,7 +75,7 @@ const NAMED_FILTERS: INodeProperties = {
 			name: 'country',
 			type: 'string',
 			default: '',
-			placeholder: 'US, GB, DE',
+			placeholder: 'e.g. US, GB, DE',
 			description: `ISO 3166 two-letter country codes. ${listHint}.`,
 		},
 		{
@@ -107,7 +107,7 @@ const NAMED_FILTERS: INodeProperties = {
 			name: 'title',
 			type: 'string',
 			default: '',
-			placeholder: 'VP Engineering, CTO',
+			placeholder: 'e.g. VP Engineering, CTO',
 			description: `A title matches when it holds every word of one of these as whole words, any case (CTO finds "Co-Founder & CTO"). ${listHint}.`,
 		},
 		{
@@ -155,7 +155,7 @@ const ADDITIONAL_FILTERS: INodeProperties = {
 					name: 'name',
 					type: 'string',
 					default: '',
-					placeholder: 'revenue_range',
+					placeholder: 'e.g. revenue_range',
 					description: 'The filter’s name in the API',
 				},
 				{
@@ -163,7 +163,7 @@ const ADDITIONAL_FILTERS: INodeProperties = {
 					name: 'value',
 					type: 'string',
 					default: '',
-					placeholder: '["10m-50m"]',
+					placeholder: 'e.g. ["10m-50m"]',
 				},
 			],
 		},
