@@ -32,6 +32,7 @@ import {
 	type ExportCounts,
 } from './exportCounts';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
+import { NESTED } from '../../shared/parameters/perItemParameters';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -94,8 +95,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. first_name, last_name, email, company.name',
 		displayOptions: showFor,
-		description:
-			'The fields to export, as dotted paths, separated by commas. Empty: every field at the level each contact is held (members not unlocked come without email).',
+		description: `The fields to export, separated by commas. ${NESTED}. Empty: every field at the level each contact is held (members not unlocked come without email).`,
 	},
 	{
 		displayName: 'Unlocked Contacts Only',

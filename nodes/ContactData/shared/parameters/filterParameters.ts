@@ -43,7 +43,7 @@ const choicesOf = (values: readonly string[]) =>
 
 const listHint = 'Several values: separate them with commas, or give an array from an expression';
 const pickHint =
-	'Choose from the list, or give other values (names as people write them are turned into the service’s snake_case identifiers) from an expression';
+	'Choose from the list, or give other values from an expression, in plain words (the node turns them into the service’s names)';
 
 /** The filters the node names, in one collection (the editor sorts its options by name). */
 const NAMED_FILTERS: INodeProperties = {

@@ -25,7 +25,7 @@ const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
 /** How a field inside another is named (n8n's rules refuse the word "id" in a description). */
-const NESTED = 'For a field inside another, join their names with a dot, as in company.name';
+export const NESTED = 'For a field inside another, join their names with a dot, as in company.name';
 
 /** Contact IDs as an expression: version 1's parameter, and version 2's "An Expression". */
 function contactIdsExpression(
@@ -57,7 +57,7 @@ function contactIdsFrom(displayOptions: IDisplayOptions, description: string): I
 			{
 				name: 'A Field of Each Item',
 				value: 'field',
-				description: 'Read the IDs from a field of each input item (fast: no expression per item)',
+				description: 'Read the IDs from a field of each input item (the fastest way)',
 			},
 			{
 				name: 'An Expression',
@@ -158,7 +158,7 @@ function personFrom(displayOptions: IDisplayOptions): INodeProperties {
 				name: 'Fields of Each Item',
 				value: 'fields',
 				description:
-					'Read the email and LinkedIn URL from fields of each input item (fast: no expression per item)',
+					'Read the email and LinkedIn URL from fields of each input item (the fastest way)',
 			},
 		],
 		description: 'Where the email and LinkedIn URL of each person to find come from',
