@@ -20,6 +20,7 @@ const SPECIAL_LABELS: Record<string, string> = {
 	aws: 'AWS',
 	gcp: 'GCP',
 	e_commerce: 'E-Commerce',
+	pre_seed: 'Pre-Seed',
 	'node.js': 'Node.js',
 	postgresql: 'PostgreSQL',
 	mysql: 'MySQL',
@@ -29,11 +30,33 @@ const SPECIAL_LABELS: Record<string, string> = {
 	human_resources: 'Human Resources (People)',
 };
 
+/** Short words Title Case keeps in lower case inside a label ("Food and Beverage"). */
+const MINOR_WORDS = new Set([
+	'a',
+	'an',
+	'and',
+	'as',
+	'at',
+	'by',
+	'for',
+	'in',
+	'of',
+	'on',
+	'or',
+	'the',
+	'to',
+]);
+
+/** An option's label from its API value, in Title Case as n8n's guideline asks. */
 const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.map((word, index, words) =>
+			MINOR_WORDS.has(word) && index > 0 && index < words.length - 1
+				? word
+				: word.charAt(0).toUpperCase() + word.slice(1),
+		)
 		.join(' ');
 
 const choicesOf = (values: readonly string[]) =>
