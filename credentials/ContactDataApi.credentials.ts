@@ -53,7 +53,7 @@ export class ContactDataApi implements ICredentialType {
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_SECONDS,
 			description:
-				'How long a call to the API may wait for an answer. A call that gets none fails with an error and is not sent again.',
+				'How long a call to the API may wait for an answer. A call that gets none in time is not sent again, and the node says so.',
 		},
 	];
 

@@ -220,7 +220,7 @@ export function whenMaxCreditsReachedParameter(
 				name: 'Stop Before Spending',
 				value: 'stop',
 				description:
-					'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
+					'Check the whole run first; when it could cost more than Max Credits, send nothing and stop the run',
 			},
 			{ name: whatFits.name, value: 'whatFits', description: whatFits.description },
 		].sort((a, b) => a.name.localeCompare(b.name)),
