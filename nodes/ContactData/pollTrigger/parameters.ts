@@ -41,7 +41,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	savedListsToWatch(
 		'The saved lists whose members are checked at every poll. A contact added to or removed from a list is not a change; the first check of a list only records its members.',
-		'A list built from search filters misses a change that takes a member out of its filters: for champions, watch a list of contacts added by ID',
+		'For champions, watch a list of contacts added by ID: a list built from filters misses changes that move people out of it',
 	),
 	{
 		displayName: 'Options',

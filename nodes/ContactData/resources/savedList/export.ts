@@ -32,7 +32,6 @@ import {
 	type ExportCounts,
 } from './exportCounts';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
-import { NESTED } from '../../shared/parameters/perItemParameters';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -95,7 +94,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. first_name, last_name, email, company.name',
 		displayOptions: showFor,
-		description: `The fields to export, separated by commas. ${NESTED}. Empty: every field at the level each contact is held (members not unlocked come without email).`,
+		description:
+			'The fields to export, separated by commas; company.name names a field inside another. Empty: every field, at the level each contact is held (members not unlocked have no email).',
 	},
 	{
 		displayName: 'Unlocked Contacts Only',

@@ -25,7 +25,7 @@ const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
 /** How a field inside another is named (n8n's rules refuse the word "id" in a description). */
-export const NESTED = 'For a field inside another, join their names with a dot, as in company.name';
+const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
 /** Contact IDs as an expression: version 1's parameter, and version 2's "An Expression". */
 function contactIdsExpression(
