@@ -8,6 +8,8 @@ import {
 	NodeConnectionTypes,
 	NodeHelpers,
 	Workflow,
+	traverseNodeParameters,
+	type FromAIArgument,
 	type INode,
 	type INodeParameters,
 	type INodeProperties,
@@ -363,17 +365,18 @@ describe('examples and words', () => {
 });
 
 describe('the price where the model reads it', () => {
-	/** The `$fromAI` argument descriptions of the parameters a tool shows for an operation. */
+	/**
+	 * The argument descriptions a model reads for an operation's tool: its saved values with their
+	 * defaults (as n8n fills them in), read by n8n's own $fromAI parser.
+	 */
 	function modelReads(operation: string): string[] {
 		const saved = { resource: 'contact', operation };
 		const node = { typeVersion: 2, parameters: saved } as unknown as INode;
 		const values =
 			NodeHelpers.getNodeParameters(actionNode.properties, saved, true, false, node, asTool) ?? {};
-		return actionNode.properties
-			.filter((property) => NodeHelpers.displayParameter(values, property, node, asTool))
-			.flatMap(({ default: value }) =>
-				[...String(value).matchAll(/\$fromAI\('\w+', '([^']*)'/g)].map((match) => match[1]),
-			);
+		const found: FromAIArgument[] = [];
+		traverseNodeParameters(values, found);
+		return found.map(({ description }) => description ?? '');
 	}
 
 	it.each([['unlock'], ['enrich']])('%s: in the description of an argument', (operation) => {
@@ -385,6 +388,7 @@ describe('the price where the model reads it', () => {
 	});
 
 	it('a free operation names no price', () => {
+		expect(modelReads('search').length).toBeGreaterThan(0);
 		expect(modelReads('search').join(' ')).not.toMatch(/credit/);
 	});
 });
