@@ -41,7 +41,7 @@ export class ContactDataApi implements ICredentialType {
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'https://api.contactdata.example',
+			placeholder: 'e.g. https://api.contactdata.example',
 			hint: `Your account’s API address, as shown in the Contact Data dashboard, without ${API_PREFIX}`,
 			description:
 				'Must start with https:// (plain http:// only for a server on the machine n8n runs on)',
@@ -53,7 +53,7 @@ export class ContactDataApi implements ICredentialType {
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_TIMEOUT_SECONDS,
 			description:
-				'How long a call to the API may wait for an answer. A call that gets none fails with an error and is not sent again.',
+				'How long a call to the API may wait for an answer. A call that gets none in time is not sent again, and the node says so.',
 		},
 	];
 

@@ -12,6 +12,7 @@ const FAST_TESTS = [
 	'test/formatting.test.ts',
 	'test/harness/sandbox.test.ts',
 	'test/nodes/ContactData/ContactData.panels.test.ts',
+	'test/nodes/ContactData/ContactData.texts.test.ts',
 	'test/nodes/ContactData/boundaries.test.ts',
 	'test/nodes/ContactData/names.test.ts',
 	'test/nodes/ContactData/resources/savedList/exportCounts.test.ts',

@@ -18,6 +18,7 @@ import { toolAnswer } from './shared/agent/toolAnswer';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { asNodeError, errorItem } from './shared/items/items';
 import { inPanelOrder } from './shared/parameters/panelOrder';
+import { operationSubtitle } from './shared/parameters/subtitles';
 
 const RESOURCE: INodeProperties = {
 	displayName: 'Resource',
@@ -32,6 +33,8 @@ const RESOURCE: INodeProperties = {
 	default: 'contact',
 };
 
+const PANELS = [contactPanels, savedListPanels, creditsPanels];
+
 export class ContactData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Contact Data',
@@ -44,7 +47,11 @@ export class ContactData implements INodeType {
 		// What each version changes is listed in shared/parameters/versions.ts.
 		version: [1, 2, 2.1],
 		defaultVersion: 2.1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// Every panel starts with its resource's Operation parameter.
+		subtitle: operationSubtitle(
+			RESOURCE,
+			PANELS.map(([[operation]]) => operation),
+		),
 		description:
 			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
 		defaults: { name: 'Contact Data' },
@@ -54,9 +61,7 @@ export class ContactData implements INodeType {
 		// Literals, as n8n's lint reads them; a test holds them to CREDENTIAL_NAME and CREDENTIAL_TEST.
 		credentials: [{ name: 'contactDataApi', required: true, testedBy: 'contactDataApiTest' }],
 		// A parameter several operations show is one property (see inPanelOrder).
-		properties: inPanelOrder(
-			[...contactPanels, ...savedListPanels, ...creditsPanels].map((panel) => [RESOURCE, ...panel]),
-		),
+		properties: inPanelOrder(PANELS.flat().map((panel) => [RESOURCE, ...panel])),
 	};
 
 	methods = {

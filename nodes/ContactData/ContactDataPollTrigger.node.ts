@@ -10,6 +10,7 @@ import { searchSavedLists } from './listSearch/searchSavedLists';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { pollTriggerProperties } from './pollTrigger/parameters';
 import { pollWatchedLists } from './pollTrigger/poll';
+import { eventsSubtitle } from './shared/parameters/subtitles';
 
 export class ContactDataPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,8 +22,7 @@ export class ContactDataPollTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ "Job and role changes on " + ($parameter["lists"]["list"] || []).length + " saved list(s)" }}',
+		subtitle: eventsSubtitle(pollTriggerProperties),
 		description:
 			'Starts the workflow when a contact on a watched saved list changes job or role, by checking the lists on a schedule (no public URL needed)',
 		defaults: { name: 'Contact Data Poll Trigger' },

@@ -13,6 +13,7 @@ import {
 import { searchSavedLists } from './listSearch/searchSavedLists';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { eventItem } from './shared/items/eventItem';
+import { eventsSubtitle } from './shared/parameters/subtitles';
 import { acceptedEvents } from './trigger/acceptedEvents';
 import { ignoreReason, parseDelivery } from './trigger/delivery';
 import {
@@ -39,9 +40,7 @@ export class ContactDataTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		// "On job change, role change" rather than the raw event types.
-		subtitle:
-			'={{ "On " + $parameter["events"].join(", ").replace("job_change", "job change").replace("role_change", "role change") }}',
+		subtitle: eventsSubtitle(triggerProperties),
 		description: 'Starts the workflow when a watched contact changes job or role, or shows intent',
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],

@@ -57,7 +57,7 @@ agents_publish_mcp() {
 CONVERSATION_JQ='.requests[-1] as $r
   | ([$r.messages[] | .tool_calls // [] | .[] | {key: .id, value: {name: .function.name, args: (.function.arguments | fromjson)}}]
      | from_entries) as $asked
-  | {tools: [$r.tools // [] | .[] | {name: .function.name, description: .function.description}],
+  | {tools: [$r.tools // [] | .[] | {name: .function.name, description: .function.description, parameters: .function.parameters}],
      calls: [$r.messages[] | select(.role == "tool")
        | (if (.content | type) == "string" then .content else ([.content[]? | .text // ""] | join("")) end) as $text
        | $asked[.tool_call_id] + {text: $text, bytes: ($text | utf8bytelength)}]}'
@@ -115,10 +115,14 @@ charged_during() {
 }
 
 # ---------------------------------------------------------------- the checks' bodies (way, name, …)
+# n8n describes a tool by its action ("Unlock contacts in Contact Data"): the price is in the descriptions of
+# the arguments the model fills (the tool's parameters), and a free tool names none.
 descriptions_name_cost() {
   conversation "$1" "$2" '
-    (.tools | map(select(.name | test("unlock"; "i"))) | length == 1 and all(.description | test("credit"; "i") and test("max credits|cap|at most"; "i")))
-    and (.tools | map(select(.name | test("search|balance"; "i"))) | length == 2 and all(.description | test("free|no credit|costs nothing"; "i")))'
+    (.tools | map(select(.name | test("unlock"; "i"))) | length == 1
+      and all(.parameters | tostring | test("1 credit") and test("2 at premium") and test("Max Credits")))
+    and (.tools | map(select(.name | test("search|balance"; "i"))) | length == 2
+      and all([.description, (.parameters | tostring)] | join(" ") | test("1 credit|at premium|Max Credits") | not))'
 }
 
 # repeat_is_charged_once <way> <country> <replays of the second unlock> [MCP path]: the same 2 new contacts
@@ -236,7 +240,7 @@ agents_checks() {
     agents_publish_mcp_examples
   check "AI Agent: the same unlock twice in one execution is charged once and reported once, as a replay" \
     repeat_is_charged_once agent FR 1
-  check "AI Agent: the tool descriptions the model receives name the cost (Unlock: credits, capped; Search, Balance: free)" \
+  check "AI Agent: the tools the model receives name the cost in Unlock's arguments (credits, capped), none for Search, Balance" \
     descriptions_name_cost agent repeat
   check "AI Agent: a refusal reaches the model with its remedy, nothing charged" refusal_has_remedy agent IN
   check "example: the AI agent example chats with the scripted model, searches and unlocks 2 contacts within its Max Credits" \
@@ -246,7 +250,7 @@ agents_checks() {
   while read -r way repeat refusal move name <&3; do
     check "MCP ($name): the same unlock twice in one session is charged once and reported once" \
       repeat_is_charged_once "$way" "$repeat" 0 "$MCP_PATH"
-    check "MCP ($name): the tools listed name the cost" descriptions_name_cost "$way" repeat
+    check "MCP ($name): the tools listed name the cost in Unlock's arguments" descriptions_name_cost "$way" repeat
     check "MCP ($name): a refusal reaches the client with its remedy, nothing charged" \
       refusal_has_remedy "$way" "$refusal" "$MCP_PATH"
     check "MCP ($name): an unlock after the contact changed jobs returns the new record, charged as reported" \

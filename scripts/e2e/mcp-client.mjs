@@ -2,7 +2,7 @@
 // An MCP client for the MCP checks (scripts/e2e/agents.sh), on the official SDK:
 //   node scripts/e2e/mcp-client.mjs <server URL> <http|sse> '<calls JSON>'
 // connects over Streamable HTTP or SSE (one session), lists the tools, makes the calls in order and prints one
-// JSON object: {"session": <id or null>, "tools": [{name, description}], "calls": [{name, args, isError, text, bytes}]}.
+// JSON object: {"session": <id or null>, "tools": [{name, description, parameters}], "calls": [{name, args, isError, text, bytes}]}.
 // A call is {"tool": "<name>", "args": {…}}; the tool name matches ignoring case and anything but letters and
 // digits; an argument "$ids:<from>-<to>" becomes the contact ids (ct_…) from..to-1 of the latest search answer.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -54,7 +54,11 @@ async function main() {
 	console.log(
 		JSON.stringify({
 			session,
-			tools: tools.map(({ name, description }) => ({ name, description })),
+			tools: tools.map(({ name, description, inputSchema }) => ({
+				name,
+				description,
+				parameters: inputSchema,
+			})),
 			calls,
 		}),
 	);

@@ -197,12 +197,12 @@ try {
 	await waitFor(
 		() =>
 			[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((node) =>
-				/On job change/.test(node.textContent),
+				/On Job Change/.test(node.textContent),
 			),
-		{ what: 'the trigger subtitle "On job change"' },
+		{ what: 'the trigger subtitle "On Job Change"' },
 	);
 	await shot('editor-job-change-alert.png');
-	ok('the job change alert shows its trigger as "On job change"');
+	ok('the job change alert shows its trigger as "On Job Change"');
 	await openWorkflow(workflows.agent);
 	await shot('editor-ai-agent-tools.png');
 	ok('the AI agent example opens');

@@ -197,7 +197,7 @@ describe('credential test (GET /v1/credits/balance)', () => {
 		const baseUrl = credential.properties.find((property) => property.name === 'baseUrl');
 		expect(baseUrl?.default).toBe('');
 		expect(baseUrl?.required).toBe(true);
-		expect(baseUrl?.placeholder).toMatch(/^https:\/\//);
+		expect(baseUrl?.placeholder).toMatch(/^e\.g\. https:\/\//);
 		expect(JSON.stringify(credential.properties)).not.toMatch(/127\.0\.0\.1|localhost|sandbox/i);
 	});
 });

@@ -11,8 +11,9 @@ export const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change']
 
 export const pollTriggerProperties: INodeProperties[] = [
 	{
+		// How changes are found, and what a list built from filters misses: docs/trigger.md.
 		displayName:
-			'Checks the watched saved lists at each Poll Time and starts the workflow once per job or role change since the last check. Intent signals come only to the Contact Data Trigger.',
+			'At each Poll Time, starts the workflow once per job or role change on the watched saved lists. Intent signals come only to the Contact Data Trigger.',
 		name: 'pollNotice',
 		type: 'notice',
 		default: '',
@@ -40,15 +41,8 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 	savedListsToWatch(
 		'The saved lists whose members are checked at every poll. A contact added to or removed from a list is not a change; the first check of a list only records its members.',
-		'A filter-based list misses a change that moves a member out of its filters: for champions, watch a list of IDs',
+		'For champions, watch a list of contacts added by ID: a list built from filters misses changes that move people out of it',
 	),
-	{
-		displayName:
-			'A list built from search filters loses a member whose change takes them out of its filters, so a poll cannot see it. For champions, watch a list of contacts added by ID.',
-		name: 'filterListNotice',
-		type: 'notice',
-		default: '',
-	},
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -36,7 +36,7 @@ async function checkAndRecord(
 			return new Set(checked.new.map(String));
 		} catch (error) {
 			this.logger.warn(
-				`Contact Data Trigger: recording event ids failed (${(error as Error).message})`,
+				`Contact Data Trigger: could not record event ids yet (${(error as Error).message})`,
 			);
 			await sleep(RECORD_CHECK_PAUSE_MS * attempt);
 		}

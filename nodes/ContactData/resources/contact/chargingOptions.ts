@@ -24,7 +24,7 @@ export const CHARGING_OPTIONS: INodeProperties = {
 			default: false,
 			displayOptions: showFor('enrich'),
 			description:
-				'Whether a person the service does not know gives an output item with "matched": false (every found contact then carries "matched": true) instead of an error. Use an IF node on matched to branch.',
+				'Whether a person the service does not know gives an output item with "matched": false (found contacts then carry "matched": true) instead of stopping the node. Use an IF node on matched to branch.',
 		},
 		{
 			displayName: 'Skip Already Unlocked',

@@ -21,22 +21,20 @@ const operation: INodeProperties = {
 		{
 			name: 'Enrich',
 			value: 'enrich',
-			action:
-				'Enrich a contact: 1 credit at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
+			action: 'Enrich contact',
 			description:
 				'Find and unlock the full record of a person by email or LinkedIn URL (charges credits)',
 		},
 		{
 			name: 'Search',
 			value: 'search',
-			action: 'Search contacts (free)',
+			action: 'Search contacts',
 			description: 'Find contacts by title, seniority, company and 270+ more filters (free)',
 		},
 		{
 			name: 'Unlock',
 			value: 'unlock',
-			action:
-				'Unlock contacts: 1 credit each at basic level, 2 at premium, free if already unlocked; capped by Max Credits',
+			action: 'Unlock contacts',
 			description: 'Get the email and more for contacts from a search (charges credits)',
 		},
 	] satisfies Array<OperationOption<'contact'>>,

@@ -69,7 +69,7 @@ export const description: INodeProperties[] = [
 	...SIMPLIFY_PARAMETERS,
 	{
 		displayName:
-			'Search is free. It pages through the first 10,000 matches at most; to reach all of them, save the filters as a list (Saved List → Create) and export it.',
+			'Search is free and reaches the first 10,000 matches. For all of them, save the filters as a list (Saved List → Create) and export it.',
 		name: 'searchNotice',
 		type: 'notice',
 		default: '',

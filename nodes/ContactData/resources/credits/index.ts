@@ -19,15 +19,15 @@ const operation: INodeProperties = {
 		{
 			name: 'File Refund Claim',
 			value: 'fileRefundClaim',
-			action: 'File a refund claim (free)',
+			action: 'File credit refund claim',
 			description:
 				'Claim credits back for a contact with a bounced email, wrong phone or wrong title',
 		},
 		{
 			name: 'Get Balance',
 			value: 'getBalance',
-			action: 'Get the credit balance (free)',
-			description: 'Balance, tier, recent usage and refunds',
+			action: 'Get credit balance',
+			description: 'Retrieve the credit balance, tier, recent usage and refunds',
 		},
 	] satisfies Array<OperationOption<'credits'>>,
 	default: 'getBalance',

@@ -62,7 +62,7 @@ export const description: INodeProperties[] = [
 		options: CREATE_FROM_CHOICES,
 	},
 	...FILTER_PROPERTIES,
-	...contactIdsParameters(showForIds, 'The contacts to put in the list.'),
+	...contactIdsParameters(showForIds, 'The contacts to put in the list'),
 ];
 
 const BODY_PARAMETERS = {

@@ -75,10 +75,10 @@ export const description: INodeProperties[] = [
 		name: 'fields',
 		type: 'string',
 		default: '',
-		placeholder: 'first_name, last_name, email, company.name',
+		placeholder: 'e.g. first_name, last_name, email, company.name',
 		displayOptions: showFor,
 		description:
-			'The fields to export, as dotted paths, separated by commas. Empty: every field at the level each contact is held (members not unlocked come without email).',
+			'The fields to export, separated by commas; company.name names a field inside another. Empty: every field, at the level each contact is held (members not unlocked have no email).',
 	},
 	{
 		displayName: 'Unlocked Contacts Only',

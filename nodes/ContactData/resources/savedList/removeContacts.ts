@@ -4,7 +4,7 @@ import { changeMembers, memberParameters } from './members';
 
 export const description: INodeProperties[] = memberParameters(
 	'removeContacts',
-	'The contacts of all input items are removed together, 1,000 per call; a contact the list’s filters match is excluded from it.',
+	'The contacts of all input items are removed together, 1,000 per call, even those the list’s filters match.',
 );
 
 export async function execute(

@@ -20,7 +20,8 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		displayOptions: shownFromVersion2,
 		description:
 			'The most credits this node may spend per day (UTC), across its runs and MCP tool calls. 0: no daily cap.',
-		hint: 'Counted per n8n process: queue-mode workers and restarts start from 0 (then at most one cap per process)',
+		// How the caps are counted on several workers and after a restart: docs/agents-and-mcp.md, "Caps".
+		hint: 'When n8n runs on several workers, each counts on its own, and a restart of n8n starts the count again from 0',
 	},
 	{
 		displayName: 'Max Credits per MCP Session',
@@ -30,8 +31,8 @@ export const capsOverTimeOptions: INodeProperties[] = [
 		default: 0,
 		displayOptions: shownFromVersion2,
 		description:
-			'The most credits the calls of one MCP client session may spend (MCP Server Trigger over Streamable HTTP). 0: none.',
-		hint: 'Needs the mcp-session-id header (Streamable HTTP); over SSE only Max Credits applies, per call',
+			'The most credits one conversation of an outside assistant (an MCP client) may spend, however many calls it makes. 0: none.',
+		hint: 'Works for clients that keep a session with the MCP Server Trigger; for the others only Max Credits applies, per call',
 	},
 ];
 

@@ -42,7 +42,7 @@ export function savedListPicker(
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: `${ID_PREFIXES.list}…`,
+				placeholder: `e.g. ${ID_PREFIXES.list}4f9c2a7d1b3e8f60`,
 				validation: [
 					{
 						type: 'regex',
@@ -220,7 +220,7 @@ export function whenMaxCreditsReachedParameter(
 				name: 'Stop Before Spending',
 				value: 'stop',
 				description:
-					'Check the whole run first; when it could cost more than Max Credits, send nothing and stop with an error',
+					'Check the whole run first; when it could cost more than Max Credits, send nothing and stop the run',
 			},
 			{ name: whatFits.name, value: 'whatFits', description: whatFits.description },
 		].sort((a, b) => a.name.localeCompare(b.name)),

@@ -31,7 +31,7 @@ function textFilterAdvice(filters: SearchFilters): string | undefined {
 			const unknown = (value as string[]).filter((entry) => !known.includes(entry));
 			advice.push(
 				unknown.length
-					? `${source.displayName} ${showValue(unknown)} ${unknown.length === 1 ? 'is not a value' : 'are not values'} the service lists; it writes them in snake_case, e.g. ${known.slice(0, 6).join(', ')} (pick them from the list in the editor)`
+					? `${source.displayName} ${showValue(unknown)} ${unknown.length === 1 ? 'is not a value' : 'are not values'} the service lists; it writes them in lower case with underscores, e.g. ${known.slice(0, 6).join(', ')} (pick them from the list in the editor)`
 					: `${source.displayName} ${showValue(value)} are matched exactly`,
 			);
 		}

@@ -20,6 +20,7 @@ const SPECIAL_LABELS: Record<string, string> = {
 	aws: 'AWS',
 	gcp: 'GCP',
 	e_commerce: 'E-Commerce',
+	pre_seed: 'Pre-Seed',
 	'node.js': 'Node.js',
 	postgresql: 'PostgreSQL',
 	mysql: 'MySQL',
@@ -29,11 +30,33 @@ const SPECIAL_LABELS: Record<string, string> = {
 	human_resources: 'Human Resources (People)',
 };
 
+/** Short words Title Case keeps in lower case inside a label ("Food and Beverage"). */
+const MINOR_WORDS = new Set([
+	'a',
+	'an',
+	'and',
+	'as',
+	'at',
+	'by',
+	'for',
+	'in',
+	'of',
+	'on',
+	'or',
+	'the',
+	'to',
+]);
+
+/** An option's label from its API value, in Title Case as n8n's guideline asks. */
 const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+		.map((word, index, words) =>
+			MINOR_WORDS.has(word) && index > 0 && index < words.length - 1
+				? word
+				: word.charAt(0).toUpperCase() + word.slice(1),
+		)
 		.join(' ');
 
 const choicesOf = (values: readonly string[]) =>
@@ -43,7 +66,7 @@ const choicesOf = (values: readonly string[]) =>
 
 const listHint = 'Several values: separate them with commas, or give an array from an expression';
 const pickHint =
-	'Choose from the list, or give other values (names as people write them are turned into the service’s snake_case identifiers) from an expression';
+	'Choose from the list, or give other values from an expression, in plain words (the node turns them into the service’s names)';
 
 /** The filters the node names, in one collection (the editor sorts its options by name). */
 const NAMED_FILTERS: INodeProperties = {
@@ -75,7 +98,7 @@ const NAMED_FILTERS: INodeProperties = {
 			name: 'country',
 			type: 'string',
 			default: '',
-			placeholder: 'US, GB, DE',
+			placeholder: 'e.g. US, GB, DE',
 			description: `ISO 3166 two-letter country codes. ${listHint}.`,
 		},
 		{
@@ -107,7 +130,7 @@ const NAMED_FILTERS: INodeProperties = {
 			name: 'title',
 			type: 'string',
 			default: '',
-			placeholder: 'VP Engineering, CTO',
+			placeholder: 'e.g. VP Engineering, CTO',
 			description: `A title matches when it holds every word of one of these as whole words, any case (CTO finds "Co-Founder & CTO"). ${listHint}.`,
 		},
 		{
@@ -155,7 +178,7 @@ const ADDITIONAL_FILTERS: INodeProperties = {
 					name: 'name',
 					type: 'string',
 					default: '',
-					placeholder: 'revenue_range',
+					placeholder: 'e.g. revenue_range',
 					description: 'The filter’s name in the API',
 				},
 				{
@@ -163,7 +186,7 @@ const ADDITIONAL_FILTERS: INodeProperties = {
 					name: 'value',
 					type: 'string',
 					default: '',
-					placeholder: '["10m-50m"]',
+					placeholder: 'e.g. ["10m-50m"]',
 				},
 			],
 		},

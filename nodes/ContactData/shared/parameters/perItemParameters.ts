@@ -8,7 +8,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { ID_PREFIXES } from '../client/contract';
+import { CREDIT_COST, ID_PREFIXES } from '../client/contract';
 import {
 	FROM_VERSION_2,
 	FROM_VERSION_2_1,
@@ -19,13 +19,19 @@ import {
 	withToolDefault,
 } from './versions';
 
-const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.contact}…, the id of each contact in a search answer), separated by commas', 'string') }}`;
-const FROM_AI_EMAIL =
-	"={{ $fromAI('email', 'The work email of the person to find; empty when you give the LinkedIn URL', 'string', '') }}";
+/**
+ * The price as a model reads it. n8n describes a tool to the model by its action ("Unlock contacts
+ * in Contact Data"), never by the operation's description, so the arguments of the paid operations
+ * say it. Unlock shares its Contact IDs with the free Add and Remove Contacts: one text for all.
+ */
+const PRICE = `${CREDIT_COST.basic} credit at basic level, ${CREDIT_COST.premium} at premium, free if already unlocked, capped by Max Credits`;
+const FROM_AI_IDS = `={{ $fromAI('contact_ids', 'The contact IDs (${ID_PREFIXES.contact}…, the id of each contact in a search answer), separated by commas. To unlock, each contact costs ${PRICE}; saved lists are free.', 'string') }}`;
+const FROM_AI_EMAIL = `={{ $fromAI('email', 'The work email of the person to find; empty when you give the LinkedIn URL. The person found costs ${PRICE}; nothing when no one matches.', 'string', '') }}`;
 const FROM_AI_LINKEDIN_URL =
 	"={{ $fromAI('linkedin_url', 'The LinkedIn profile URL of the person to find; empty when you give the email', 'string', '') }}";
 
-const DOTTED = 'A dotted path such as contact.id reaches into an object';
+/** How a field inside another is named (n8n's rules refuse the word "id" in a description). */
+const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
 /** A field parameter's name is read once per run (fast: no expression per item), unlike n8n's other parameters. */
 const READ_ONCE = 'Read once from the first item: every item uses the same field.';
@@ -66,7 +72,7 @@ function contactIdsExpression(
 		default: '={{ $json.id }}',
 		required: true,
 		displayOptions,
-		description: `${description} One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item`,
+		description: `${description}. One ID (${ID_PREFIXES.contact}…), an array of IDs, or IDs separated by commas, per input item.`,
 	};
 }
 
@@ -84,7 +90,7 @@ function contactIdsFrom(displayOptions: IDisplayOptions, description: string): I
 			{
 				name: 'A Field of Each Item',
 				value: 'field',
-				description: 'Read the IDs from a field of each input item (fast: no expression per item)',
+				description: 'Read the IDs from a field of each input item (the fastest way)',
 			},
 			{
 				name: 'An Expression',
@@ -112,7 +118,7 @@ export function contactIdsParameters(
 		type: 'string',
 		default: 'id',
 		required: true,
-		description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${DOTTED}.`,
+		description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${NESTED}.`,
 		hint: READ_ONCE,
 	};
 	return [
@@ -141,7 +147,7 @@ export const CONTACT_IDS_PARAMETERS = contactIdsParameters(
 			operation: ['unlock', 'addContacts', 'removeContacts'],
 		},
 	},
-	'The contacts to unlock, add or remove; by default the ID field of a search result.',
+	'The contacts to unlock, add or remove; by default the ID field of a search result',
 );
 
 /** Email and LinkedIn URL as values or expressions: version 1's parameters, and version 2's "Expressions". */
@@ -151,7 +157,7 @@ function personExpressions(displayOptions: IDisplayOptions): INodeProperties[] {
 			displayName: 'Email',
 			name: 'email',
 			type: 'string',
-			placeholder: 'name@email.com',
+			placeholder: 'e.g. nathan@example.com',
 			default: '',
 			displayOptions,
 			description:
@@ -161,7 +167,7 @@ function personExpressions(displayOptions: IDisplayOptions): INodeProperties[] {
 			displayName: 'LinkedIn URL',
 			name: 'linkedinUrl',
 			type: 'string',
-			placeholder: 'https://www.linkedin.com/in/ada-lovelace',
+			placeholder: 'e.g. https://www.linkedin.com/in/ada-lovelace',
 			default: '',
 			displayOptions,
 			description: 'The person’s LinkedIn profile URL (https://www.linkedin.com/in/…)',
@@ -190,7 +196,7 @@ function personFrom(displayOptions: IDisplayOptions): INodeProperties {
 				name: 'Fields of Each Item',
 				value: 'fields',
 				description:
-					'Read the email and LinkedIn URL from fields of each input item (fast: no expression per item)',
+					'Read the email and LinkedIn URL from fields of each input item (the fastest way)',
 			},
 		],
 		description: 'Where the email and LinkedIn URL of each person to find come from',
@@ -206,9 +212,9 @@ function personFields(displayOptions: IDisplayOptions, from2_1 = false): INodePr
 			name: 'emailField',
 			type: 'string',
 			default: 'email',
-			placeholder: 'email',
+			placeholder: 'e.g. email',
 			displayOptions,
-			description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${DOTTED}.`,
+			description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${NESTED}.`,
 			hint: hint('email'),
 		},
 		{
@@ -216,9 +222,9 @@ function personFields(displayOptions: IDisplayOptions, from2_1 = false): INodePr
 			name: 'linkedinUrlField',
 			type: 'string',
 			default: 'linkedin_url',
-			placeholder: 'linkedin_url',
+			placeholder: 'e.g. linkedin_url',
 			displayOptions,
-			description: `The field of each input item holding the LinkedIn profile URL; empty to use only the email. ${DOTTED}.`,
+			description: `The field of each input item holding the LinkedIn profile URL; empty to use only the email. ${NESTED}.`,
 			hint: hint('LinkedIn URL'),
 		},
 	];

@@ -40,11 +40,11 @@ function subtitle(parameters: INodeParameters): unknown {
 	);
 }
 
-it('the canvas subtitle reads as words, not event type identifiers', () => {
-	expect(subtitle({ events: ['job_change'] })).toBe('On job change');
-	expect(subtitle({})).toBe('On job change');
+it('the canvas subtitle reads as the events’ names in Title Case, not event type identifiers', () => {
+	expect(subtitle({ events: ['job_change'] })).toBe('On Job Change');
+	expect(subtitle({})).toBe('On Job Change');
 	expect(subtitle({ events: ['job_change', 'role_change', 'intent'] })).toBe(
-		'On job change, role change, intent',
+		'On Job Change, Role Change, Intent',
 	);
 });
 

@@ -205,7 +205,7 @@ describe('filters in the user’s words', () => {
 		const [notice] = hints(result);
 		expect(notice).toMatch(/No contacts matched/);
 		expect(notice).toMatch(
-			/Industries \["saas"\] is not a value the service lists; it writes them in snake_case, e\.g\. software/,
+			/Industries \["saas"\] is not a value the service lists; it writes them in lower case with underscores, e\.g\. software/,
 		);
 		expect(notice).toMatch(/Departments \["engineering"\] are matched exactly/);
 	});

@@ -5,7 +5,10 @@
  */
 import {
 	NodeHelpers,
+	traverseNodeParameters,
+	type FromAIArgument,
 	type IDataObject,
+	type INode,
 	type INodeExecutionData,
 	type INodeParameters,
 } from 'n8n-workflow';
@@ -422,29 +425,42 @@ describe('the MCP session is the MCP Server Trigger’s own', () => {
 });
 
 describe('tools that tell the model the price', () => {
-	const toolDescription = (parameters: INodeParameters) => {
+	/**
+	 * What n8n offers the model for a tool node saved with `parameters` (its defaults filled in, as
+	 * n8n does): the tool's description, and the descriptions of the arguments the model fills, read
+	 * by n8n's own $fromAI parser (what createNodeAsTool builds the tool's schema from).
+	 */
+	const offered = (saved: INodeParameters) => {
 		const nodeType = toolVariant();
-		const node = {
-			id: 'tool',
-			name: 'Contact Data',
-			type: 'contactDataTool',
-			typeVersion: 2,
-			position: [0, 0] as [number, number],
-			parameters,
+		const { description: type } = nodeType;
+		const at = { typeVersion: 2, parameters: saved } as unknown as INode;
+		const parameters =
+			NodeHelpers.getNodeParameters(type.properties, saved, true, false, at, type) ?? {};
+		const node = { ...at, id: 'tool', name: 'Contact Data', type: type.name, parameters };
+		const found: FromAIArgument[] = [];
+		traverseNodeParameters(parameters, found);
+		return {
+			description: NodeHelpers.getToolDescriptionForNode(node, nodeType),
+			arguments: found.map(({ description }) => description).join(' '),
 		};
-		return NodeHelpers.getToolDescriptionForNode(node, nodeType);
 	};
 
-	it('the default descriptions say what each operation costs, and that spending is capped', () => {
-		const unlockText = toolDescription({ resource: 'contact', operation: 'unlock' });
-		expect(unlockText).toMatch(/1 credit .*basic.*2 .*premium/i);
-		expect(unlockText).toMatch(/Max Credits/);
-		expect(toolDescription({ resource: 'contact', operation: 'enrich' })).toMatch(
-			/1 credit .*basic.*2 .*premium/i,
-		);
-		expect(toolDescription({ resource: 'contact', operation: 'search' })).toMatch(/free/i);
-		expect(toolDescription({ resource: 'credits', operation: 'getBalance' })).toMatch(/free/i);
-		expect(toolDescription({ resource: 'savedList', operation: 'getMany' })).toMatch(/free/i);
+	it('the description is the action; the arguments of Unlock and Enrich say the price and the cap', () => {
+		const unlockTool = offered({ resource: 'contact', operation: 'unlock' });
+		expect(unlockTool.description).toBe('Unlock contacts in Contact Data');
+		expect(unlockTool.arguments).toMatch(/1 credit .*basic.*2 .*premium/i);
+		expect(unlockTool.arguments).toMatch(/Max Credits/);
+		const enrichTool = offered({ resource: 'contact', operation: 'enrich' });
+		expect(enrichTool.arguments).toMatch(/1 credit .*basic.*2 .*premium/i);
+		expect(enrichTool.arguments).toMatch(/Max Credits/);
+		for (const [resource, operation] of [
+			['contact', 'search'],
+			['credits', 'getBalance'],
+			['savedList', 'getMany'],
+		]) {
+			const { description, arguments: read } = offered({ resource, operation });
+			expect(`${description} ${read}`).not.toMatch(/1 credit|premium|Max Credits/);
+		}
 	});
 
 	it('a refusal puts its remedy in the message, which is all n8n passes the model', async () => {

@@ -1,0 +1,32 @@
+/**
+ * The subtitles under the nodes on the canvas, in Title Case as n8n's guidelines ask: the names of
+ * the chosen options, not their values. n8n resolves `subtitle` as an expression, so each is a map
+ * from value to name written into one (JSON of names, which holds no "}}" to end it early).
+ */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+const optionsOf = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
+
+/** "Unlock: Contact": the chosen operation and resource, for a node with a Resource parameter. */
+export function operationSubtitle(
+	resource: INodeProperties,
+	operations: INodeProperties[],
+): string {
+	const names: Record<string, string> = {};
+	for (const operation of operations) {
+		const resourceValue = operation.displayOptions?.show?.resource?.[0];
+		const resourceName = optionsOf(resource).find(({ value }) => value === resourceValue)?.name;
+		for (const { value, name } of optionsOf(operation))
+			names[`${String(resourceValue)}.${value}`] = `${name}: ${resourceName}`;
+	}
+	return `={{ ${JSON.stringify(names)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
+}
+
+/** "On Job Change, Role Change": the events that start a trigger, from its Events parameter. */
+export function eventsSubtitle(properties: INodeProperties[]): string {
+	const events = properties.find(({ name }) => name === 'events');
+	const names = Object.fromEntries(
+		optionsOf(events ?? ({} as INodeProperties)).map(({ value, name }) => [value, name]),
+	);
+	return `={{ "On " + $parameter["events"].map((event) => (${JSON.stringify(names)})[event]).join(", ") }}`;
+}
