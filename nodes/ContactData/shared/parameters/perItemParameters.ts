@@ -34,10 +34,10 @@ const FROM_AI_LINKEDIN_URL =
 const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
 /** A field parameter's name is read once per run (fast: no expression per item), unlike n8n's other parameters. */
-const READ_ONCE = 'Read once from the first item: every item uses the same field.';
+const READ_ONCE = 'Read once, from the first item: all items use the same field.';
 /** From 2.1, n8n's Expression switch on the field parameter gives each item's value. */
 const orExpression = (what: string) =>
-	`${READ_ONCE} To give each item's ${what} instead, use an expression.`;
+	`${READ_ONCE} For each item's own ${what}, use an expression.`;
 
 /**
  * Version 2's expression parameter and its tool copy: on the canvas when "… From" chose it; for a

@@ -72,7 +72,7 @@ describe('the parameters of version 2.1', () => {
 			hintOf({ resource: 'contact', operation: 'enrich' }, 'emailField'),
 			hintOf({ resource: 'contact', operation: 'enrich' }, 'linkedinUrlField'),
 		];
-		for (const hint of hints) expect(hint).toMatch(/once.*first item.*every item/i);
+		for (const hint of hints) expect(hint).toMatch(/once.*first item.*all items/i);
 	});
 });
 
