@@ -218,7 +218,7 @@ function noMatch(
 	const error = apiFailure(context.getNode(), 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:
-			'Nothing was charged. To get an item with "matched": false instead of an error (and branch on it with an IF node), turn on Options → Output No-Match Items.',
+			'This lookup was not charged. To get an item with "matched": false instead, and branch on it with an IF node, turn on Options → Output No-Match Items.',
 		status: 404,
 		apiCode: 'not_found',
 		itemIndex,

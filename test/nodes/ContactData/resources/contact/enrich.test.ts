@@ -87,7 +87,7 @@ it('a person the service does not know: a 404 error by default, naming the item'
 		'No contact matches the email "nobody@nowhere.example" [item 1]',
 	);
 	// It points to the option that turns a no-match into an item, and says nothing was charged.
-	expect(result.error?.description).toMatch(/Nothing was charged.*Output No-Match Items/);
+	expect(result.error?.description).toMatch(/This lookup was not charged.*Output No-Match Items/);
 	expect(result.error?.description).not.toMatch(/Check the id/);
 });
 
