@@ -44,15 +44,18 @@ import { personParameters } from '../../shared/parameters/perItemParameters';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
+/** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
+const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
+	name: 'Enrich What Fits',
+	description:
+		'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
+});
+
 export const description: INodeProperties[] = [
 	...personParameters(showFor),
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
-	whenMaxCreditsReachedParameter(showFor, {
-		name: 'Enrich What Fits',
-		description:
-			'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
-	}),
+	WHEN_MAX_CREDITS_REACHED,
 	...SIMPLIFY_PARAMETERS,
 	CHARGING_OPTIONS,
 ];
@@ -74,7 +77,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = chargingRunOf(this, 'Enrich What Fits');
+	const run = chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	// 1. Check every item before anything is sent.
 	const personOf = personReader(this, items);
 	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>

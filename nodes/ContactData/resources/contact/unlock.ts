@@ -45,15 +45,18 @@ import { plural, unique } from '../../shared/parameters/utilities';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
+/** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
+const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
+	name: 'Unlock What Fits',
+	description:
+		'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
+});
+
 export const description: INodeProperties[] = [
 	...CONTACT_IDS_PARAMETERS,
 	LEVEL_PARAMETER,
 	MAX_CREDITS_PARAMETER,
-	whenMaxCreditsReachedParameter(showFor, {
-		name: 'Unlock What Fits',
-		description:
-			'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
-	}),
+	WHEN_MAX_CREDITS_REACHED,
 	...SIMPLIFY_PARAMETERS,
 	CHARGING_OPTIONS,
 	{
@@ -70,7 +73,7 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = chargingRunOf(this, 'Unlock What Fits');
+	const run = chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>

@@ -9,6 +9,7 @@ import {
 	type IExecuteData,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { CREDIT_COST, type UnlockLevel } from '../client/contract';
@@ -19,6 +20,7 @@ import {
 	type CapOverTimeName,
 } from '../parameters/capsOverTime';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
+import type { Choice } from '../parameters/values';
 import { plural, unique } from '../parameters/utilities';
 import {
 	CreditBudget,
@@ -41,21 +43,25 @@ export interface ChargingRun {
 	whatFits: string;
 }
 
-/** Read once per run: one level, one budget and one policy for all input items. */
-export function chargingRunOf(context: IExecuteFunctions, whatFits: string): ChargingRun {
+/**
+ * Read once per run: one level, one budget and one policy for all input items. The policy's
+ * choices are the operation's own When Max Credits Is Reached parameter.
+ */
+export function chargingRunOf(
+	context: IExecuteFunctions,
+	whenReached: INodeProperties,
+): ChargingRun {
 	const level = levelOf(context, 0);
-	const choices = [
-		{ name: 'Stop Before Spending', value: 'stop' },
-		{ name: whatFits, value: 'whatFits' },
-	];
+	const choices = whenReached.options as Choice[];
 	const policy = optionParameter<WhenMaxCreditsReached>(
 		context,
-		'whenMaxCreditsReached',
-		'When Max Credits Is Reached',
+		whenReached.name,
+		whenReached.displayName,
 		0,
 		choices,
 		'stop',
 	);
+	const whatFits = choices.find(({ value }) => value === 'whatFits')!.name;
 	return { level, cost: CREDIT_COST[level], budget: creditBudgetOf(context), policy, whatFits };
 }
 
