@@ -55,6 +55,16 @@ function unlockApi(balance = 10_000) {
 	return { state, answer };
 }
 
+/** Unlock of 200 ids from the fake API: Max Credits 100 and Unlock What Fits unless told otherwise. */
+const unlock200 = (parameters: Record<string, unknown>, continueOnFail: boolean) =>
+	run(sandbox, {
+		parameters: unlockParameters(parameters),
+		inputItems: idItems(ids(200)),
+		continueOnFail,
+		baseUrl: fake!.url,
+	});
+const WITHIN_100 = { maxCredits: 100, ...WHAT_FITS };
+
 const insufficient = {
 	error: {
 		code: 'insufficient_credits',
@@ -90,13 +100,7 @@ describe('an answer lost, then its retry refused', () => {
 			const answered = api.answer(key, request.body as { ids: string[] })!;
 			json(res, 200, answered.body, answered.replayed ? { 'idempotent-replayed': 'true' } : {});
 		});
-		const wanted = ids(200);
-		const result = await run(sandbox, {
-			parameters: unlockParameters({ maxCredits: 100, ...WHAT_FITS }),
-			inputItems: idItems(wanted),
-			continueOnFail: true,
-			baseUrl: fake.url,
-		});
+		const result = await unlock200(WITHIN_100, true);
 		// Before the fix: 200 charged, the item errors said "was refused, so nothing was charged".
 		expect(api.state.charged).toBeLessThanOrEqual(100);
 		expect(result.items).toHaveLength(200);
@@ -118,13 +122,7 @@ describe('an answer lost, then its retry refused', () => {
 			// The request was read and charged; the server goes away before answering.
 			void fake!.close();
 		});
-		const wanted = ids(200);
-		const result = await run(sandbox, {
-			parameters: unlockParameters({ maxCredits: 100, ...WHAT_FITS }),
-			inputItems: idItems(wanted),
-			continueOnFail: true,
-			baseUrl: fake.url,
-		});
+		const result = await unlock200(WITHIN_100, true);
 		expect(api.state.charged).toBe(100);
 		expect(fake.requests).toHaveLength(1);
 		const errors = result.items.filter((item) => item.json.error !== undefined);
@@ -147,12 +145,7 @@ describe('an answer lost, then its retry refused', () => {
 			const answered = api.answer(keyOf(req), request.body as { ids: string[] })!;
 			json(res, 200, answered.body);
 		});
-		const result = await run(sandbox, {
-			parameters: unlockParameters({ maxCredits: 100, ...WHAT_FITS }),
-			inputItems: idItems(ids(200)),
-			continueOnFail: true,
-			baseUrl: fake.url,
-		});
+		const result = await unlock200(WITHIN_100, true);
 		expect(api.state.charged).toBe(100);
 		expect(result.items.filter((item) => item.json.error === undefined)).toHaveLength(100);
 	});
@@ -176,11 +169,7 @@ describe('a refusal mid-run (402) after earlier calls were charged', () => {
 	it('without Continue On Fail: the error says what the run charged, that a rerun returns it free, "[item N]" once', async () => {
 		const { api, answer } = refusingApi();
 		fake = await startFakeApi(answer);
-		const result = await run(sandbox, {
-			parameters: unlockParameters({ maxCredits: 1_000 }),
-			inputItems: idItems(ids(200)),
-			baseUrl: fake.url,
-		});
+		const result = await unlock200({ maxCredits: 1_000 }, false);
 		expect(api.state.charged).toBe(100);
 		const error = result.error!;
 		const text = `${error.message} ${error.description}`;
@@ -193,12 +182,7 @@ describe('a refusal mid-run (402) after earlier calls were charged', () => {
 	it('with Continue On Fail: the 100 paid contacts are output, the notice counts them', async () => {
 		const { api, answer } = refusingApi();
 		fake = await startFakeApi(answer);
-		const result = await run(sandbox, {
-			parameters: unlockParameters({ maxCredits: 1_000 }),
-			inputItems: idItems(ids(200)),
-			continueOnFail: true,
-			baseUrl: fake.url,
-		});
+		const result = await unlock200({ maxCredits: 1_000 }, true);
 		expect(api.state.charged).toBe(100);
 		const records = result.items.filter((item) => item.json.error === undefined);
 		expect(records).toHaveLength(100);
