@@ -1,0 +1,207 @@
+/**
+ * A call sent again, by a new run or a new tool call, after its answer was lost (issue 30, from the
+ * adversarial review): a refusal of the repeat says nothing of the first send, so its worst case
+ * stays held; Retry On Fail replays the lost call instead of spending a new Max Credits; messages
+ * never say "not charged" for a call that may have been; version 2 tool answers keep their fields.
+ */
+import { ContactDataApi } from '../../../../../credentials/ContactDataApi.credentials';
+import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
+import { runAgent } from '../../../../harness/agent';
+import { startTestSandbox } from '../../../../harness/sandbox';
+import { json, startFakeApi, type FakeApi } from '../../../../support/fakeApi.cjs';
+import { hints, run, type TestSandbox, unlockParameters } from '../../setup';
+
+jest.setTimeout(180_000);
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+	sandbox = await startTestSandbox({ contacts: 10 });
+});
+afterAll(async () => sandbox?.close());
+let fake: FakeApi | undefined;
+afterEach(async () => {
+	await fake?.close();
+	fake = undefined;
+});
+
+const ids = (count: number, from = 0) =>
+	Array.from({ length: count }, (_, index) => `ct_${String(from + index).padStart(6, '0')}`);
+const idItems = (list: string[]) => list.map((id) => ({ json: { id } }));
+const credential = () => ({ contactDataApi: { apiKey: 'cd_test_x', baseUrl: fake!.url } });
+
+/**
+ * An honest unlock API (a key's first answer replayed, a contact unlocked once is free) whose first
+ * call is charged and its answer lost; later sends of that key meet `afterLost` (429s, or lost again).
+ */
+async function lostFirstCall(afterLost: '429' | 'lost') {
+	const unlocked = new Set<string>();
+	const answers = new Map<string, object>();
+	const state = { charged: 0, lostKey: undefined as string | undefined };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const body = request.body as { ids: string[] };
+		const fresh = body.ids.filter((id) => !unlocked.has(id));
+		if (state.lostKey === undefined) {
+			state.lostKey = key;
+			fresh.forEach((id) => unlocked.add(id));
+			state.charged += fresh.length;
+			return res.socket?.destroy();
+		}
+		if (key === state.lostKey && afterLost === 'lost') return res.socket?.destroy();
+		if (key === state.lostKey)
+			return json(
+				res,
+				429,
+				{ error: { code: 'rate_limited', message: 'Too many requests' } },
+				{ 'retry-after': '0.05', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '0.3' },
+			);
+		if (!answers.has(key)) {
+			fresh.forEach((id) => unlocked.add(id));
+			state.charged += fresh.length;
+			const contacts = body.ids.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+			answers.set(key, { contacts, credits_charged: fresh.length, credits_remaining: 5_000 });
+		}
+		json(res, 200, answers.get(key));
+	});
+	return state;
+}
+
+describe('a held key sent again and refused', () => {
+	it('an agent repeats a lost call, the repeat meets 429s: Max Credits 100 holds', async () => {
+		const api = await lostFirstCall('429');
+		const { toolCalls } = await runAgent({
+			toolType: new ContactData(),
+			toolParameters: {
+				...unlockParameters({ maxCredits: 100, whenMaxCreditsReached: 'whatFits' }),
+				contactIds: '={{ $json.ids }}',
+			},
+			rounds: [[{ ids: ids(100) }], [{ ids: ids(100) }], [{ ids: ids(100, 500) }]],
+			credentialTypes: [new ContactDataApi()],
+			credentials: credential(),
+		});
+		// Before: the repeat freed the held 100 ("was refused, so this call was not charged"), 200 paid.
+		expect(api.charged).toBeLessThanOrEqual(100);
+		expect(toolCalls[1].error?.message ?? '').not.toMatch(/not charged/);
+	});
+
+	it('Retry On Fail, then a later run today: Max Credits per Day 200 holds', async () => {
+		const api = await lostFirstCall('429');
+		const perDay = { options: { maxCreditsPerDay: 200 } };
+		await run(sandbox, {
+			parameters: unlockParameters({ maxCredits: 100, ...perDay }),
+			inputItems: idItems(ids(100)),
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+			baseUrl: fake!.url,
+			nodeId: 'held-key-day',
+		});
+		await run(sandbox, {
+			parameters: unlockParameters({
+				maxCredits: 200,
+				whenMaxCreditsReached: 'whatFits',
+				...perDay,
+			}),
+			inputItems: idItems(ids(200, 1_000)),
+			baseUrl: fake!.url,
+			nodeId: 'held-key-day',
+		});
+		expect(api.charged).toBeLessThanOrEqual(200);
+	});
+});
+
+it('Retry On Fail replays the lost call: one execution stays within Max Credits 100', async () => {
+	const api = await lostFirstCall('lost');
+	const result = await run(sandbox, {
+		parameters: unlockParameters({
+			maxCredits: 100,
+			whenMaxCreditsReached: 'whatFits',
+			options: { maxCreditsPerDay: 150 },
+		}),
+		inputItems: idItems(ids(200)),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake!.url,
+		nodeId: 'retry-sizing',
+	});
+	// Before: the second try sized its calls to the day's 50 left, never replayed, and paid 150.
+	expect(api.charged).toBeLessThanOrEqual(100);
+	expect(hints(result)[0] ?? '').not.toMatch(/50 credits charged/);
+});
+
+describe('a replay refused after lost answers never says "not charged"', () => {
+	it('Enrich, the replay answered 404', async () => {
+		let count = 0;
+		fake = await startFakeApi((_request, res) => {
+			// The first send (5 attempts) is read, its answers lost; the replay meets a 404.
+			if (++count <= 5) return res.socket?.destroy();
+			json(res, 404, { error: { code: 'not_found', message: 'No contact matches' } });
+		});
+		const result = await run(sandbox, {
+			parameters: {
+				resource: 'contact',
+				operation: 'enrich',
+				email: '={{ $json.email }}',
+				maxCredits: 10,
+			},
+			inputItems: [{ json: { email: 'a@example.com' } }],
+			continueOnFail: true,
+			baseUrl: fake.url,
+		});
+		const item = result.items[0].json;
+		expect(hints(result)[0]).toMatch(/1 held back for answers that were lost/);
+		expect(`${item.error} ${item.description}`).not.toMatch(/not charged/);
+		expect(item.error).toMatch(/may have charged/);
+	});
+
+	it('Unlock, the replay refused 402', async () => {
+		let count = 0;
+		fake = await startFakeApi((_request, res) => {
+			if (++count <= 5) return res.socket?.destroy();
+			json(res, 402, {
+				error: {
+					code: 'insufficient_credits',
+					message: 'Not enough credits',
+					details: { required: 3, balance: 0 },
+				},
+			});
+		});
+		const result = await run(sandbox, {
+			parameters: unlockParameters({ maxCredits: 10 }),
+			inputItems: idItems(ids(3)),
+			continueOnFail: true,
+			baseUrl: fake.url,
+		});
+		const item = result.items[0].json;
+		expect(item.error).toMatch(/may have charged/);
+		expect(`${item.error} ${item.description}`).not.toMatch(/not charged/);
+	});
+});
+
+it('a version 2 tool answer keeps its credit fields (what is held is said from 2.1 on)', async () => {
+	fake = await startFakeApi((request, res) => {
+		const body = request.body as { ids: string[] };
+		json(res, 200, {
+			contacts: body.ids.map((id) => ({ id, unlocked: true, level: 'basic', name: id })),
+			credits_charged: body.ids.length,
+			credits_remaining: 100,
+		});
+	});
+	const answerFields = async (typeVersion: number) => {
+		const { toolCalls } = await runAgent({
+			toolType: new ContactData(),
+			typeVersion,
+			toolParameters: {
+				resource: 'contact',
+				operation: 'unlock',
+				contactIds: '={{ $json.ids }}',
+				maxCredits: 10,
+				options: { maxCreditsPerDay: 50 },
+			},
+			rounds: [[{ ids: ['ct_000001'] }]],
+			credentialTypes: [new ContactDataApi()],
+			credentials: credential(),
+		});
+		return Object.keys(toolCalls[0].items[0].json.credits as object);
+	};
+	const version2 = ['spent_by_this_call', 'spent_in_run', 'max_credits', 'left', 'replayed'];
+	expect(await answerFields(2)).toEqual([...version2, 'left_today']);
+	expect(await answerFields(2.1)).toEqual([...version2, 'left_today', 'held_today']);
+});
