@@ -132,6 +132,8 @@ function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 	// The budget this call's run used (a search makes one, of nothing spent).
 	const budget = creditBudgetOf(context);
 	const capsOverTime = charging ? budget.caps.filter((cap) => cap.leftField) : [];
+	// What is held is said apart from 2.1 on: versions 1 and 2 keep their answers as they were.
+	const withHeld = fromVersion2_1(context.getNode());
 	return {
 		spent_by_this_call: budget.chargedHere,
 		spent_in_run: budget.charged,
@@ -141,7 +143,7 @@ function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 		...Object.fromEntries(
 			capsOverTime.flatMap((cap) => [
 				[cap.leftField, leftOf(cap)],
-				[HELD_FIELDS[cap.leftField!], cap.tally.reserved],
+				...(withHeld ? [[HELD_FIELDS[cap.leftField!], cap.tally.reserved]] : []),
 			]),
 		),
 	};

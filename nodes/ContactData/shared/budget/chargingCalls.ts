@@ -145,7 +145,8 @@ export class ChargingCalls<A extends ChargeReport> {
 			if (this.context.getExecutionCancelSignal()?.aborted)
 				throw asNodeError(this.context, error, call.itemIndex);
 			// A refusal of a replay says nothing of the earlier send whose answer was lost.
-			const refused = certainlyNotCarriedOut(error) && call.sends === 1;
+			const refused =
+				certainlyNotCarriedOut(error) && call.sends === 1 && !call.reservation.sentBefore;
 			if (refused) budget.release(call.reservation);
 			const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
 			if (lost) (replaying ? this.stillLost : this.lost).push(call);
@@ -179,10 +180,14 @@ export class ChargingCalls<A extends ChargeReport> {
 		// The error as the transport wrote it: the item is named once, when the operation raises it.
 		const { message, description } = error as { message?: string; description?: string | null };
 		const { kind = 'lostAnswer', apiCode } = failureOf(error) ?? {};
+		// A refusal after an earlier send: that send may have been carried out, whatever this one met.
+		const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 		const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-		return apiFailure(this.context.getNode(), kind, {
+		return apiFailure(this.context.getNode(), mayHaveCharged ? 'lostAnswer' : kind, {
 			message: `${message ?? String(error)}. ${this.sentText(call, refused)}${this.chargedBeforeText()}`,
-			description: description ?? undefined,
+			description: mayHaveCharged
+				? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
+				: (description ?? undefined),
 			status: Number.isInteger(status) ? status : undefined,
 			apiCode,
 			itemIndex: call.itemIndex,

@@ -77,18 +77,34 @@ export function runsAsTool(context: IExecuteFunctions): boolean {
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
 /**
- * This node run's budget. As a tool, its ledger is the execution's (n8n's flow context), shared by
- * every Contact Data tool call in it, so an agent cannot spend a Max Credits per call.
+ * This node run's budget, its ledger kept in the execution (n8n's flow context). As a tool, the
+ * ledger is the execution's, shared by every Contact Data tool call in it, so an agent cannot spend
+ * a Max Credits per call. On the canvas it is the node run's: Retry On Fail's tries share it (so a
+ * lost call is replayed, not paid again), and a loop's next run starts afresh.
  */
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 	let budget = budgets.get(context);
 	if (budget) return budget;
-	const flow = runsAsTool(context) ? context.getContext('flow') : undefined;
-	const ledger =
-		flow && ((flow.contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger);
-	budget = new CreditBudget(maxCreditsOf(context, 0), ledger, !!flow, capsOverTimeOf(context));
+	const tool = runsAsTool(context);
+	const flow = context.getContext('flow');
+	const ledger = tool
+		? ((flow.contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger)
+		: runLedgerOf(context, flow);
+	budget = new CreditBudget(maxCreditsOf(context, 0), ledger, tool, capsOverTimeOf(context));
 	budgets.set(context, budget);
 	return budget;
+}
+
+/** The ledger of this node's run: the same for every try of the run, one node run kept at a time. */
+function runLedgerOf(context: IExecuteFunctions, flow: IDataObject): CreditLedger {
+	const runs = (flow.contactDataRuns ??= {}) as Record<
+		string,
+		{ run: number; ledger: CreditLedger }
+	>;
+	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
+	const node = context.getNode().id;
+	if (runs[node]?.run !== run) runs[node] = { run, ledger: { charged: 0, reserved: 0 } };
+	return runs[node].ledger;
 }
 
 /** The type of n8n's MCP Server Trigger, the only node whose request names an MCP session. */

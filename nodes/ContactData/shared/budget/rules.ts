@@ -58,6 +58,8 @@ export interface Reservation {
 	credits: number;
 	open: boolean;
 	key?: string;
+	/** Whether its key was sent before: a refusal now says nothing of that earlier send. */
+	sentBefore: boolean;
 	/** What it holds in each tally: released from those, never from a later day's. */
 	shares: Share[];
 }
@@ -223,6 +225,7 @@ export class CreditBudget {
 			credits: shares[0].credits,
 			open: true,
 			key,
+			sentBefore: again,
 			shares: shares.map(({ tally, credits }) => ({ tally, credits })),
 		};
 	}

@@ -46,7 +46,13 @@ const unlock = (parameters: INodeParameters = {}): INodeParameters => ({
 const agent = (
 	toolParameters: INodeParameters,
 	rounds: IDataObject[][],
-	options: { mcp?: boolean; input?: IDataObject; baseUrl?: string; timeoutSeconds?: number } = {},
+	options: {
+		mcp?: boolean;
+		input?: IDataObject;
+		baseUrl?: string;
+		timeoutSeconds?: number;
+		typeVersion?: number;
+	} = {},
 ) =>
 	runAgent({
 		// Each test its own node: caps over time are counted per node, in this process.
@@ -56,7 +62,7 @@ const agent = (
 		mcpTrigger: options.mcp,
 		input: options.input,
 		toolType: new ContactData(),
-		typeVersion: 2,
+		typeVersion: options.typeVersion ?? 2,
 		toolParameters,
 		rounds,
 		credentialTypes: [new ContactDataApi()],
@@ -74,9 +80,14 @@ async function mcpCall(
 	toolParameters: INodeParameters,
 	input: IDataObject,
 	session?: string,
+	typeVersion?: number,
 ): Promise<IDataObject> {
 	const headers = session ? { headers: { 'mcp-session-id': session } } : {};
-	const { agentItems } = await agent(toolParameters, [[input]], { mcp: true, input: headers });
+	const { agentItems } = await agent(toolParameters, [[input]], {
+		mcp: true,
+		input: headers,
+		typeVersion,
+	});
 	const [text] = agentItems[0].json.answers as string[];
 	return parsedAnswer(text);
 }
@@ -293,16 +304,18 @@ describe('caps over time that a client cannot reset', () => {
 		expect(passedOver.map((entry) => entry.unlock_skipped)).toEqual(['budget', 'budget', 'budget']);
 	});
 
-	it('Max Credits per Day: left_today is exact for settled calls, and a lost call’s worst case is reported as held', async () => {
+	it('Max Credits per Day (2.1): left_today is exact for settled calls, and a lost call’s worst case is reported as held', async () => {
 		const parameters = unlock({ maxCredits: 10, options: { maxCreditsPerDay: 10 } });
 		// Every attempt of the first call is charged, then its answer dropped: 3 may have been charged.
 		await sandbox.admin.setFaults([
 			{ route: 'POST /v1/unlock', kind: 'drop', count: 10, phase: 'after' },
 		]);
-		const lost = await mcpCall(parameters, { contact_ids: ids.slice(30, 33).join(',') });
+		const call = (from: number, to: number) =>
+			mcpCall(parameters, { contact_ids: ids.slice(from, to).join(',') }, undefined, 2.1);
+		const lost = await call(30, 33);
 		expect(String(lost.error)).toMatch(/may have charged up to 3 credits/);
 		await sandbox.admin.clearFaults();
-		const next = await mcpCall(parameters, { contact_ids: ids.slice(33, 35).join(',') });
+		const next = await call(33, 35);
 		expect(next.credits).toMatchObject({ spent_by_this_call: 2, left_today: 5, held_today: 3 });
 		expect((await keyStats(sandbox)).credits_charged).toBe(5);
 	});

@@ -131,8 +131,8 @@ describe('a replay refused after lost answers never says "not charged"', () => {
 		let count = 0;
 		fake = await startFakeApi((_request, res) => {
 			// The first send (5 attempts) is read, its answers lost; the replay meets a 404.
-			if (++count <= 5) return res.socket?.destroy();
-			json(res, 404, { error: { code: 'not_found', message: 'No contact matches' } });
+			if (++count <= 5) res.socket?.destroy();
+			else json(res, 404, { error: { code: 'not_found', message: 'No contact matches' } });
 		});
 		const result = await run(sandbox, {
 			parameters: {
@@ -154,14 +154,15 @@ describe('a replay refused after lost answers never says "not charged"', () => {
 	it('Unlock, the replay refused 402', async () => {
 		let count = 0;
 		fake = await startFakeApi((_request, res) => {
-			if (++count <= 5) return res.socket?.destroy();
-			json(res, 402, {
-				error: {
-					code: 'insufficient_credits',
-					message: 'Not enough credits',
-					details: { required: 3, balance: 0 },
-				},
-			});
+			if (++count <= 5) res.socket?.destroy();
+			else
+				json(res, 402, {
+					error: {
+						code: 'insufficient_credits',
+						message: 'Not enough credits',
+						details: { required: 3, balance: 0 },
+					},
+				});
 		});
 		const result = await run(sandbox, {
 			parameters: unlockParameters({ maxCredits: 10 }),
