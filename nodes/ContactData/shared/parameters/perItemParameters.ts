@@ -79,6 +79,7 @@ export function contactIdsParameters(
 		{
 			displayName: 'Contact ID Field',
 			name: 'contactIdField',
+			requiresDataPath: 'single',
 			type: 'string',
 			default: 'id',
 			required: true,
@@ -165,6 +166,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 		{
 			displayName: 'Email Field',
 			name: 'emailField',
+			requiresDataPath: 'single',
 			type: 'string',
 			default: 'email',
 			placeholder: 'email',
@@ -174,6 +176,7 @@ function personFields(displayOptions: IDisplayOptions): INodeProperties[] {
 		{
 			displayName: 'LinkedIn URL Field',
 			name: 'linkedinUrlField',
+			requiresDataPath: 'single',
 			type: 'string',
 			default: 'linkedin_url',
 			placeholder: 'linkedin_url',
