@@ -36,6 +36,8 @@ async function credentialTestPasses(journey) {
 	await journey.shot('demo-credential-test.png');
 	ok('the credential test passes in the credential dialog');
 	await page.keyboard.press('Escape');
+	// The journey goes on from the workflow list, where signing in lands.
+	await page.goto(`${baseUrl}/home/workflows`);
 }
 
 export const DEMO_OPENING = [
