@@ -99,25 +99,43 @@ export class Editor {
 	}
 
 	/**
-	 * Drags a field of the input panel (its name, as the schema view shows it) onto a parameter, with the mouse
-	 * as a person does: n8n's mapping listens to mouse moves, not to HTML drag events.
+	 * Drags a field of the input panel (its name, as the schema view shows it) onto a parameter and returns the
+	 * parameter's value after the drop. A drag the editor did not register (a loaded machine) is made again, up
+	 * to 3 times; whatever a registered drop inserts is returned as it is.
 	 */
 	async dragFieldOnto(field, parameter) {
+		const before = await this.parameterValue(parameter);
+		for (let attempt = 1; attempt <= 3; attempt++) {
+			await this.dragOnce(field, parameter);
+			for (let poll = 0; poll < 20; poll++) {
+				const value = await this.parameterValue(parameter);
+				if (value !== before) return value;
+				await this.page.waitForTimeout(250);
+			}
+		}
+		return before;
+	}
+
+	/** One drag with the mouse, as a person makes it: n8n's mapping listens to mouse moves, not HTML drag events. */
+	async dragOnce(field, parameter) {
 		const source = this.visible(
 			'[data-test-id="ndv-input-panel"] [data-test-id="run-data-schema-item"]',
 			field,
 		)
 			.getByText(field, { exact: true })
 			.first();
+		const target = this.visible(`[data-test-id="parameter-input-${parameter}"]`);
+		await source.hover();
 		const from = await source.boundingBox();
-		const to = await this.visible(`[data-test-id="parameter-input-${parameter}"]`).boundingBox();
+		const to = await target.boundingBox();
 		if (!from || !to)
 			throw new Error(`cannot see the field ${field} or the parameter ${parameter}`);
 		const { mouse } = this.page;
-		await mouse.move(from.x + from.width / 2, from.y + from.height / 2);
 		await mouse.down();
 		await mouse.move(from.x + from.width / 2 + 40, from.y + from.height / 2 + 10, { steps: 5 });
 		await mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 20 });
+		await mouse.move(to.x + to.width / 2 + 5, to.y + to.height / 2, { steps: 3 });
+		await this.page.waitForTimeout(300);
 		await mouse.up();
 	}
 

@@ -141,8 +141,7 @@ async function dragAField() {
 	await editor.openWorkflow(workflows.drag);
 	await editor.executeAndWait('the drag workflow to run');
 	await editor.canvasNode(DRAG_UNLOCK).dblclick();
-	await editor.dragFieldOnto('prospect_id', 'contactIdField');
-	const dropped = await editor.parameterValue('contactIdField');
+	const dropped = await editor.dragFieldOnto('prospect_id', 'contactIdField');
 	if (dropped !== 'prospect_id')
 		throw new Error(`dropping prospect_id on Contact ID Field gave "${dropped}"`);
 	await linger(journey);
