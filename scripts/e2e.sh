@@ -397,14 +397,19 @@ source scripts/e2e/agents.sh && agents_checks   # the AI Agent and MCP checks (i
 
 # ---------------------------------------------------------------- 5. a journey in a real browser
 # Headless Chromium (Debian's package) drives the editor as a person would: sign in, open the example from the
-# workflow list, execute it, read the Unlock node's output table, read an error as displayed
-# (scripts/n8n/journey.mjs, driven by playwright-core). Its screenshots are those of docs/images/.
+# workflow list, execute it, read the Unlock node's output table, read an error as displayed, drag a field onto
+# Contact ID Field and run the node, add a new Unlock node (scripts/n8n/journey.mjs, driven by playwright-core).
+# Its screenshots are those of docs/images/; each line's are kept in build/e2e-screenshots/n8n-<version>/.
 check "Chromium for the browser journey (Debian's package, installed when missing)" ensure_chromium
+E2E_SHOTS="build/e2e-screenshots/n8n-$N8N_VERSION"
 browser_journey_passes() {
   browser_journey "$WORK/screenshots" | tee "$WORK/browser.log" | sed 's/^/  /'
-  [ "${PIPESTATUS[0]}" -eq 0 ]
+  local status="${PIPESTATUS[0]}"
+  rm -rf "$E2E_SHOTS" && mkdir -p "$E2E_SHOTS" && cp "$WORK"/screenshots/*.png "$E2E_SHOTS"/
+  echo "  screenshots: $E2E_SHOTS"
+  [ "$status" -eq 0 ]
 }
-check "browser: open the search → unlock example, execute it, read the output table and an error as displayed" \
+check "browser: execute the search → unlock example, read its output and an error, drag a field, add an Unlock node" \
   browser_journey_passes
 
 # ---------------------------------------------------------------- 6. n8n's own view of the package

@@ -26,6 +26,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/shared/parameters/eventsToWatch.test.ts',
 	'test/nodes/ContactData/shared/parameters/filterParameters.test.ts',
 	'test/nodes/ContactData/shared/parameters/panelOrder.test.ts',
+	'test/nodes/ContactData/shared/parameters/perItemParameters.test.ts',
 	'test/nodes/ContactData/shared/parameters/savedListsToWatch.test.ts',
 	'test/nodes/ContactData/trigger/acceptedEvents.test.ts',
 	'test/nodes/ContactData/trigger/signature.test.ts',

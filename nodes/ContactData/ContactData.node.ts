@@ -14,7 +14,8 @@ import { creditsPanels } from './resources/credits';
 import { savedListPanels } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
-import { toolAnswer } from './shared/agent/toolAnswer';
+import { toolAnswer, toolFailure } from './shared/agent/toolAnswer';
+import { runsAsTool } from './shared/budget/chargingRun';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { asNodeError, errorItem } from './shared/items/items';
 import { inPanelOrder } from './shared/parameters/panelOrder';
@@ -80,7 +81,10 @@ export class ContactData implements INodeType {
 			if (this.continueOnFail())
 				return [this.getInputData().map((_, item) => errorItem(error, { item }))];
 			// Every error leaves through one place, which decides whether its message names the item.
-			throw asNodeError(this, error);
+			const failure = asNodeError(this, error);
+			// An agent reads it as the tool's answer, so it can act on the remedy (see toolFailure).
+			if (runsAsTool(this)) return [toolFailure(this, failure)];
+			throw failure;
 		}
 	}
 }

@@ -1,106 +1,53 @@
 // The browser journey of the end-to-end check, as a person would go: signs in to the n8n editor with headless
 // Chromium (Debian's, driven by playwright-core, the client of n8n's own end-to-end tests; no browser is
 // downloaded), opens the search → unlock example from the workflow list, executes it, reads the Unlock node's
-// output table, then opens a variant that goes over its Max Credits and reads the error as the editor shows it.
-// Takes the screenshots of docs/images/ on the way. Usage:
+// output table, opens a variant that goes over its Max Credits and reads the error as the editor shows it,
+// drags a field of the input panel onto Contact ID Field and runs the node, and adds a new Unlock node to a
+// new workflow. Takes the screenshots of docs/images/ on the way, and canvas-new-unlock-node.png. Usage:
 //   node journey.mjs <n8n base URL> <email> <password> <workflows JSON> <screenshot folder>
-//   workflows JSON: {"crm": "<id>", "overBudget": "<id>", "alert": "<id>", "agent": "<id>"}
+//   workflows JSON: {"crm": "<id>", "overBudget": "<id>", "alert": "<id>", "agent": "<id>", "drag": "<id>"}
 //   CHROMIUM: the browser's executable (default /usr/bin/chromium)
+//   JOURNEY_VIDEO: a folder; records the journey there as a demo video (demo.mjs: the steps a demo adds)
 // Prints one line per step; exits non-zero, with a screenshot of the page (failure.png), on the first failure.
 import { join } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
+import { DEMO_OPENING, demoTriggerFires, linger, saveVideo } from './demo.mjs';
+import { Editor } from './editor.mjs';
+
 const [baseUrl, email, password, workflowsJson, shotsDir] = process.argv.slice(2);
 const workflows = JSON.parse(workflowsJson);
+const video = process.env.JOURNEY_VIDEO;
 const CRM_NAME = 'search, unlock within a budget';
 const UNLOCK = 'Unlock within 25 credits';
+const DRAG_UNLOCK = 'Unlock the prospects';
+const VIEWPORT = { width: 1440, height: 810 };
 
 const browser = await chromium.launch({
 	executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
 	args: ['--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--hide-scrollbars'],
+	// A demo goes at a pace a viewer can follow.
+	slowMo: video ? 120 : 0,
 });
-const page = await browser.newPage({ viewport: { width: 1440, height: 810 } });
+const context = await browser.newContext({
+	viewport: VIEWPORT,
+	...(video ? { recordVideo: { dir: video, size: VIEWPORT } } : {}),
+});
+const page = await context.newPage();
 page.setDefaultTimeout(60_000);
+const editor = new Editor(page, baseUrl);
+const { visible, waitFor } = {
+	visible: editor.visible.bind(editor),
+	waitFor: editor.waitFor.bind(editor),
+};
 const shot = (file) => page.screenshot({ path: join(shotsDir, file) });
-let step = 'start';
 function ok(what) {
 	console.log(`  ok    browser: ${what}`);
 }
+const journey = { page, editor, baseUrl, workflows, ok, shot, video };
 
-/** Polls `fn` in the page until it returns a truthy value; returns that value. */
-async function waitFor(fn, { timeout = 60_000, what = String(fn) } = {}) {
-	const handle = await page
-		.waitForFunction(fn, undefined, { timeout, polling: 250 })
-		.catch((error) => {
-			throw new Error(
-				`timed out after ${timeout / 1000} s waiting for ${what} (${error.message.split('\n')[0]})`,
-			);
-		});
-	return await handle.jsonValue();
-}
-
-/** The first visible element matching `selector` (and containing `text`, when given). */
-const visible = (selector, text) =>
-	page
-		.locator(selector)
-		.filter({ visible: true, ...(text ? { hasText: text } : {}) })
-		.first();
-
-/** The canvas nodes and whether each shows the success mark (disabled nodes run nothing and show none). */
-const canvasState = () =>
-	page.evaluate(() =>
-		[...document.querySelectorAll('[data-test-id="canvas-node"]')].map((node) => ({
-			name: node.getAttribute('data-node-name'),
-			disabled: /\(Deactivated\)/.test(node.textContent),
-			success: Boolean(node.querySelector('[data-test-id="canvas-node-status-success"]')),
-		})),
-	);
-
-/** The output panel's table: its column names and the cells of its first rows. */
-const outputTable = () =>
-	page.evaluate(() => {
-		const table = document.querySelector('[data-test-id="output-panel"] table');
-		if (!table) return null;
-		const cells = (row, tag) =>
-			[...row.querySelectorAll(tag)].map((cell) => cell.textContent.trim());
-		return {
-			columns: cells(table.querySelector('thead tr') ?? table, 'th').filter(Boolean),
-			rows: [...table.querySelectorAll('tbody tr')].slice(0, 3).map((row) => cells(row, 'td')),
-			count: document.querySelector('[data-test-id="ndv-items-count"]')?.textContent.trim() ?? '',
-		};
-	});
-
-async function openWorkflow(id) {
-	await page.goto(`${baseUrl}/workflow/${id}`);
-	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, {
-		what: 'the canvas',
-	});
-}
-
-async function executeAndWait(what) {
-	await visible('[data-test-id="execute-workflow-button"]').click();
-	return await waitFor(
-		() => {
-			const nodes = [...document.querySelectorAll('[data-test-id="canvas-node"]')];
-			const done = nodes.filter((node) =>
-				node.querySelector(
-					'[data-test-id="canvas-node-status-success"], [data-test-id="canvas-node-status-error"]',
-				),
-			);
-			const running = document.querySelector('[data-test-id="canvas-node-status-running"]');
-			return !running &&
-				done.length > 0 &&
-				document.querySelector('[data-test-id="execute-workflow-button"]:not([disabled])')
-				? done.length
-				: 0;
-		},
-		{ timeout: 120_000, what },
-	);
-}
-
-try {
-	step = 'sign in';
+async function signIn() {
 	await page.goto(`${baseUrl}/signin`);
 	await visible('input[type="email"], input[name="emailOrLdapLoginId"]').fill(email);
 	await visible('input[type="password"]').fill(password);
@@ -109,8 +56,9 @@ try {
 		what: 'the editor after signing in',
 	});
 	ok('signs in through the sign-in form');
+}
 
-	step = 'open the example';
+async function executeTheExample() {
 	await visible('[data-test-id="resources-list-item-workflow"]', CRM_NAME).click();
 	await waitFor(() => document.querySelectorAll('[data-test-id="canvas-node"]').length > 0, {
 		what: 'the canvas',
@@ -119,9 +67,7 @@ try {
 	if (opened !== `/workflow/${workflows.crm}`)
 		throw new Error(`opened ${opened}, not the example ${workflows.crm}`);
 	ok('opens the search → unlock example from the workflow list');
-
-	step = 'execute it';
-	await executeAndWait('the example to finish');
+	await editor.executeAndWait('the example to finish');
 	await waitFor(
 		() =>
 			[...document.querySelectorAll('[data-test-id="canvas-node"]')].every(
@@ -131,26 +77,18 @@ try {
 			),
 		{ timeout: 30_000, what: 'every enabled node to show success' },
 	);
-	const state = await canvasState();
+	const state = await editor.canvasState();
 	if (!state.some((node) => node.disabled))
 		throw new Error('the HubSpot node should ship disabled');
 	await shot('editor-search-unlock-crm.png');
 	ok(
 		`executes it to the end: ${state.filter((node) => node.success).length} nodes succeeded, HubSpot disabled`,
 	);
+}
 
-	step = 'read the Unlock output';
-	await visible(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`).dblclick();
-	await visible('[data-test-id="output-panel"] [data-test-id="radio-button-table"]').click({
-		timeout: 30_000,
-	});
-	const table = await waitFor(
-		() => {
-			const found = document.querySelector('[data-test-id="output-panel"] table tbody tr');
-			return Boolean(found);
-		},
-		{ timeout: 30_000, what: 'the output table' },
-	).then(outputTable);
+async function readTheUnlockOutput() {
+	await editor.canvasNode(UNLOCK).dblclick();
+	const table = await editor.readOutputTable();
 	const first = table.columns.slice(0, 4).join(', ');
 	if (first !== 'name, title, company_name, email')
 		throw new Error(`output columns start ${first}`);
@@ -161,20 +99,21 @@ try {
 	if (!table.columns.includes('credits_charged_in_run'))
 		throw new Error(`no cost column: ${table.columns}`);
 	if (!/^25 items/.test(table.count)) throw new Error(`items: ${table.count}`);
+	await linger(journey);
 	await shot('editor-unlock-node.png');
 	ok(
 		`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`,
 	);
 	await page.keyboard.press('Escape');
+}
 
-	step = 'an error as displayed';
-	await openWorkflow(workflows.overBudget);
-	await executeAndWait('the over-budget variant to stop');
-	await visible(`[data-test-id="canvas-node"][data-node-name="${UNLOCK}"]`).dblclick();
+async function anErrorAsDisplayed() {
+	await editor.openWorkflow(workflows.overBudget);
+	await editor.executeAndWait('the over-budget variant to stop');
+	await editor.canvasNode(UNLOCK).dblclick();
 	const shown = await waitFor(
 		() => {
-			const panel = document.querySelector('[data-test-id="output-panel"]');
-			const text = panel?.innerText ?? '';
+			const text = document.querySelector('[data-test-id="output-panel"]')?.innerText ?? '';
 			return /Max Credits/.test(text) ? text : null;
 		},
 		{ timeout: 30_000, what: 'the error in the output panel' },
@@ -188,12 +127,39 @@ try {
 	) {
 		throw new Error(`the error shows no advice: ${shown.slice(0, 400)}`);
 	}
+	await linger(journey);
 	await shot('editor-unlock-error.png');
 	ok(`the over-budget error as displayed: "${message.trim()}", with its advice`);
 	await page.keyboard.press('Escape');
+}
 
-	step = 'the other examples';
-	await openWorkflow(workflows.alert);
+/**
+ * Contact ID Field reads "id", which the input items lack; prospect_id, dragged from the input panel, must
+ * drop as its name (not as an expression for its value), and the node then unlocks both prospects.
+ */
+async function dragAField() {
+	await editor.openWorkflow(workflows.drag);
+	await editor.executeAndWait('the drag workflow to run');
+	await editor.canvasNode(DRAG_UNLOCK).dblclick();
+	const dropped = await editor.dragFieldOnto('prospect_id', 'contactIdField');
+	if (dropped !== 'prospect_id')
+		throw new Error(`dropping prospect_id on Contact ID Field gave "${dropped}"`);
+	await linger(journey);
+	await visible('[data-test-id="node-execute-button"]').click();
+	const table = await editor.readOutputTable();
+	const emailColumn = table.columns.indexOf('email');
+	if (!/^2 items/.test(table.count) || !table.rows.every((row) => /@/.test(row[emailColumn] ?? '')))
+		throw new Error(`after the drop the node gave ${table.count}: ${JSON.stringify(table.rows)}`);
+	await linger(journey);
+	await shot('editor-drag-field.png');
+	ok(
+		`prospect_id dragged onto Contact ID Field drops as "${dropped}"; the node then unlocks ${table.count}`,
+	);
+	await page.keyboard.press('Escape');
+}
+
+async function theOtherExamples() {
+	await editor.openWorkflow(workflows.alert);
 	await waitFor(
 		() =>
 			[...document.querySelectorAll('[data-test-id="canvas-node"]')].some((node) =>
@@ -203,13 +169,56 @@ try {
 	);
 	await shot('editor-job-change-alert.png');
 	ok('the job change alert shows its trigger as "On Job Change"');
-	await openWorkflow(workflows.agent);
+	await editor.openWorkflow(workflows.agent);
 	await shot('editor-ai-agent-tools.png');
 	ok('the AI agent example opens');
+}
+
+/** A new workflow, its trigger, then Contact Data's Unlock action: the name n8n gives the node on the canvas. */
+async function aNewUnlockNode() {
+	await page.goto(`${baseUrl}/workflow/new`);
+	await visible('[data-test-id="canvas-add-button"]').click();
+	await visible('[data-test-id="node-creator-search-bar"]').fill('manual');
+	await visible('[data-test-id="node-creator-item-name"]', /manual/i).click();
+	await editor.closeNodeView();
+	await visible('[data-test-id="canvas-handle-plus"]').click();
+	await visible('[data-test-id="node-creator-search-bar"]').fill('Contact Data');
+	await visible('[data-test-id="node-creator-item-name"]', /^Contact Data$/).click();
+	await visible('[data-test-id="node-creator-item-name"]', /^Unlock/).click();
+	await editor.closeNodeView();
+	const node = (await editor.canvasState()).find((each) => /^Unlock/.test(each.name));
+	if (!node) throw new Error('no Unlock node on the canvas');
+	await linger(journey);
+	await shot('canvas-new-unlock-node.png');
+	const subtitle = node.text.split('\n').at(-1);
+	ok(
+		`a new Unlock node is named "${node.name}" (${node.name.length} characters), subtitle "${subtitle}"`,
+	);
+}
+
+const STEPS = [
+	['sign in', signIn],
+	...(video ? DEMO_OPENING : []),
+	['execute the example', executeTheExample],
+	['read the Unlock output', readTheUnlockOutput],
+	['an error as displayed', anErrorAsDisplayed],
+	['drag a field', dragAField],
+	video ? ['the trigger fires', demoTriggerFires] : ['the other examples', theOtherExamples],
+	['a new Unlock node', aNewUnlockNode],
+];
+
+let step = 'start';
+try {
+	for (const [name, run] of STEPS) {
+		step = name;
+		await run(journey);
+	}
 } catch (error) {
 	await shot('failure.png').catch(() => {});
 	console.error(`  FAIL  browser: ${step}: ${error.message}`);
 	process.exitCode = 1;
 } finally {
+	await context.close();
+	if (video) await saveVideo(journey);
 	await browser.close();
 }

@@ -39,21 +39,25 @@ ensure_chromium() {
   return 1
 }
 
-# browser_journey <screenshot folder>: imports the examples the journey opens (the search → unlock example as
-# shipped, a variant of it that goes over Max Credits, the job change alert, the AI agent) and runs the
-# journey in headless Chromium with Node 24 (after bring_up). Its screenshots go to the folder.
+# browser_journey <screenshot folder>: imports the workflows the journey opens (the search → unlock example as
+# shipped, a variant of it that goes over Max Credits, the job change alert, the AI agent, the drag-a-field
+# workflow) and runs the journey in headless Chromium with Node 24 (after bring_up). Its screenshots go to the
+# folder. With JOURNEY_VIDEO=<folder> it records the demo video there, the alert published so it can fire.
 browser_journey() {
-  local shots="$1" crm over alert agent
+  local shots="$1" crm over alert agent drag
   mkdir -p "$shots"
   crm="$(n8n_import_workflow examples/search-unlock-upsert-crm.json)" &&
     over="$(n8n_import_workflow examples/search-unlock-upsert-crm.json '.name = "Browser check: over budget"
       | .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
         | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 5 else . end)')" &&
     alert="$(n8n_import_workflow examples/job-change-alert.json)" &&
-    agent="$(n8n_import_workflow examples/ai-agent-prospecting.json)" || return 1
-  node "$N8N_LIB_DIR/journey.mjs" "$N8N_BASE" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
-    "$(jq -nc --arg crm "$crm" --arg over "$over" --arg alert "$alert" --arg agent "$agent" \
-      '{crm: $crm, overBudget: $over, alert: $alert, agent: $agent}')" "$shots"
+    agent="$(n8n_import_workflow examples/ai-agent-prospecting.json)" &&
+    drag="$(n8n_import_workflow test/e2e/workflows/drag-field.json)" || return 1
+  if [ -n "${JOURNEY_VIDEO:-}" ]; then mkdir -p "$JOURNEY_VIDEO" && n8n_activate "$alert" || return 1; fi
+  SANDBOX_URL="$SANDBOX_URL" SANDBOX_KEY="$SANDBOX_KEY" node "$N8N_LIB_DIR/journey.mjs" \
+    "$N8N_BASE" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
+    "$(jq -nc --arg crm "$crm" --arg over "$over" --arg alert "$alert" --arg agent "$agent" --arg drag "$drag" \
+      '{crm: $crm, overBudget: $over, alert: $alert, agent: $agent, drag: $drag}')" "$shots"
 }
 
 # bring_up <work folder> <n8n port> <runner broker port> <sandbox port> [SANDBOX_…=value…]

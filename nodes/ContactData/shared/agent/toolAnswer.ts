@@ -5,11 +5,17 @@
  * one field says what was spent and what is left of Max Credits. Version 1 and the canvas keep their
  * items as they are.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { creditBudgetOf, isContactRecord, runsAsTool } from '../budget/chargingRun';
 import { leftOf } from '../budget/rules';
-import { pairedWith } from '../items/items';
+import { errorItem, pairedWith } from '../items/items';
 import { optionParameter } from '../parameters/descriptions';
 import { refused } from '../parameters/values';
 import { fromVersion2, fromVersion2_1 } from '../parameters/versions';
@@ -115,9 +121,23 @@ function answerOf(
 		...page,
 		credits: creditsOf(context, charging),
 	};
-	return [
-		{ json, pairedItem: pairedWith(context.getInputData().map((_, itemIndex) => itemIndex)) },
-	];
+	return [{ json, pairedItem: everyInput(context) }];
+}
+
+/** One answer stands for all the call's input items. */
+const everyInput = (context: IExecuteFunctions) =>
+	pairedWith(context.getInputData().map((_, itemIndex) => itemIndex));
+
+/**
+ * What a tool call that could not be done answers the model: the message and its remedy, as the
+ * item Continue On Fail gives. Thrown, n8n 1.x would end the agent's whole execution (the model
+ * never reads the remedy nor tries again) and n8n 2.x would pass the message alone.
+ */
+export function toolFailure(
+	context: IExecuteFunctions,
+	failure: NodeApiError | NodeOperationError,
+): INodeExecutionData[] {
+	return [errorItem(failure, everyInput(context))];
 }
 
 /** Beside what is left of a cap over time: its worst cases held for calls not settled (lost answers). */

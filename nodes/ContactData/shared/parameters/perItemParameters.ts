@@ -115,6 +115,8 @@ export function contactIdsParameters(
 	const field: INodeProperties = {
 		displayName: 'Contact ID Field',
 		name: 'contactIdField',
+		// A field dropped from the input panel gives its name, not an expression for its value.
+		requiresDataPath: 'single',
 		type: 'string',
 		default: 'id',
 		required: true,
@@ -210,6 +212,7 @@ function personFields(displayOptions: IDisplayOptions, from2_1 = false): INodePr
 		{
 			displayName: 'Email Field',
 			name: 'emailField',
+			requiresDataPath: 'single',
 			type: 'string',
 			default: 'email',
 			placeholder: 'e.g. email',
@@ -220,6 +223,7 @@ function personFields(displayOptions: IDisplayOptions, from2_1 = false): INodePr
 		{
 			displayName: 'LinkedIn URL Field',
 			name: 'linkedinUrlField',
+			requiresDataPath: 'single',
 			type: 'string',
 			default: 'linkedin_url',
 			placeholder: 'e.g. linkedin_url',

@@ -476,12 +476,14 @@ describe('tools that tell the model the price', () => {
 		}
 	});
 
-	it('a refusal puts its remedy in the message, which is all n8n passes the model', async () => {
+	it('a refusal is the answer, its remedy in the message the model reads', async () => {
 		const { toolCalls } = await agent(unlock({ maxCredits: 2 }), [
 			[{ contact_ids: ids.slice(0, 3).join(',') }],
 		]);
-		expect(toolCalls[0].error?.message).toMatch(/Nothing was sent and nothing was charged/);
-		expect(toolCalls[0].error?.message).toMatch(/raise Max Credits to 3/i);
+		expect(toolCalls[0].error).toBeUndefined();
+		const { error } = answerOf(toolCalls[0].items);
+		expect(error).toMatch(/Nothing was sent and nothing was charged/);
+		expect(error).toMatch(/raise Max Credits to 3/i);
 	});
 
 	it('a refused charging call says what was sent and that it was not charged, in the message', async () => {
@@ -489,7 +491,7 @@ describe('tools that tell the model the price', () => {
 		const { toolCalls } = await agent(unlock({ maxCredits: 5 }), [
 			[{ contact_ids: ids.slice(0, 2).join(',') }],
 		]);
-		expect(toolCalls[0].error?.message).toMatch(
+		expect(answerOf(toolCalls[0].items).error).toMatch(
 			new RegExp(
 				`${PATHS.unlock} for contacts ${ids[0]}, ${ids[1]} was refused, so this call was not charged`,
 			),
@@ -508,7 +510,7 @@ describe('tools that tell the model the price', () => {
 		});
 		expect(keys).toHaveLength(2);
 		expect(new Set(keys).size).toBe(1);
-		const message = toolCalls[0].error?.message ?? '';
+		const message = String(answerOf(toolCalls[0].items).error);
 		expect(message).not.toMatch(/not sent again/);
 		expect(message).toMatch(/sent twice with the same Idempotency-Key/);
 		expect(message).toMatch(/may have charged up to 2 credits/);

@@ -401,7 +401,7 @@ describe('AI agent tool calls', () => {
 		expect(unlocked).toHaveLength(25);
 	});
 
-	it('Stop Before Spending: the call that could go over fails with a message the agent can read, nothing more spent', async () => {
+	it('Stop Before Spending: the call that could go over answers the agent why, nothing more spent', async () => {
 		const rounds = [[{ ids: idsOf(10) }], [{ ids: idsOf(10, 10) }], [{ ids: idsOf(10, 20) }]];
 		const { toolCalls } = await runAgent({
 			toolType: new ContactData(),
@@ -411,10 +411,10 @@ describe('AI agent tool calls', () => {
 			credentials: { contactDataApi: { apiKey: KEYS.growth, baseUrl: sandbox.url } },
 		});
 		expect(toolCalls).toHaveLength(3);
-		expect(toolCalls[2].error?.message).toMatch(
-			/Max Credits of 25 is not enough: unlocking 10 contacts/,
-		);
-		expect(toolCalls[2].error?.description).toMatch(
+		expect(toolCalls[2].error).toBeUndefined();
+		const [answer] = toolCalls[2].items;
+		expect(answer.json.error).toMatch(/Max Credits of 25 is not enough: unlocking 10 contacts/);
+		expect(answer.json.description).toMatch(
 			/Earlier tool calls of this execution already used 20 of the 25/,
 		);
 		expect((await keyStats(sandbox)).credits_charged).toBe(20);
