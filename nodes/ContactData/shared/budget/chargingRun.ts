@@ -26,12 +26,12 @@ import {
 	CreditBudget,
 	leftOf,
 	mustStop,
-	tallyOf,
 	type Cap,
 	type CreditLedger,
 	type Tally,
 	type WhenMaxCreditsReached,
 } from './rules';
+import { tallyOf } from './tallies';
 
 export interface ChargingRun {
 	level: UnlockLevel;

@@ -7,10 +7,10 @@ import {
 	callSize,
 	isPossibleCharge,
 	mustStop,
-	tallyOf,
 	type Cap,
 	type Tally,
 } from '../../../../../nodes/ContactData/shared/budget/rules';
+import { tallyOf } from '../../../../../nodes/ContactData/shared/budget/tallies';
 
 const DAY = 24 * 3600 * 1000;
 const NOON = Date.parse('2026-11-25T12:00:00Z');
