@@ -141,15 +141,18 @@ export class Editor {
 
 	/** Closes the node's panel when one is open (adding a node opens it). */
 	async closeNodeView() {
-		const close = this.page.locator('[data-test-id="ndv-close-button"]').filter({ visible: true });
+		// 2.x closes the node panel with its close button, 1.x with "Back to canvas".
+		const closers = '[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]';
+		const close = this.page.locator(closers).filter({ visible: true });
 		await close
 			.first()
 			.waitFor({ timeout: 5_000 })
 			.then(() => close.first().click())
 			.catch(() => {});
 		await this.waitFor(
-			() => !document.querySelector('[data-test-id="ndv"] [data-test-id="ndv-close-button"]'),
+			(selector) => ![...document.querySelectorAll(selector)].some((each) => each.offsetParent),
 			{
+				arg: closers,
 				timeout: 10_000,
 				what: 'the node panel to close',
 			},
