@@ -30,12 +30,13 @@ export interface Tally {
 	held?: Record<string, number>;
 	/** What each settled Idempotency-Key was charged. */
 	settled?: Record<string, number>;
+}
+
+/** A run's ledger (an execution's, for tool calls): the tally of Max Credits, and its id calls. */
+export interface CreditLedger extends Tally {
 	/** The sizes of the id calls sent, by their first id: where a replay may start. */
 	callSizes?: Record<string, number[]>;
 }
-
-/** A run's ledger (an execution's, for tool calls): the tally of Max Credits. */
-export type CreditLedger = Tally;
 
 export interface Cap {
 	/** As the editor shows it: "Max Credits", "Max Credits per Day". */
