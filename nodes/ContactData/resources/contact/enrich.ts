@@ -1,7 +1,7 @@
 /**
  * Contact → Enrich, top-down: check every item, Stop Before Spending, one call per item in order
- * while the budget holds its worst case (the same person twice is charged once), replay lost
- * answers, then one output item per input item. The credit rules are ../../shared/budget.
+ * while the budget holds its worst case (a person already charged in the run is free), replay lost
+ * answers, then one output item per input item. The credit rules are ../../shared/budget/ledger.
  */
 import type {
 	IDataObject,
@@ -10,42 +10,25 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
-import {
-	budgetReached,
-	chargingRunOf,
-	finishRun,
-	isContactRecord,
-	skippedForBudget,
-	stopBeforeSpending,
-	type ChargingRun,
-} from '../../shared/budget/chargingRun';
-import {
-	PATHS,
-	enrichAnswerSchema,
-	enrichRequestSchema,
-	type EnrichAnswer,
-	type UnlockLevel,
-} from '../../shared/client/contract';
+import { chargingCallOf, sendCharging, type ChargingCall } from '../../shared/budget/chargingCall';
+import * as charging from '../../shared/budget/chargingRun';
+import type { ChargingRun } from '../../shared/budget/chargingRun';
+import * as contract from '../../shared/client/contract';
 import { apiFailure, failureOf } from '../../shared/client/failures';
+import { idempotencyKeyFor } from '../../shared/client/idempotency';
+import { asNodeError, checkEveryItem } from '../../shared/items/items';
 import { personReader, type Person } from '../../shared/items/perItemReaders';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
-import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import {
-	LEVEL_PARAMETER,
-	MAX_CREDITS_PARAMETER,
-	booleanParameter,
-	whenMaxCreditsReachedParameter,
-} from '../../shared/parameters/descriptions';
+import * as parameters from '../../shared/parameters/descriptions';
+import { personParameters } from '../../shared/parameters/perItemParameters';
 import { checkBody } from '../../shared/parameters/values';
 import { plural } from '../../shared/parameters/utilities';
-import { personParameters } from '../../shared/parameters/perItemParameters';
+import { CHARGING_OPTIONS } from './chargingOptions';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
 /** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
-const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
+const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showFor, {
 	name: 'Enrich What Fits',
 	description:
 		'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
@@ -53,8 +36,8 @@ const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
 
 export const description: INodeProperties[] = [
 	...personParameters(showFor),
-	LEVEL_PARAMETER,
-	MAX_CREDITS_PARAMETER,
+	parameters.LEVEL_PARAMETER,
+	parameters.MAX_CREDITS_PARAMETER,
 	WHEN_MAX_CREDITS_REACHED,
 	...SIMPLIFY_PARAMETERS,
 	CHARGING_OPTIONS,
@@ -67,62 +50,63 @@ interface Lookup {
 	email: string;
 	linkedinUrl: string;
 	outputNoMatch: boolean;
-	/** The body as JSON text: the same person asked for twice in a run is charged once. */
-	text: string;
+	/** The person asked for (the body without its level): once charged, free at that level or below. */
+	person: string;
+	/** Its call's Idempotency-Key, naming its item: the same for every send. */
+	key: string;
 }
-
-type Outcome = IDataObject | Error;
 
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
+	const run = charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	// 1. Check every item before anything is sent.
 	const personOf = personReader(this, items);
 	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>
 		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
 	);
-	const outcomes = new Map<number, Outcome>(refused);
-	const calls = enrichCalls(this, run, lookups, outcomes);
-	// 2. Stop Before Spending: a run that could go over sends nothing (the same person twice is
-	// charged once, and a replay of this execution is free).
-	const charged = lookups.filter(({ body, itemIndex }) => !calls.sentBefore(body, itemIndex));
-	const people = new Set(charged.map(({ text }) => text)).size;
-	const refusal = stopBeforeSpending(
-		this,
-		run,
-		`enriching ${plural(people, 'item')} at ${run.level} level`,
-		people * run.cost,
+	const outcomes = new Map<number, IDataObject | Error>(refused);
+	// 2. Stop Before Spending (the same person twice is charged once; a call sent before needs no room).
+	const mayCharge = lookups.filter(
+		({ person, key }) => run.budget.priceOf(person, run.rank, 1) > 0 && !run.budget.sentBefore(key),
 	);
-	if (refusal) for (const { itemIndex } of lookups) outcomes.set(itemIndex, refusal);
+	const people = new Set(mayCharge.map(({ person }) => person)).size;
+	const what = `enriching ${plural(people, 'item')} at ${run.level} level`;
+	const refusal = charging.stopBeforeSpending(this, run, what, people * run.cost);
 	const queue = refusal ? [] : lookups;
 	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
-	const notSent = queue.slice(await sendWithinBudget(run, calls, queue, outcomes));
-	calls.finish();
+	const notSent = queue.slice(await sendWithinBudget(this, run, queue, outcomes));
 	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
-	const reached = budgetReached(this, run, notSent.length, 'item');
-	for (const { itemIndex } of notSent)
-		outcomes.set(itemIndex, reached ?? skippedForBudget(items[itemIndex].json));
+	const reason = refusal ?? charging.budgetReached(this, run, notSent.length, 'item');
+	for (const { itemIndex } of refusal ? lookups : notSent)
+		outcomes.set(itemIndex, reason ?? charging.skippedForBudget(items[itemIndex].json));
 	// 5. One output item per input item, in order.
-	const output = outputItems(this, items, outcomes);
-	const enriched = output.filter(({ json }) => isContactRecord(json)).length;
-	return finishRun(this, run, output, {
-		done: `Enriched ${plural(enriched, 'item')} (${run.level})`,
-		notSent: notSent.length,
-		unit: 'item',
-	});
+	const output = [...outcomes].sort(([a], [b]) => a - b);
+	const enriched = output.filter(
+		([, json]) => !(json instanceof Error) && charging.isContactRecord(json),
+	);
+	return charging.finishRun(
+		this,
+		run,
+		output.map(([itemIndex, outcome]) => ({ itemIndex, outcome })),
+		{
+			done: `Enriched ${plural(enriched.length, 'item')} (${run.level})`,
+			notSent: refusal ? 0 : notSent.length,
+			unit: 'item',
+		},
+	);
 }
 
 /** Step 1 for one item: its parameters, checked, as the body it sends. */
 function readLookup(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	level: UnlockLevel,
-	person: Person,
+	level: contract.UnlockLevel,
+	asked: Person,
 ): Lookup {
-	const { email, linkedinUrl, names } = person;
-	const outputNoMatch = booleanParameter(
+	const { email, linkedinUrl, names } = asked;
+	const outputNoMatch = parameters.booleanParameter(
 		context,
 		'options.outputNoMatch',
 		'Output No-Match Items',
@@ -130,84 +114,61 @@ function readLookup(
 	);
 	const body = checkBody(
 		context,
-		enrichRequestSchema,
+		contract.enrichRequestSchema,
 		{ ...(email ? { email } : {}), ...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}), level },
 		itemIndex,
 		{ ...names, level: 'Level' },
 	) as IDataObject;
-	return { itemIndex, body, email, linkedinUrl, outputNoMatch, text: JSON.stringify(body) };
+	const person = JSON.stringify({ ...body, level: undefined });
+	const key = idempotencyKeyFor(context, contract.PATHS.enrich, body, itemIndex);
+	return { itemIndex, body, email, linkedinUrl, outputNoMatch, person, key };
 }
 
 /**
- * Enrich's charging calls: one per item (its key names the item), each settled call its item's
- * outcome: its contact, its no-match, or its error (a lost one until its replay).
- */
-function enrichCalls(
-	context: IExecuteFunctions,
-	run: ChargingRun,
-	lookups: Lookup[],
-	outcomes: Map<number, Outcome>,
-): ChargingCalls<EnrichAnswer> {
-	const lookupOf = new Map(lookups.map((lookup) => [lookup.itemIndex, lookup]));
-	return new ChargingCalls<EnrichAnswer>(context, run, {
-		path: PATHS.enrich,
-		schema: enrichAnswerSchema,
-		keyPerItem: true,
-		onSettled: (settled) => {
-			const lookup = lookupOf.get(settled.call.itemIndex ?? 0)!;
-			const outcome = outcomeOf(context, lookup, settled);
-			outcomes.set(lookup.itemIndex, outcome);
-			if (
-				outcome instanceof Error &&
-				!('lost' in settled && settled.lost) &&
-				!context.continueOnFail()
-			)
-				throw outcome;
-		},
-	});
-}
-
-/** An item's outcome from its settled call: its contact, its no-match, or its error. */
-function outcomeOf(
-	context: IExecuteFunctions,
-	lookup: Lookup,
-	settled: Settled<EnrichAnswer>,
-): Outcome {
-	if ('answer' in settled) {
-		const contact = settled.answer.contact as IDataObject;
-		return lookup.outputNoMatch ? { matched: true, ...contact } : contact;
-	}
-	return failureOf(settled.failure)?.kind === 'noMatch'
-		? noMatch(context, lookup)
-		: settled.failure;
-}
-
-/**
- * Sends one call per lookup, in order, while the budget holds its worst case: the full price, or
- * nothing for a body already answered in this run. Returns how
- * many lookups were sent; the rest were not reached.
+ * Sends one call per lookup, in order, while the budget holds its worst case (nothing for a person
+ * charged before), then replays each lost answer once. Returns how many lookups were sent.
  */
 async function sendWithinBudget(
-	{ budget, cost }: ChargingRun,
-	calls: ChargingCalls<EnrichAnswer>,
+	context: IExecuteFunctions,
+	{ budget, rank, cost }: ChargingRun,
 	queue: Lookup[],
-	outcomes: Map<number, Outcome>,
+	outcomes: Map<number, IDataObject | Error>,
 ): Promise<number> {
-	const covered = new Set<string>();
+	const lost: [Lookup, ChargingCall][] = [];
+	const send = async (lookup: Lookup, call: ChargingCall) => {
+		const sent = await sendCharging(context, budget, call, contract.enrichAnswerSchema);
+		if ('answer' in sent) {
+			budget.hold(lookup.person, charging.rankOf(sent.answer.contact.level));
+			const contact = sent.answer.contact as IDataObject;
+			outcomes.set(
+				lookup.itemIndex,
+				lookup.outputNoMatch ? { matched: true, ...contact } : contact,
+			);
+		} else if (failureOf(sent.failure)?.kind === 'noMatch')
+			outcomes.set(lookup.itemIndex, noMatch(context, lookup));
+		else outcomes.set(lookup.itemIndex, sent.failure);
+		return 'lost' in sent && sent.lost;
+	};
 	let next = 0;
 	for (; next < queue.length; next++) {
-		const { body, itemIndex, text } = queue[next];
-		const worstCase = covered.has(text) ? 0 : cost;
+		const lookup = queue[next];
+		const { body, itemIndex, person, key } = lookup;
+		const credits = budget.priceOf(person, rank, cost);
 		// Lost answers hold their worst case: their real charge may leave room for more.
-		if (worstCase > budget.headroom && calls.hasLost) await calls.replayLost();
-		const call = calls.callFor(body, worstCase, { itemIndex });
+		if (credits > budget.headroom)
+			for (const [again, call] of lost.splice(0)) await send(again, call);
+		const call = chargingCallOf(
+			budget,
+			{ path: contract.PATHS.enrich, body, key, credits },
+			{ itemIndex },
+		);
 		if (!call) break;
-		await calls.send(call);
-		// A body answered is not charged again in this run. A lost one may never have reached the
-		// API: its duplicate (another key) may really be charged, so it reserves the full price.
-		if (!(outcomes.get(itemIndex) instanceof Error)) covered.add(text);
+		if (await send(lookup, call)) lost.push([lookup, call]);
+		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail())
+			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
 	}
-	await calls.replayLost();
+	for (const [lookup, call] of lost)
+		if (await send(lookup, call)) budget.keepLost(call.reservation);
 	return next;
 }
 
@@ -218,29 +179,12 @@ function noMatch(
 ): IDataObject | Error {
 	if (outputNoMatch)
 		return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
-	const error = apiFailure(context.getNode(), 'noMatch', {
+	return apiFailure(context.getNode(), 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:
 			'This lookup was not charged. To get an item with "matched": false instead, and branch on it with an IF node, turn on Options → Output No-Match Items.',
 		status: 404,
 		apiCode: 'not_found',
 		itemIndex,
-	});
-	return asNodeError(context, error, itemIndex);
-}
-
-/** One output item per input item, in order: its contact, no-match or pass-through, or its error (thrown without continueOnFail). */
-function outputItems(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	outcomes: Map<number, Outcome>,
-): INodeExecutionData[] {
-	return items.flatMap((_, itemIndex) => {
-		const outcome = outcomes.get(itemIndex);
-		if (!(outcome instanceof Error))
-			return outcome ? [{ json: outcome, pairedItem: { item: itemIndex } }] : [];
-		const failure = asNodeError(context, outcome, itemIndex);
-		if (!context.continueOnFail()) throw failure;
-		return [errorItem(failure, { item: itemIndex })];
 	});
 }

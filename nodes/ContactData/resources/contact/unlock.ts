@@ -1,7 +1,7 @@
 /**
  * Contact → Unlock, top-down: read and check every item's ids, plan what to send (each id once),
  * Stop Before Spending, send calls of up to 100 ids within the budget, replay lost answers, then
- * one output item per wanted id in input order. The credit rules are ../../shared/budget.
+ * one output item per wanted id in input order. The credit rules are ../../shared/budget/ledger.
  */
 import type {
 	IDataObject,
@@ -11,42 +11,29 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	LIMITS,
-	PATHS,
-	UNLOCK_LEVELS,
-	unlockAnswerSchema,
-	unlockRequestSchema,
-	type UnlockAnswer,
-	type UnlockLevel,
-} from '../../shared/client/contract';
-import { entryNotFound, failureOf, isRefusal } from '../../shared/client/failures';
-import { ChargingCalls, type Settled } from '../../shared/budget/chargingCalls';
-import {
-	budgetReached,
-	chargingRunOf,
-	finishRun,
-	skippedForBudget,
-	stopBeforeSpending,
-	type ChargingRun,
-} from '../../shared/budget/chargingRun';
+	chargingCallOf,
+	notAnswered,
+	sendCharging,
+	type ChargingCall,
+} from '../../shared/budget/chargingCall';
+import * as charging from '../../shared/budget/chargingRun';
+import type { ChargingRun, Outcome } from '../../shared/budget/chargingRun';
+import * as contract from '../../shared/client/contract';
+import { entryNotFound, isRefusal } from '../../shared/client/failures';
+import { idempotencyKeyFor } from '../../shared/client/idempotency';
+import { checkEveryItem } from '../../shared/items/items';
 import { contactIdsReader } from '../../shared/items/perItemReaders';
-import { asNodeError, checkEveryItem, errorItem } from '../../shared/items/items';
-import { CHARGING_OPTIONS } from './chargingOptions';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
-import {
-	LEVEL_PARAMETER,
-	MAX_CREDITS_PARAMETER,
-	booleanParameter,
-	whenMaxCreditsReachedParameter,
-} from '../../shared/parameters/descriptions';
+import * as parameters from '../../shared/parameters/descriptions';
 import { CONTACT_IDS_PARAMETERS } from '../../shared/parameters/perItemParameters';
 import { checkBody } from '../../shared/parameters/values';
 import { plural, unique } from '../../shared/parameters/utilities';
+import { CHARGING_OPTIONS } from './chargingOptions';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
 /** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
-const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
+const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showFor, {
 	name: 'Unlock What Fits',
 	description:
 		'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
@@ -54,8 +41,8 @@ const WHEN_MAX_CREDITS_REACHED = whenMaxCreditsReachedParameter(showFor, {
 
 export const description: INodeProperties[] = [
 	...CONTACT_IDS_PARAMETERS,
-	LEVEL_PARAMETER,
-	MAX_CREDITS_PARAMETER,
+	parameters.LEVEL_PARAMETER,
+	parameters.MAX_CREDITS_PARAMETER,
 	WHEN_MAX_CREDITS_REACHED,
 	...SIMPLIFY_PARAMETERS,
 	CHARGING_OPTIONS,
@@ -73,35 +60,31 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const run = chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
+	const run = charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
 	const contactIdsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
 		unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id })),
 	);
-	const plan = planOf(this, items, checked.flat(), run.level);
-	const results: Results = { records: new Map(), missing: new Map(), failures: new Map() };
-	const calls = unlockCalls(this, run, results);
-	// 2. Stop Before Spending: a run that could go over sends nothing (a replay of this execution is free).
-	const replayed = new Set(calls.replayedIds(plan.queue, LIMITS.idsPerUnlock));
-	const mayCharge = plan.mayCharge.filter((id) => !replayed.has(id)).length;
-	const what = `unlocking ${plural(mayCharge, 'contact')} at ${run.level} level`;
-	const refusal = stopBeforeSpending(this, run, what, mayCharge * run.cost);
-	if (refusal) for (const id of plan.queue.splice(0)) results.failures.set(id, refusal);
-	// 3. Calls of up to 100 ids, each cut to what the budget still holds, in order; lost answers replayed.
-	await sendWithinBudget(calls, plan, results);
-	await calls.replayLost();
-	calls.finish();
-	// 4. What the budget did not reach: after a refused balance, or under Stop Before Spending, an error.
-	const reason = results.refusedBalance ?? budgetReached(this, run, plan.queue.length, 'contact');
-	if (reason) for (const id of plan.queue) results.failures.set(id, reason);
+	const u: Unlocking = { context: this, run, ...planOf(this, items, checked.flat(), run) };
+	// 2. Stop Before Spending: a run that could go over sends nothing.
+	const mayCharge = forecastOf(u);
+	const what = `unlocking ${plural(mayCharge / run.cost, 'contact')} at ${run.level} level`;
+	const refusal = charging.stopBeforeSpending(this, run, what, mayCharge);
+	// 3. Calls of up to 100 ids in order, each what the budget still holds; lost answers replayed.
+	const notSent = u.queue.slice(refusal ? 0 : await sendWithinBudget(u));
+	// 4. What the budget did not reach: an error after a refused balance or under Stop Before Spending.
+	const reason =
+		refusal ?? u.refusedBalance ?? charging.budgetReached(this, run, notSent.length, 'contact');
+	for (const id of notSent) u.outcomes.set(id, reason ?? charging.skippedForBudget({ id }));
 	// 5. One output item per wanted id, in input order.
-	const passedOver = new Set(reason ? [] : plan.queue);
-	const output = outputItems(this, items, plan, results, { refused, passedOver });
-	const skipped = plan.wanted.filter(plan.isSkipped).length;
-	return finishRun(this, run, output, {
-		done: `Unlocked ${plural(results.records.size, 'unique contact')} (${run.level}) in ${plural(calls.sent, 'call')}`,
-		notSent: results.refusedBalance ? 0 : plan.queue.length,
+	const records = [...u.outcomes.values()].filter(
+		(json) => !(json instanceof Error) && charging.isContactRecord(json),
+	);
+	const skipped = u.wanted.filter(u.isSkipped).length;
+	return charging.finishRun(this, run, outcomesOf(u, items, refused), {
+		done: `Unlocked ${plural(records.length, 'unique contact')} (${run.level}) in ${plural(u.calls, 'call')}`,
+		notSent: refusal || u.refusedBalance ? 0 : notSent.length,
 		unit: 'contact',
 		also: skipped ? `; ${skipped} already unlocked and skipped` : '',
 	});
@@ -110,46 +93,42 @@ export async function execute(
 /** One contact id wanted by one input item (an item may hold several). */
 type Wanted = { itemIndex: number; id: string };
 
-/** What a run sends, worked out from the checked items before anything is sent. */
-interface Plan {
+/** A run of Unlock: what it sends, worked out before anything is sent, and what came back. */
+interface Unlocking {
+	context: IExecuteFunctions;
+	run: ChargingRun;
 	/** One entry per id an item wants, in input order. */
 	wanted: Wanted[];
 	/** Whether Skip Already Unlocked passes this entry through unsent. */
 	isSkipped: (entry: Wanted) => boolean;
-	/** The unique ids to send, those shown as held first; what the budget does not reach stays. */
+	/** The unique ids to send, those the input shows as held first (likely free). */
 	queue: string[];
-	/** Those the input does not show as held: what the run may be charged for. */
-	mayCharge: string[];
+	/** Those the input shows as held: left out of the forecast, though each call reserves them. */
+	shown: Set<string>;
 	/** The first item that wants an id: the item named in the errors of its call. */
-	firstItemOf: (id: string) => number | undefined;
-}
-
-/** What the calls of a run brought back, by contact id. */
-interface Results {
-	records: Map<string, IDataObject>;
-	/** Ids the API reported as unknown in its answer (nothing charged for them). */
-	missing: Map<string, { code?: string; message?: string }>;
-	failures: Map<string, Error>;
+	firstItemOf: Map<string, number>;
+	/** By contact id: its answer entry, its pass-through, or the error of its call. */
+	outcomes: Map<string, IDataObject | Error>;
 	/** A refused balance (402): every later call would be refused too. */
 	refusedBalance?: Error;
+	calls: number;
 }
 
 /** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
-function shownAsHeld(json: IDataObject, id: string, level: UnlockLevel): boolean {
-	if (json.id !== id || json.unlocked !== true) return false;
-	// The levels go from lowest to highest. A preview says only "unlocked": held at the lowest at least.
-	const rank = Math.max(0, UNLOCK_LEVELS.indexOf(json.level as UnlockLevel));
-	return rank >= UNLOCK_LEVELS.indexOf(level);
+function shownAsHeld(json: IDataObject, id: string, level: contract.UnlockLevel): boolean {
+	// A preview says only "unlocked": held at the lowest level at least.
+	const rank = Math.max(1, charging.rankOf(json.level));
+	return json.id === id && json.unlocked === true && rank >= charging.rankOf(level);
 }
 
-/** The checked ids as what to send: Skip Already Unlocked applied, each id once, the ones shown as held first. */
+/** The checked ids as what to send: Skip Already Unlocked applied, each id once, those shown as held first. */
 function planOf(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	wanted: Wanted[],
-	level: UnlockLevel,
-): Plan {
-	const skipHeld = booleanParameter(
+	{ level }: ChargingRun,
+) {
+	const skipHeld = parameters.booleanParameter(
 		context,
 		'options.skipAlreadyUnlocked',
 		'Skip Already Unlocked',
@@ -159,121 +138,148 @@ function planOf(
 	const shown = new Set(wanted.filter(held).map(({ id }) => id));
 	const isSkipped = (entry: Wanted) => skipHeld && held(entry);
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
-	// What the input shows as held goes first (it is likely free) and forecasts the run, but every call
-	// reserves its full price: a wrong "unlocked": true costs its price, within the budget.
-	const mayCharge = toSend.filter((id) => !shown.has(id));
-	const queue = [...toSend.filter((id) => shown.has(id)), ...mayCharge];
-	const firstItem = new Map<string, number>();
-	for (const { id, itemIndex } of wanted) if (!firstItem.has(id)) firstItem.set(id, itemIndex);
-	return { wanted, isSkipped, queue, mayCharge, firstItemOf: (id) => firstItem.get(id) };
+	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	const firstItemOf = new Map<string, number>();
+	for (const { id, itemIndex } of wanted) if (!firstItemOf.has(id)) firstItemOf.set(id, itemIndex);
+	return { wanted, isSkipped, queue, shown, firstItemOf, outcomes: new Map(), calls: 0 };
 }
 
-/** Unlock's charging calls: an answer mirrors the ids asked for; each settled call is sorted out by id. */
-function unlockCalls(context: IExecuteFunctions, run: ChargingRun, results: Results) {
+/**
+ * The next call from `queue[from]`, formed the same way every time, so a repeated request makes the
+ * same calls with the same keys: a lost call of the same ids as it was (it takes its held worst case
+ * over), else up to 100 ids in order while their prices (held contacts free) fit `room`.
+ */
+function nextCall({ run: { budget, rank, cost }, queue }: Unlocking, from: number, room: number) {
+	const priceOf = (id: string) => budget.priceOf(id, rank, cost);
+	const lost = budget.lostCallFrom(queue[from]);
+	if (lost?.every((id, at) => queue[from + at] === id))
+		return { ids: lost, credits: lost.map(priceOf).reduce((sum, price) => sum + price, 0), lost };
+	let credits = 0;
+	let to = from;
+	for (; to < queue.length && to - from < contract.LIMITS.idsPerUnlock; to++) {
+		if (credits + priceOf(queue[to]) > room) break;
+		credits += priceOf(queue[to]);
+	}
+	return { ids: queue.slice(from, to), credits, lost: undefined };
+}
+
+/** What the run's calls may charge: lost calls taken over and contacts the input shows as held left out. */
+function forecastOf(u: Unlocking): number {
+	let credits = 0;
+	for (let from = 0; from < u.queue.length; ) {
+		const { ids, lost } = nextCall(u, from, Infinity);
+		for (const id of lost ? [] : ids)
+			if (!u.shown.has(id)) credits += u.run.budget.priceOf(id, u.run.rank, u.run.cost);
+		from += ids.length;
+	}
+	return credits;
+}
+
+/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
+function unlockCall({ context, run }: Unlocking, ids: string[], credits: number, itemIndex = 0) {
 	const names = { ids: 'Contact IDs', level: 'Level' };
-	return new ChargingCalls<UnlockAnswer>(context, run, {
-		path: PATHS.unlock,
-		schema: unlockAnswerSchema,
-		answeredIds: (answer) => answer.contacts.map((entry) => String(entry.id)),
-		bodyFor: (ids, item = 0) =>
-			checkBody(
-				context,
-				unlockRequestSchema,
-				{ ids, level: run.level },
-				item,
-				names,
-			) as IDataObject,
-		onSettled: (settled) => sortOut(context, results, settled),
-	});
+	const { unlockRequestSchema, PATHS } = contract;
+	const checked = checkBody(
+		context,
+		unlockRequestSchema,
+		{ ids, level: run.level },
+		itemIndex,
+		names,
+	);
+	const body = checked as IDataObject;
+	const key = idempotencyKeyFor(context, PATHS.unlock, body);
+	return chargingCallOf(run.budget, { path: PATHS.unlock, body, key, credits }, { itemIndex, ids });
 }
 
 /**
- * Sends the queue in calls of up to 100 ids, each cut to what the budget still holds (What Fits);
- * what it never reaches stays in the queue. A refused balance (402) stops every later call.
+ * Sends the queue in order, each call what the budget still holds (What Fits), and replays each
+ * lost answer once. Returns how many ids were sent; the rest were not reached.
  */
-async function sendWithinBudget(
-	calls: ChargingCalls<UnlockAnswer>,
-	{ queue, firstItemOf }: Plan,
-	results: Results,
-): Promise<void> {
-	while (queue.length > 0 && !results.refusedBalance) {
-		const call = calls.nextIdsCall(queue, LIMITS.idsPerUnlock, firstItemOf);
-		if (call) await calls.send(call);
-		// Lost answers hold their worst case: their real charge may leave room for more.
-		else if (calls.hasLost) await calls.replayLost();
-		else return;
-	}
-}
-
-/**
- * A settled call, sorted by id: each entry of its answer a record or a per-id error; a failure for
- * all its ids. A lost answer waits for its replay; any other failure stops the node unless
- * continueOnFail. A refused balance (402) refuses every later call too.
- */
-function sortOut(
-	context: IExecuteFunctions,
-	results: Results,
-	settled: Settled<UnlockAnswer>,
-): void {
-	if ('answer' in settled) {
-		for (const entry of settled.answer.contacts as IDataObject[]) {
-			const id = String(entry.id);
-			results.failures.delete(id);
-			const entryError = entry.error as { code?: string; message?: string } | undefined;
-			if (entryError) results.missing.set(id, entryError);
-			else results.records.set(id, entry);
-		}
-		return;
-	}
-	const { call, failure, lost } = settled;
-	for (const id of call.ids ?? []) results.failures.set(id, failure);
-	if (lost || failureOf(failure)?.kind === 'notAnswered') return;
-	if (!context.continueOnFail()) throw failure;
-	if (isRefusal(failure, 'insufficient_credits')) results.refusedBalance = failure;
-}
-
-/** The output items, by input item in input order: its error, or its records, pass-throughs and errors. */
-function outputItems(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	plan: Plan,
-	results: Results,
-	{ refused, passedOver }: { refused: Map<number, Error>; passedOver: Set<string> },
-): INodeExecutionData[] {
-	// `wanted` is in input order: one pass over it, never a search per item.
-	const output: INodeExecutionData[] = [];
+async function sendWithinBudget(u: Unlocking): Promise<number> {
+	const lost: ChargingCall[] = [];
 	let next = 0;
+	while (next < u.queue.length && !u.refusedBalance) {
+		const { ids, credits } = nextCall(u, next, u.run.budget.headroom);
+		const call = ids.length > 0 && unlockCall(u, ids, credits, u.firstItemOf.get(ids[0]));
+		if (call) {
+			next += ids.length;
+			await send(u, call, lost);
+		} else if (lost.length > 0) {
+			// Lost answers hold their worst case: their real charge may leave room for more.
+			for (const again of lost.splice(0)) await send(u, again);
+		} else break;
+	}
+	for (const again of lost) await send(u, again);
+	return next;
+}
+
+/**
+ * Sends a call and sorts out what came of it by id. A lost answer is replayed once (`lost` collects
+ * it), then kept lost with its worst case held; any other failure stops the node unless
+ * continueOnFail, and a refused balance (402) refuses every later call too.
+ */
+async function send(u: Unlocking, call: ChargingCall, lost?: ChargingCall[]): Promise<void> {
+	const { context, run } = u;
+	// After a charge above its worst case no charging call is sent, a replay neither.
+	if (call.sends > 0 && run.budget.overcharge !== undefined)
+		return run.budget.keepLost(call.reservation, call.ids);
+	u.calls++;
+	const sent = await sendCharging(context, run.budget, call, contract.unlockAnswerSchema);
+	if ('answer' in sent) return takeAnswer(u, call, sent);
+	for (const id of call.ids!) u.outcomes.set(id, sent.failure);
+	if (sent.lost && lost) lost.push(call);
+	else if (sent.lost) run.budget.keepLost(call.reservation, call.ids);
+	else if (!context.continueOnFail()) throw sent.failure;
+	else if (isRefusal(sent.failure, 'insufficient_credits')) u.refusedBalance = sent.failure;
+}
+
+/**
+ * Each entry of an answer: a record (its contact now held at its level) or an id the API does not
+ * know. Ids it left out are asked for again once (free if they were unlocked), with what the call's
+ * charge leaves of its worst case; left out again, each fails saying it may have been charged.
+ */
+async function takeAnswer(
+	u: Unlocking,
+	call: ChargingCall,
+	{ answer, charged }: { answer: contract.UnlockAnswer; charged: number | undefined },
+): Promise<void> {
+	for (const entry of answer.contacts as IDataObject[]) {
+		u.outcomes.set(String(entry.id), entry);
+		if (entry.error === undefined)
+			u.run.budget.hold(String(entry.id), charging.rankOf(entry.level));
+	}
+	const answered = new Set(answer.contacts.map(({ id }) => String(id)));
+	const missing = call.ids!.filter((id) => !answered.has(id));
+	if (missing.length === 0) return;
+	const left = charged === undefined ? 0 : call.reservation.credits - charged;
+	const credits = Math.min(missing.length * u.run.cost, left);
+	const again = !call.askedAgain && unlockCall(u, missing, credits, call.itemIndex);
+	if (again) return send(u, { ...again, askedAgain: true });
+	u.run.budget.reserve(credits); // stays held: they may have been charged
+	const failure = notAnswered(u.context, call, missing);
+	for (const id of missing) u.outcomes.set(id, failure);
+}
+
+/** By input item in input order: its error, or one outcome per id it wants. */
+function outcomesOf(u: Unlocking, items: INodeExecutionData[], refused: Map<number, Error>) {
+	const output: Outcome[] = [];
+	let next = 0; // `wanted` is in input order: one pass over it.
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const error = refused.get(itemIndex);
-		if (error) output.push(errorItem(error, { item: itemIndex }));
-		for (; plan.wanted[next]?.itemIndex === itemIndex; next++) {
-			const entry = plan.wanted[next];
-			const how = { skipped: plan.isSkipped(entry), passedOver: passedOver.has(entry.id) };
-			const item = outputFor(context, items, entry, results, how);
-			if (item) output.push(item);
+		if (error) output.push({ itemIndex, outcome: error });
+		for (; u.wanted[next]?.itemIndex === itemIndex; next++) {
+			const { id } = u.wanted[next];
+			const json = items[itemIndex].json;
+			let outcome = u.isSkipped(u.wanted[next])
+				? { ...json, unlock_skipped: 'already_unlocked' }
+				: u.outcomes.get(id);
+			if (outcome === undefined) continue;
+			if (!(outcome instanceof Error) && outcome.error)
+				outcome = entryNotFound(u.context.getNode(), id, outcome.error as IDataObject, itemIndex);
+			else if (!(outcome instanceof Error) && outcome.unlock_skipped === 'budget' && json.id === id)
+				outcome = charging.skippedForBudget(json);
+			output.push({ itemIndex, outcome, id });
 		}
 	}
 	return output;
-}
-
-/** The output item of one wanted id: its record, a pass-through, or its error (thrown without continueOnFail). */
-function outputFor(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-	{ itemIndex, id }: Wanted,
-	results: Results,
-	{ skipped, passedOver }: { skipped: boolean; passedOver: boolean },
-): INodeExecutionData | undefined {
-	const json = items[itemIndex].json;
-	const pairedItem = { item: itemIndex };
-	if (skipped) return { json: { ...json, unlock_skipped: 'already_unlocked' }, pairedItem };
-	const record = results.records.get(id);
-	if (record) return { json: { ...record }, pairedItem };
-	if (passedOver) return { json: skippedForBudget(json.id === id ? json : { id }), pairedItem };
-	const entryError = results.missing.get(id);
-	const notFound = entryError && entryNotFound(context.getNode(), id, entryError, itemIndex);
-	const failure = notFound ? asNodeError(context, notFound, itemIndex) : results.failures.get(id);
-	if (!failure) return undefined;
-	if (!context.continueOnFail()) throw asNodeError(context, failure, itemIndex);
-	return errorItem(failure, pairedItem, { id });
 }

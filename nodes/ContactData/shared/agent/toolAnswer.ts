@@ -13,8 +13,9 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { creditBudgetOf, isContactRecord, runsAsTool } from '../budget/chargingRun';
-import { leftOf } from '../budget/rules';
+import { creditBudgetOf, isContactRecord } from '../budget/chargingRun';
+import { runsAsTool } from './toolCall';
+import { leftOf } from '../budget/ledger';
 import { errorItem, pairedWith } from '../items/items';
 import { optionParameter } from '../parameters/descriptions';
 import { refused } from '../parameters/values';

@@ -1,159 +1,107 @@
 /**
  * A charging run (Unlock, Enrich) in n8n: its settings and budget read once, Stop Before Spending
- * and what the budget did not reach as errors, and the notice and totals of what it spent. The
- * rules themselves are ./rules; each call is sent by ./chargingCalls.
+ * and what the budget did not reach as errors, and its output with the notice of what it spent.
+ * The rules are ./ledger; each call is sent by ./chargingCall.
  */
 import {
 	NodeOperationError,
 	type IDataObject,
-	type IExecuteData,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { CREDIT_COST, type UnlockLevel } from '../client/contract';
+import { mcpSessionIdOf, runsAsTool } from '../agent/toolCall';
+import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from '../client/contract';
+import { asNodeError, errorItem } from '../items/items';
 import { simplifyOutput } from '../items/simplify';
-import {
-	CAP_OVER_TIME_NAMES,
-	capOverTimeOf,
-	type CapOverTimeName,
-} from '../parameters/capsOverTime';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
-import type { Choice } from '../parameters/values';
+import { wholeNumber, type Choice } from '../parameters/values';
 import { plural, unique } from '../parameters/utilities';
-import {
-	CreditBudget,
-	leftOf,
-	mustStop,
-	type Cap,
-	type CreditLedger,
-	type Tally,
-	type WhenMaxCreditsReached,
-} from './rules';
-import { tallyOf } from './tallies';
+import { CreditBudget, leftOf, mustStop, tallyOf, type Cap, type Tally } from './ledger';
 
 export interface ChargingRun {
 	level: UnlockLevel;
+	/** The level's rank: a contact held at this rank or above costs nothing. */
+	rank: number;
 	/** The price of one contact at that level. */
 	cost: number;
 	budget: CreditBudget;
-	policy: WhenMaxCreditsReached;
-	/** The operation's name of the What Fits choice ("Unlock What Fits"). */
+	policy: 'stop' | 'whatFits';
+	/** The operation's name of its What Fits choice ("Unlock What Fits"). */
 	whatFits: string;
 }
 
-/**
- * Read once per run: one level, one budget and one policy for all input items. The policy's
- * choices are the operation's own When Max Credits Is Reached parameter.
- */
+/** A level's rank, from the lowest (1); 0 for one the contract does not name. */
+export const rankOf = (level: unknown): number => UNLOCK_LEVELS.indexOf(level as UnlockLevel) + 1;
+
+/** Read once per run, from the first item; the policy's choices are the operation's own parameter. */
 export function chargingRunOf(
 	context: IExecuteFunctions,
-	whenReached: INodeProperties,
+	{ name, displayName, options }: INodeProperties,
 ): ChargingRun {
 	const level = levelOf(context, 0);
-	const choices = whenReached.options as Choice[];
-	const policy = optionParameter<WhenMaxCreditsReached>(
+	const choices = options as Choice[];
+	const policy = optionParameter<ChargingRun['policy']>(
 		context,
-		whenReached.name,
-		whenReached.displayName,
+		name,
+		displayName,
 		0,
 		choices,
 		'stop',
 	);
 	const whatFits = choices.find(({ value }) => value === 'whatFits')!.name;
-	return { level, cost: CREDIT_COST[level], budget: creditBudgetOf(context), policy, whatFits };
-}
-
-/**
- * Whether the node runs as an agent's tool: named "…Tool" by n8n, or said so by LangChain. n8n 1.x's
- * context has no isToolExecution: there the name alone tells.
- */
-export function runsAsTool(context: IExecuteFunctions): boolean {
-	const saysTool = typeof context.isToolExecution === 'function' && context.isToolExecution();
-	return saysTool || context.getNode().type.endsWith('Tool');
+	const budget = creditBudgetOf(context);
+	return { level, rank: rankOf(level), cost: CREDIT_COST[level], budget, policy, whatFits };
 }
 
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
 /**
- * This node run's budget, its ledger kept in the execution (n8n's flow context). As a tool, the
- * ledger is the execution's, shared by every Contact Data tool call in it, so an agent cannot spend
- * a Max Credits per call. On the canvas it is the node run's: Retry On Fail's tries share it (so a
- * lost call is replayed, not paid again), and a loop's next run starts afresh.
+ * This node run's budget. Its ledger is kept in the execution (n8n's flow context): as a tool, the
+ * execution's, shared by every Contact Data tool call in it, so an agent cannot spend a Max Credits
+ * per call; on the canvas, the node run's, so Retry On Fail's tries share it and a loop's next run
+ * starts afresh.
  */
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
 	let budget = budgets.get(context);
 	if (budget) return budget;
 	const tool = runsAsTool(context);
 	const flow = context.getContext('flow');
+	const runs = (flow.contactDataRuns ??= {}) as Record<string, { run: number; ledger: Tally }>;
+	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
+	const node = context.getNode().id;
+	if (runs[node]?.run !== run) runs[node] = { run, ledger: { charged: 0, reserved: 0 } };
 	const ledger = tool
-		? ((flow.contactDataCredits ??= { charged: 0, reserved: 0 }) as CreditLedger)
-		: runLedgerOf(context, flow);
-	budget = new CreditBudget(maxCreditsOf(context, 0), ledger, tool, capsOverTimeOf(context));
+		? (flow.contactDataCredits ??= { charged: 0, reserved: 0 })
+		: runs[node].ledger;
+	budget = new CreditBudget(
+		maxCreditsOf(context, 0),
+		ledger as Tally,
+		tool,
+		capsOverTimeOf(context),
+	);
 	budgets.set(context, budget);
 	return budget;
 }
 
-/** The ledger of this node's run: the same for every try of the run, one node run kept at a time. */
-function runLedgerOf(context: IExecuteFunctions, flow: IDataObject): CreditLedger {
-	const runs = (flow.contactDataRuns ??= {}) as Record<
-		string,
-		{ run: number; ledger: CreditLedger }
-	>;
-	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
-	const node = context.getNode().id;
-	if (runs[node]?.run !== run) runs[node] = { run, ledger: { charged: 0, reserved: 0 } };
-	return runs[node].ledger;
-}
+export const CAPS_OVER_TIME = {
+	maxCreditsPerDay: { label: 'Max Credits per Day', leftField: 'left_today' },
+	maxCreditsPerSession: { label: 'Max Credits per MCP Session', leftField: 'left_in_session' },
+} as const;
 
-/** The type of n8n's MCP Server Trigger, the only node whose request names an MCP session. */
-const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
-
-/**
- * The MCP session id of the request n8n's MCP Server Trigger (2.1, Streamable HTTP) runs this tool
- * call for. n8n hands the trigger's request (`{ body, headers }`) as the tool's execute data: with
- * the trigger as its node, or, on a queue-mode worker, with the tool alone and nothing before it.
- * Never from an input item: any item may carry `headers` (a Webhook node's, a sheet's column).
- */
-function sessionIdOf(context: IExecuteFunctions): string | undefined {
-	if (!runsAsTool(context)) return undefined;
-	const { node, source, data } = context.getExecuteData?.() ?? ({} as Partial<IExecuteData>);
-	const onWorker =
-		source === null && node?.name === context.getNode().name && context.getMode() === 'webhook';
-	if (node?.type !== MCP_TRIGGER && !onWorker) return undefined;
-	const request = data?.main?.[0]?.[0]?.json as { headers?: IDataObject } | undefined;
-	const id = request?.headers?.['mcp-session-id'];
-	return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-/** The caps over time set on this node, counted in this process's memory (see docs/node.md). */
+/** The caps over time set on this node (from the first item), counted in this process's memory. */
 function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
 	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
-	const perDay = capOverTimeOf(context, 'maxCreditsPerDay');
-	const perSession = capOverTimeOf(context, 'maxCreditsPerSession');
-	const session = perSession > 0 ? sessionIdOf(context) : undefined;
-	const caps: Cap[] = [];
-	if (perDay > 0)
-		caps.push(capOf('maxCreditsPerDay', perDay, tallyOf(node, { now }), 'left_today'));
-	if (session)
-		caps.push(
-			capOf('maxCreditsPerSession', perSession, tallyOf(node, { session }), 'left_in_session'),
-		);
-	return caps;
+	return Object.entries(CAPS_OVER_TIME).flatMap(([name, { label, leftField }]) => {
+		const value = context.getNodeParameter(`options.${name}`, 0, 0);
+		const max = wholeNumber({ node: context.getNode(), itemIndex: 0 }, label, value, { min: 0 });
+		const perSession = leftField === 'left_in_session';
+		const session = perSession && max > 0 ? mcpSessionIdOf(context) : undefined;
+		if (max === 0 || (perSession && !session)) return [];
+		return [{ label, max, tally: tallyOf(node, session ? { session } : { now }), leftField }];
+	});
 }
-
-const capOf = (
-	name: CapOverTimeName,
-	max: number,
-	tally: Tally,
-	leftField: Cap['leftField'],
-): Cap => ({
-	label: CAP_OVER_TIME_NAMES[name],
-	max,
-	tally,
-	leftField,
-});
 
 /** Who used what a cap counted before this run, and how to get past it (a model reads the message). */
 const CAP_WORDS = {
@@ -214,11 +162,8 @@ function refusal(
 }
 
 /** An output that is a contact record (not an error, a no-match or an item passed over). */
-export function isContactRecord(json: IDataObject): boolean {
-	return (
-		typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined
-	);
-}
+export const isContactRecord = (json: IDataObject): boolean =>
+	typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined;
 
 /** An input item passed through because the budget did not reach it. */
 export const skippedForBudget = (json: IDataObject): IDataObject => ({
@@ -226,13 +171,36 @@ export const skippedForBudget = (json: IDataObject): IDataObject => ({
 	unlock_skipped: 'budget',
 });
 
-/** The run's output: a notice of what was done and spent, the run's totals on every record, Simplify. */
+/** What a run gives for one input item: a record or a pass-through, or an error. */
+export interface Outcome {
+	itemIndex: number;
+	outcome: IDataObject | Error;
+	/** The contact id an error item names. */
+	id?: string;
+}
+
+/**
+ * The run's output, one item per outcome (an error thrown without continueOnFail), the run's
+ * totals on every record, Simplify, and a notice of what was done and spent.
+ */
 export function finishRun(
 	context: IExecuteFunctions,
 	{ budget }: ChargingRun,
-	output: INodeExecutionData[],
+	outcomes: Outcome[],
 	notice: { done: string; notSent: number; unit: string; also?: string },
 ): INodeExecutionData[] {
+	const totals = {
+		credits_charged_in_run: budget.chargedHere,
+		credits_remaining: budget.creditsRemaining,
+	};
+	const output = outcomes.map(({ itemIndex, outcome, id }) => {
+		const pairedItem = { item: itemIndex };
+		if (!(outcome instanceof Error))
+			return { json: isContactRecord(outcome) ? { ...outcome, ...totals } : outcome, pairedItem };
+		const failure = asNodeError(context, outcome, itemIndex);
+		if (!context.continueOnFail()) throw failure;
+		return errorItem(failure, pairedItem, id === undefined ? {} : { id });
+	});
 	const notSent = notice.notSent
 		? `; ${plural(notice.notSent, notice.unit)} not sent (Max Credits reached)`
 		: '';
@@ -242,23 +210,18 @@ export function finishRun(
 		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. A contact already unlocked comes back free.`,
 		location: 'outputPane',
 	});
-	const totals = {
-		credits_charged_in_run: budget.chargedHere,
-		credits_remaining: budget.creditsRemaining,
-	};
-	return simplifyOutput(
-		context,
-		output.map((item) =>
-			isContactRecord(item.json) ? { ...item, json: { ...item.json, ...totals } } : item,
-		),
-	);
+	return simplifyOutput(context, output);
 }
 
-/** Charges the contract rules out, which the run did not take (their worst case stays held back). */
-function impossibleText({ impossibleCharges }: CreditBudget): string {
-	if (impossibleCharges.length === 0) return '';
+/** Charges the contract rules out: unreadable ones keep their worst case, one above it ends the calls. */
+function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string {
+	const over =
+		overcharge === undefined
+			? ''
+			: `; the API reported an impossible charge (credits_charged: ${overcharge}) above its call's worst case: it is counted as reported, and no further call was sent`;
+	if (impossibleCharges.length === 0) return over;
 	const calls = impossibleCharges.length === 1 ? 'that call stays' : 'those calls stay';
-	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits`;
+	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits${over}`;
 }
 
 /** Credits still reserved for answers that were lost (they may have been charged). */

@@ -38,7 +38,7 @@ const enrichWhatFits = (maxCredits: number) => ({
 	whenMaxCreditsReached: 'whatFits',
 });
 
-it.each([[-50], [7], ['one']])(
+it.each([[-50], [2.5], ['one']])(
 	'credits_charged %p on every answer, Enrich What Fits, Max Credits 4, 12 new people: at most 4 charged',
 	async (charge) => {
 		expect(people).toHaveLength(12);
@@ -70,6 +70,26 @@ it.each([[-50], [7], ['one']])(
 		expect(hints(result)[0]).toMatch(/the worst case of those calls stay counted/);
 	},
 );
+
+it('credits_charged 7 for a worst case of 1: counted as reported, and no further call is sent', async () => {
+	await sandbox.admin.setFaults([
+		{ route: 'POST /v1/enrich', kind: 'rewrite', phase: 'after', set: { credits_charged: 7 } },
+	]);
+	const emails = people.map(({ email }) => ({ json: { email } }));
+	const result = await run(sandbox, {
+		parameters: enrichWhatFits(4),
+		inputItems: emails,
+		continueOnFail: true,
+	});
+	// One call reached the API; the misbehaving answer passes Max Credits by that call at most.
+	expect((await keyStats(sandbox)).credits_charged).toBe(1);
+	expect(result.items[0].json.id).toBe(people[0].id);
+	expect(result.items.slice(1).every((item) => item.json.unlock_skipped === 'budget')).toBe(true);
+	expect(hints(result)[0]).toMatch(/^Enriched 1 item \(basic\): 7 credits charged of a 4 budget/);
+	expect(hints(result)[0]).toMatch(
+		/impossible charge \(credits_charged: 7\) above its call's worst case: it is counted as reported, and no further call was sent/,
+	);
+});
 
 it('a charge within the worst case is taken as reported: no impossible charge', async () => {
 	const emails = people.slice(0, 3).map(({ email }) => ({ json: { email } }));

@@ -1,16 +1,17 @@
 /**
- * The credit rules as pure functions, with plain values and a fake clock: reserve, settle, replay,
- * impossible charges, What Fits, Stop Before Spending and the caps over time. No sandbox, no n8n.
+ * The credit rules with plain values and a fake clock: reserve, settle, replay, held contacts,
+ * impossible charges, Stop Before Spending and the caps over time. No sandbox, no n8n.
  */
 import {
 	CreditBudget,
-	callSize,
-	isPossibleCharge,
 	mustStop,
+	tallyOf,
 	type Cap,
 	type Tally,
-} from '../../../../../nodes/ContactData/shared/budget/rules';
-import { tallyOf } from '../../../../../nodes/ContactData/shared/budget/tallies';
+} from '../../../../../nodes/ContactData/shared/budget/ledger';
+
+/** What Fits for a call of up to `wanted` contacts at 1 credit each. */
+const whatFits = (budget: CreditBudget, wanted: number) => Math.min(wanted, budget.headroom);
 
 const DAY = 24 * 3600 * 1000;
 const NOON = Date.parse('2026-11-25T12:00:00Z');
@@ -33,17 +34,23 @@ describe('reserve and settle', () => {
 		expect(budget.reserve(8, 'k2')).toBeDefined();
 	});
 
-	it.each([[-1], [7], [1.5], ['3'], [null], [undefined]])(
-		'an impossible charge (%p) keeps the worst case held',
+	it.each([[-1], [1.5], ['3'], [null], [undefined]])(
+		'an unreadable charge (%p) keeps the worst case held',
 		(charge) => {
 			const budget = new CreditBudget(10);
 			const reservation = budget.reserve(6, 'k')!;
 			expect(budget.settle(reservation, { credits_charged: charge })).toBeUndefined();
 			expect(budget.headroom).toBe(4);
 			expect(budget.impossibleCharges).toHaveLength(1);
-			expect(isPossibleCharge(charge, 6)).toBe(false);
 		},
 	);
+
+	it('a charge above the worst case is counted as reported and ends the charging calls', () => {
+		const budget = new CreditBudget(10);
+		expect(budget.settle(budget.reserve(6, 'k')!, { credits_charged: 7 })).toBe(7);
+		expect([budget.charged, budget.overcharge, budget.headroom]).toEqual([7, 7, 0]);
+		expect(budget.reserve(0, 'held contacts')).toBeUndefined();
+	});
 
 	it('a refused call (nothing charged) gives its room back', () => {
 		const budget = new CreditBudget(5);
@@ -88,11 +95,11 @@ describe('replays', () => {
 	it('a lost call keeps its worst case; the same key later takes it over even with no room left', () => {
 		const ledger = { charged: 0, reserved: 0 };
 		const lostRun = new CreditBudget(4, ledger, true);
-		lostRun.holdForReplay(lostRun.reserve(4, 'lost')!);
+		lostRun.keepLost(lostRun.reserve(4, 'lost')!);
 		const next = new CreditBudget(4, ledger, true);
 		expect(next.headroom).toBe(0);
 		expect(next.reserve(1, 'other')).toBeUndefined();
-		expect(next.holds('lost')).toBe(true);
+		expect(next.sentBefore('lost')).toBe(true);
 		const takenOver = next.reserve(4, 'lost')!;
 		expect(takenOver.credits).toBe(4);
 		expect(next.settle(takenOver, { credits_charged: 1 })).toBe(1);
@@ -100,15 +107,44 @@ describe('replays', () => {
 	});
 });
 
-describe('What Fits and Stop Before Spending', () => {
-	it('What Fits sends as many ids as the caps leave room for, at most the call limit', () => {
-		expect(callSize(100, 250, 150, 1)).toBe(100);
-		expect(callSize(100, 250, 50, 1)).toBe(50);
-		expect(callSize(100, 250, 5, 2)).toBe(2);
-		expect(callSize(100, 3, 50, 1)).toBe(3);
-		expect(callSize(100, 3, 1, 2)).toBe(0);
+describe('held contacts (issue 31)', () => {
+	it('a contact seen charged at a level is free at that level or below, and needs no room', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const first = new CreditBudget(2, ledger);
+		first.settle(first.reserve(2, 'k')!, { credits_charged: 2 });
+		first.hold('ct_a', 2);
+		first.hold('ct_b', 1);
+		first.hold('ct_b', 0);
+		const retry = new CreditBudget(2, ledger);
+		expect(retry.headroom).toBe(0);
+		expect([retry.priceOf('ct_a', 2, 2), retry.priceOf('ct_a', 1, 1)]).toEqual([0, 0]);
+		expect([retry.priceOf('ct_b', 1, 1), retry.priceOf('ct_b', 2, 2)]).toEqual([0, 2]);
+		expect(retry.priceOf('ct_new', 1, 1)).toBe(1);
+		expect(retry.reserve(0, 'held again')).toBeDefined();
 	});
 
+	it('a lost call is found by its first id, with its ids, and taken over by its key', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const lostRun = new CreditBudget(3, ledger);
+		lostRun.keepLost(lostRun.reserve(3, 'k')!, ['ct_a', 'ct_b', 'ct_c']);
+		const next = new CreditBudget(3, ledger);
+		expect(next.lostCallFrom('ct_a')).toEqual(['ct_a', 'ct_b', 'ct_c']);
+		expect(next.lostCallFrom('ct_b')).toBeUndefined();
+		expect(next.reserve(3, 'k')!.credits).toBe(3);
+		expect(ledger).toMatchObject({ reserved: 3, lost: {} });
+	});
+
+	it('remembers at most 100,000 held contacts, forgetting the oldest 1,000 (which only costs more)', () => {
+		const ledger: Tally = { charged: 0, reserved: 0 };
+		const budget = new CreditBudget(1, ledger);
+		for (let id = 0; id <= 100_000; id++) budget.hold(`ct_${id}`, 1);
+		expect(Object.keys(ledger.held!)).toHaveLength(99_001);
+		expect([budget.priceOf('ct_999', 1, 1), budget.priceOf('ct_1000', 1, 1)]).toEqual([1, 0]);
+		expect(JSON.parse(JSON.stringify(ledger)).sizes).toEqual({ held: 99_001 });
+	});
+});
+
+describe('Stop Before Spending', () => {
 	it('Stop Before Spending refuses a run whose worst case does not fit; What Fits never does', () => {
 		expect(mustStop('stop', 11, 10)).toBe(true);
 		expect(mustStop('stop', 10, 10)).toBe(false);
@@ -157,7 +193,7 @@ describe('caps over time (a fake clock)', () => {
 		const ledger = { charged: 0, reserved: 0 };
 		const yesterday = tallyOf('wf|n', { now: NOON }, store);
 		const before = new CreditBudget(1000, ledger, true, [dayCap(100, yesterday)]);
-		before.holdForReplay(before.reserve(50, 'lost')!);
+		before.keepLost(before.reserve(50, 'lost')!);
 		const today = tallyOf('wf|n', { now: NOON + DAY }, store);
 		const after = new CreditBudget(1000, ledger, true, [dayCap(100, today)]);
 		after.settle(after.reserve(50, 'lost')!, { credits_charged: 50 });
@@ -172,7 +208,7 @@ describe('caps over time (a fake clock)', () => {
 			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
 			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
 		];
-		const reserved = runs.map((budget) => budget.reserve(callSize(100, 4, budget.headroom, 1)));
+		const reserved = runs.map((budget) => budget.reserve(whatFits(budget, 4)));
 		expect(reserved.map((reservation) => reservation?.credits)).toEqual([4, 2]);
 		expect(runs[1].tightest.label).toBe('Max Credits per Day');
 		runs.forEach((budget, index) =>
@@ -185,7 +221,7 @@ describe('caps over time (a fake clock)', () => {
 	it('a lost answer keeps its worst case against the day cap too', () => {
 		const day = { charged: 0, reserved: 0 };
 		const budget = new CreditBudget(5, undefined, false, [dayCap(5, day)]);
-		budget.holdForReplay(budget.reserve(3, 'lost')!);
+		budget.keepLost(budget.reserve(3, 'lost')!);
 		expect(day).toMatchObject({ charged: 0, reserved: 3 });
 	});
 });
@@ -197,7 +233,7 @@ describe('a replay counted once across runs (each run its own ledger, one day ta
 	it('Retry On Fail: the second run takes the lost call over in the day and counts its charge once', () => {
 		const day = tallyOf('wf|retry', { now: NOON }, new Map());
 		const first = runOf(day);
-		first.holdForReplay(first.reserve(150, 'k')!);
+		first.keepLost(first.reserve(150, 'k')!);
 		const retry = runOf(day);
 		expect(retry.sentBefore('k')).toBe(true);
 		expect(retry.settle(retry.reserve(150, 'k')!, { credits_charged: 150 }, true)).toBe(150);
@@ -315,9 +351,7 @@ describe('caps over time, adversarial (issue 30, build item 5)', () => {
 			{ length: 10 },
 			() => new CreditBudget(10, undefined, false, [dayCap(25, day)]),
 		);
-		const reserved = runs.map((budget, at) =>
-			budget.reserve(callSize(100, 10, budget.headroom, 1), `k${at}`),
-		);
+		const reserved = runs.map((budget, at) => budget.reserve(whatFits(budget, 10), `k${at}`));
 		expect(reserved.map((reservation) => reservation?.credits ?? 0)).toEqual([
 			10, 10, 5, 0, 0, 0, 0, 0, 0, 0,
 		]);
