@@ -15,7 +15,7 @@ import { savedListPanels } from './resources/savedList';
 import type { Resource } from './node.type';
 import { router } from './router';
 import { toolAnswer, toolFailure } from './shared/agent/toolAnswer';
-import { runsAsTool } from './shared/agent/toolCall';
+import { runsAsTool } from './shared/items/toolCall';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
 import { asNodeError, errorItem } from './shared/items/items';
 import { inPanelOrder } from './shared/parameters/panelOrder';

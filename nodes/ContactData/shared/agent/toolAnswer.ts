@@ -14,7 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { creditBudgetOf, isContactRecord } from '../budget/chargingRun';
-import { runsAsTool } from './toolCall';
+import { runsAsTool } from '../items/toolCall';
 import { leftOf } from '../budget/ledger';
 import { errorItem, pairedWith } from '../items/items';
 import { optionParameter } from '../parameters/descriptions';

@@ -11,7 +11,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { mcpSessionIdOf, runsAsTool } from '../agent/toolCall';
+import { mcpSessionIdOf, runsAsTool } from '../items/toolCall';
 import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from '../client/contract';
 import { asNodeError, errorItem } from '../items/items';
 import { simplifyOutput } from '../items/simplify';

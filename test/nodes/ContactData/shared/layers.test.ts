@@ -40,8 +40,8 @@ it('tells an upward import from a downward one', () => {
 	expect(
 		layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters')),
 	).toBeGreaterThan(layerOf(`${SHARED}/client/apiErrors.ts`));
-	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../client/contract'))).toBe(0);
-	expect(layerOf(resolved(`${SHARED}/budget/rules.ts`, '../../resources/contact/unlock'))).toBe(
+	expect(layerOf(resolved(`${SHARED}/budget/ledger.ts`, '../client/contract'))).toBe(0);
+	expect(layerOf(resolved(`${SHARED}/budget/ledger.ts`, '../../resources/contact/unlock'))).toBe(
 		LAYERS.length,
 	);
 });
