@@ -198,16 +198,22 @@ function unlockCall({ context, run }: Unlocking, ids: string[], credits: number,
 async function sendWithinBudget(u: Unlocking): Promise<number> {
 	const lost: ChargingCall[] = [];
 	let next = 0;
-	while (next < u.queue.length && !u.refusedBalance) {
-		const { ids, credits } = nextCall(u, next, u.run.budget.headroom);
-		const call = ids.length > 0 && unlockCall(u, ids, credits, u.firstItemOf.get(ids[0]));
-		if (call) {
-			next += ids.length;
-			await send(u, call, lost);
-		} else if (lost.length > 0) {
-			// Lost answers hold their worst case: their real charge may leave room for more.
-			for (const again of lost.splice(0)) await send(u, again);
-		} else break;
+	try {
+		while (next < u.queue.length && !u.refusedBalance) {
+			const { ids, credits } = nextCall(u, next, u.run.budget.headroom);
+			const call = ids.length > 0 && unlockCall(u, ids, credits, u.firstItemOf.get(ids[0]));
+			if (call) {
+				next += ids.length;
+				await send(u, call, lost);
+			} else if (lost.length > 0) {
+				// Lost answers hold their worst case: their real charge may leave room for more.
+				for (const again of lost.splice(0)) await send(u, again);
+			} else break;
+		}
+	} catch (error) {
+		// The node stops: a try of Retry On Fail takes the lost calls over.
+		for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
+		throw error;
 	}
 	for (const again of lost) await send(u, again);
 	return next;

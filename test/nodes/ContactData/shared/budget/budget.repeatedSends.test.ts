@@ -209,3 +209,37 @@ it('a version 2 tool answer keeps its credit fields (what is held is said from 2
 	expect(await answerFields(2)).toEqual([...version2, 'left_today']);
 	expect(await answerFields(2.1)).toEqual([...version2, 'left_today', 'held_today']);
 });
+
+it('a run stopped by a refusal while a lost call waits: Retry On Fail takes that call over', async () => {
+	const unlocked = new Set<string>();
+	const seen = new Map<string, number>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const body = request.body as { ids: string[] };
+		const fresh = body.ids.filter((id) => !unlocked.has(id));
+		// The first call is charged and its answer lost; the second is refused once (403).
+		if (seen.size === 2 && sends === 1)
+			return json(res, 403, { error: { code: 'forbidden', message: 'Not now' } });
+		fresh.forEach((id) => unlocked.add(id));
+		api.charged += fresh.length;
+		// Every attempt of the first send (the transport's five) loses its answer.
+		if (seen.size === 1 && sends <= 5) return res.socket?.destroy();
+		const contacts = body.ids.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+		json(res, 200, { contacts, credits_charged: fresh.length, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: unlockParameters({ maxCredits: 200 }),
+		inputItems: idItems(ids(200)),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'retry-takes-over',
+	});
+	// Before: the second try found the lost call's 100 still reserved and nothing to take over, so
+	// Stop Before Spending refused the run.
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(200);
+	expect(api.charged).toBe(200);
+});
