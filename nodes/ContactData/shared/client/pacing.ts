@@ -48,13 +48,15 @@ export interface RateWindow {
 	/** When the last counted answer came. */
 	answeredAt: number;
 	lastSentAt: number;
-	/** Calls waiting or under way in `inTurn`: a window with any is never dropped. */
+	/** Calls waiting or under way in `inTurn`. */
 	inTurn: number;
+	/** When the last call in turn was over (0: none yet). */
+	idleSince: number;
 }
 
 /**
- * Windows kept when none has a call in flight. A long-running n8n may see many keys and base URLs;
- * the least recently used window goes first, and with it only what its answers told.
+ * Windows kept beyond those in use. A long-running n8n may see many keys and base URLs; the least
+ * recently used window goes first, and with it only what its answers told.
  */
 export const MAX_RATE_WINDOWS = 1_000;
 
@@ -69,12 +71,16 @@ export function rateWindowOf(name: string): RateWindow {
 	return window;
 }
 
-/** Drops the least recently used windows without a call in flight until `room` are left. */
+/**
+ * Drops the least recently used idle windows until `room` are left. A window is in use while a call
+ * is in turn and for a minute after: a call backing off between its attempts (seconds) holds it
+ * still, and a second window for the same name would let their calls overlap.
+ */
 function dropIdleWindows(room: number): void {
+	const usedSince = Date.now() - RATE_LIMIT_WINDOW_MS;
 	for (const [name, window] of rateWindows) {
 		if (rateWindows.size <= room) return;
-		// A second window for the same name would let its calls overlap this one's.
-		if (window.inTurn === 0) rateWindows.delete(name);
+		if (window.inTurn === 0 && window.idleSince <= usedSince) rateWindows.delete(name);
 	}
 }
 
@@ -93,6 +99,7 @@ function newRateWindow(): RateWindow {
 		answeredAt: 0,
 		lastSentAt: 0,
 		inTurn: 0,
+		idleSince: 0,
 	};
 }
 
@@ -166,6 +173,7 @@ export async function inTurn<R>(
 		return await send(window.lastSentAt);
 	} finally {
 		window.inTurn--;
+		window.idleSince = Date.now();
 		release();
 	}
 }
