@@ -35,10 +35,7 @@ export const FUNDING_STAGES = [
 	'bootstrapped',
 ] as const;
 
-/**
- * Values of the free-text filters that the service documents (its snake_case identifiers). The
- * service knows more; any other value is still sent.
- */
+/** Values of the free-text filters the service documents; any other value is still sent. */
 export const KNOWN_DEPARTMENTS = [
 	'engineering',
 	'sales',
