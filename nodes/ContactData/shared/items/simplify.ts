@@ -180,7 +180,7 @@ export function simplifyOutput(
 	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 
-/** One contact (full record, preview or simplified item) as the at most 10 fields an AI agent gets: what a model needs to decide and to act. */
+/** One contact (record, preview or simplified item) as the 10 fields at most a model needs to decide and act. */
 export function agentContact(json: IDataObject): IDataObject {
 	const flat = simplifyContact(json);
 	return present({
