@@ -19,88 +19,77 @@ import { pause, waitFor, type WaitContext } from './waits';
 const SHARED_TARGET = 0.95;
 /** While more calls than this share of the limit (or MIN_HEADROOM) are left, a call goes at once. */
 const HEADROOM_SHARE = 0.1;
-/** Above the calls that can be in flight at once from a few processes, so that the room cannot run out under them. */
+/** Above the calls a few processes can have in flight at once, so the room cannot run out under them. */
 const MIN_HEADROOM = 4;
 /** Calls counted beyond this process's own before others are assumed: the window's edge may be a call off. */
 const OTHERS_TOLERANCE = 2;
 
-export interface RateWindow {
+/** What this process knows of one rate window, and its calls in turn. */
+export class RateWindow {
 	/** Calls left in the window as the last counted answer told; null before any. */
-	remaining: number | null;
+	remaining: number | null = null;
 	/** When (ms since epoch) a slot frees, as the last answer told; the wait when nothing is left. */
-	resetAt: number;
+	resetAt = 0;
 	/** Calls of one window go one at a time, so every call sees the latest headers. */
-	tail: Promise<void>;
+	tail: Promise<void> = Promise.resolve();
 	/** Calls a window allows (X-RateLimit-Limit), once an answer has said. */
-	limit: number | null;
+	limit: number | null = null;
 	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
-	windowMs: number;
+	windowMs = 0;
 	/** When this process sent the calls that the API still counts in its window, oldest first. */
-	counted: number[];
+	counted: number[] = [];
 	/** Until when other clients are known to use the key. */
-	othersUntil: number;
+	othersUntil = 0;
 	/** While others use the key: the gap between this process's calls that keeps its share. */
-	spacingMs: number;
+	spacingMs = 0;
 	/** Others' calls in the window at the last counted answer. */
-	others: number;
+	others = 0;
 	/** Others' recent pace, in calls per ms: how fast their calls in the window grew between answers. */
-	othersPerMs: number;
+	othersPerMs = 0;
 	/** When the last counted answer came. */
-	answeredAt: number;
-	lastSentAt: number;
-	/** Calls waiting or under way in `inTurn`: a window with any is never dropped. */
-	inTurn: number;
+	answeredAt = 0;
+	lastSentAt = 0;
+	/** Calls waiting or under way in `inTurn`. */
+	inTurn = 0;
+	/** When the last call in turn was over (0: none yet). */
+	idleSince = 0;
 }
 
 /**
- * Windows kept when none has a call in flight. A long-running n8n may see many keys and base URLs;
- * the least recently used window goes first, and with it only what its answers told.
+ * Windows kept beyond those in use. A long-running n8n may see many keys and base URLs; the least
+ * recently used window goes first, and with it only what its answers told.
  */
 export const MAX_RATE_WINDOWS = 1_000;
 
 const rateWindows = new Map<string, RateWindow>();
 
-/** The window of a key (named by a hash, never the key itself) and rate-limit class at a base URL. */
+/** The window of a base URL, key (by its hash) and rate-limit class. */
 export function rateWindowOf(name: string): RateWindow {
-	const window = rateWindows.get(name) ?? newRateWindow();
+	const window = rateWindows.get(name) ?? new RateWindow();
 	// Taken out and put back last, so the map's order is the least recently used first.
 	if (!rateWindows.delete(name)) dropIdleWindows(MAX_RATE_WINDOWS - 1);
 	rateWindows.set(name, window);
 	return window;
 }
 
-/** Drops the least recently used windows without a call in flight until `room` are left. */
+/**
+ * Drops the least recently used idle windows until `room` are left. A window is in use while a call
+ * is in turn and for a minute after: a call backing off between its attempts (seconds) holds it
+ * still, and a second window for the same name would let their calls overlap.
+ */
 function dropIdleWindows(room: number): void {
+	const usedSince = Date.now() - RATE_LIMIT_WINDOW_MS;
 	for (const [name, window] of rateWindows) {
 		if (rateWindows.size <= room) return;
-		// A second window for the same name would let its calls overlap this one's.
-		if (window.inTurn === 0) rateWindows.delete(name);
+		if (window.inTurn === 0 && window.idleSince <= usedSince) rateWindows.delete(name);
 	}
-}
-
-function newRateWindow(): RateWindow {
-	return {
-		remaining: null,
-		resetAt: 0,
-		tail: Promise.resolve(),
-		limit: null,
-		windowMs: 0,
-		counted: [],
-		othersUntil: 0,
-		spacingMs: 0,
-		others: 0,
-		othersPerMs: 0,
-		answeredAt: 0,
-		lastSentAt: 0,
-		inTurn: 0,
-	};
 }
 
 function windowMsOf(window: RateWindow): number {
 	return window.windowMs || RATE_LIMIT_WINDOW_MS;
 }
 
-/** The gap between calls that spreads a window's limit evenly over it (0 while the limit is unknown). */
+/** The gap that spreads a window's limit evenly over it (0 while the limit is unknown). */
 function evenSpacingOf(window: RateWindow): number {
 	return window.limit ? windowMsOf(window) / window.limit : 0;
 }
@@ -114,10 +103,7 @@ function headroomOf(window: RateWindow): number {
 	return Math.max(MIN_HEADROOM, Math.ceil((window.limit ?? 0) * HEADROOM_SHARE));
 }
 
-/**
- * The calls left in the window at `time`, as far as this process can tell: what the last answer said,
- * less what others, at their pace, have taken since.
- */
+/** The calls left at `time`: what the last answer said, less what others have taken since at their pace. */
 function leftAt(window: RateWindow, remaining: number, time: number): number {
 	return remaining - window.othersPerMs * Math.max(0, time - window.answeredAt);
 }
@@ -135,16 +121,12 @@ function paceMs(window: RateWindow, now: number): number {
 		window.lastSentAt + window.spacingMs * (0.9 + Math.random() / 5) - now,
 	);
 	if (leftAt(window, remaining, now + untilTurn) > 0) return untilTurn;
-	// Others have likely taken what was left: a slot frees at the Reset told. Others wait for it too,
-	// so each wakes at its own moment within two even slots after it: the same span for every process,
-	// whatever its share, so that none comes back to the freed slots always last.
+	// Others have likely taken what was left: each process wakes at its own moment within two even
+	// slots after the Reset, the same span whatever its share, so that none always comes back last.
 	return Math.max(untilTurn, window.resetAt + wakeSpreadMs(window) - now);
 }
 
-/**
- * Sends `send` in its turn: after the calls of the window before it, and as late as the pacing
- * says. Resolves with what `send` gives, which is given the time the call was sent.
- */
+/** Sends `send` (given the time it is sent) after the window's calls before it, as late as the pacing says. */
 export async function inTurn<R>(
 	context: WaitContext,
 	window: RateWindow | undefined,
@@ -166,6 +148,7 @@ export async function inTurn<R>(
 		return await send(window.lastSentAt);
 	} finally {
 		window.inTurn--;
+		window.idleSince = Date.now();
 		release();
 	}
 }
@@ -178,10 +161,7 @@ function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
 	return resetMs;
 }
 
-/**
- * An answer the API counted against the limit (every answer with rate-limit headers but a 429): notes
- * what is left, and whether and how much others use the key.
- */
+/** An answer the API counted (any with rate-limit headers but a 429): what is left, and others' use. */
 export function noteCountedCall(
 	window: RateWindow | undefined,
 	sentAt: number,
@@ -213,10 +193,9 @@ function noteShares(window: RateWindow, limit: number, used: number, now: number
 }
 
 /**
- * Others' pace from how their calls in the window grew since the last answer, smoothed over a tenth
- * of a window: fast while they burst, near 0 while they wait too, so that this process neither
- * counts on slots they are taking nor leaves slots unused that nobody takes. (Their calls leaving
- * the window hide some of their new ones: the pace is a floor, and the headroom covers the rest.)
+ * Others' pace from how their calls in the window grew, smoothed over a tenth of a window: this
+ * process neither counts on slots they are taking nor leaves unused slots nobody takes. (Calls
+ * leaving the window hide some new ones: the pace is a floor; the headroom covers the rest.)
  */
 function notePaceOfOthers(window: RateWindow, others: number, now: number): void {
 	const elapsed = Math.max(1, now - window.answeredAt);
@@ -226,11 +205,7 @@ function notePaceOfOthers(window: RateWindow, others: number, now: number): void
 	window.others = others;
 }
 
-/**
- * A 429 (not counted): others took the slots this process counted on. It waits as asked, then wakes
- * within two even slots (`paceMs`), not later by a share of the wait: a wait of seconds is not
- * lengthened by seconds.
- */
+/** A 429 (not counted): others took the slots counted on; wait as asked, then wake as `paceMs` says. */
 export function noteRateLimited(
 	window: RateWindow | undefined,
 	waitMs: number,

@@ -1,10 +1,7 @@
-/**
- * What counts as a job or role change, and the change key: one definition for both triggers, so
- * a change seen by the webhook and by a poll compares, and keys, the same way.
- */
+/** What counts as a job or role change, and its key: one definition, so both triggers agree. */
 import { createHash } from 'node:crypto';
 
-/** One side of a change, as events carry it (a type, not an interface: an item's JSON may hold it). */
+/** One side of a change, as events carry it (a type: an item's JSON may hold it). */
 export type JobSide = {
 	title: string | null;
 	company: { name: string | null; domain: string | null };
@@ -37,10 +34,7 @@ function normalizeDomain(value: string | null | undefined): string | null {
 	return domain === '' ? null : domain;
 }
 
-/**
- * Whether two sides name the same company: by domain where both have one, else by name where both
- * have one; `undefined` when one side has neither (a company appearing or disappearing).
- */
+/** The same company: by domain where both have one, else by name; `undefined` when one has neither. */
 function sameCompany(a: JobSide['company'], b: JobSide['company']): boolean | undefined {
 	const domainA = normalizeDomain(a.domain);
 	const domainB = normalizeDomain(b.domain);
@@ -52,9 +46,8 @@ function sameCompany(a: JobSide['company'], b: JobSide['company']): boolean | un
 }
 
 /**
- * The change from `previous` to `current`, if any: another company is a job change; another title
- * (after normalising) at the same company is a role change. A title or company that appears or
- * disappears is neither.
+ * Another company is a job change; another title at the same company a role change. A title or
+ * company that appears or disappears is neither.
  */
 export function changeBetween(previous: JobSide, current: JobSide): JobChangeType | undefined {
 	const same = sameCompany(previous.company, current.company);
@@ -77,11 +70,7 @@ function hashOf(parts: unknown[]): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, KEY_LENGTH);
 }
 
-/**
- * The change key of a job or role change: a hash of the list, the contact, the type and both
- * sides as compared (company by domain, else name; title normalised). The webhook and a poll that
- * see the same change give the same key.
- */
+/** The key of a job or role change: the list, contact, type and both sides as compared. */
 export function jobChangeKey(
 	listId: string,
 	contactId: string,
@@ -97,7 +86,7 @@ export function jobChangeKey(
 	]);
 }
 
-/** The change key of any other event (an intent signal, a type added since): the event itself. */
+/** The key of any other event (an intent signal, a type added since): the event itself. */
 export function eventChangeKey(
 	listId: string,
 	contactId: string,

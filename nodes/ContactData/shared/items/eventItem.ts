@@ -1,13 +1,9 @@
-/**
- * The item both triggers start a workflow with: an event as the webhook delivers it, or as a poll
- * finds it in an export, shaped the same way so a workflow can move from one trigger to the other.
- */
+/** The item both triggers start a workflow with, the same from either, so a workflow can move. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { eventChangeKey, jobChangeKey, type JobSide } from './changes';
 import { simplifyContact } from './simplify';
 
-/** The fields of an event that an item is made of, whichever trigger found it. */
 export interface ContactEvent {
 	id: string;
 	type: string;
@@ -20,9 +16,8 @@ export interface ContactEvent {
 }
 
 /**
- * The event as the workflow's item: as delivered (the webhook's body keeps every field it was sent
- * with; a poll's event is all it has), or (Simplify) the event's fields and its contact flattened as
- * the Contact Data node's Simplify does, with the contact's id as `contact_id`.
+ * The event as delivered (the webhook's body with every field it came with), or with Simplify its
+ * fields and its contact flattened as the action node's Simplify does, the contact's id as `contact_id`.
  */
 export function eventItem(
 	event: ContactEvent,
@@ -51,7 +46,7 @@ export function eventItem(
 	};
 }
 
-/** The change key (see changes.ts): from the change for a job or role change, else from the event. */
+/** The change key: from the change for a job or role change, else from the event. */
 export function changeKeyOf(event: Omit<ContactEvent, 'created_at' | 'intent'>): string {
 	return event.changes && (event.type === 'job_change' || event.type === 'role_change')
 		? jobChangeKey(event.list_id, event.contact.id, event.type, event.changes)

@@ -1,9 +1,7 @@
 /**
  * The per-item values of Unlock, Enrich, Add Contacts and Remove Contacts, read the way the node's
- * version says: from a field of each input item (read directly, no expression per item), or from a
- * parameter per item (version 1; version 2's "… From" → expression; from 2.1 an expression in the
- * field parameter, or the model's value for a tool). Each reader is set up once per run and then
- * called for every item, before anything is sent.
+ * version says (perItemParameters.ts): at a field of each input item, read directly, or from a
+ * parameter per item. Each reader is set up once per run and then called for every item.
  */
 import {
 	NodeOperationError,
@@ -13,32 +11,22 @@ import {
 } from 'n8n-workflow';
 
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
-import {
-	checkContactIds,
-	refused,
-	showValue,
-	textOf,
-	toContactIds,
-	type Where,
-} from '../parameters/values';
+import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
 import { usesExpression } from './items';
 
 /** What an item holds at a field: dotted paths reach into objects and arrays; a key with dots in it is found first. */
-export function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
-	if (Object.prototype.hasOwnProperty.call(json, path)) return { found: true, value: json[path] };
+function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
+	if (hasOwn(json, path)) return { found: true, value: json[path] };
 	let value: unknown = json;
 	for (const part of path.split('.')) {
-		if (
-			value === null ||
-			typeof value !== 'object' ||
-			!Object.prototype.hasOwnProperty.call(value, part)
-		) {
-			return { found: false };
-		}
+		if (!hasOwn(value, part)) return { found: false };
 		value = (value as IDataObject)[part];
 	}
 	return { found: true, value };
 }
+
+const hasOwn = (value: unknown, key: string) =>
+	typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
 /** The parameters of one per-item value, by version (perItemParameters.ts). */
 interface ValueParameters {
@@ -55,29 +43,23 @@ type Source = { field: string } | { parameter: string; displayName: string };
 
 function sourceOf(context: IExecuteFunctions, { from, field, value }: ValueParameters): Source {
 	const node = context.getNode();
-	const fieldSource = () => ({
-		field: fieldNameOf(context, field.name, field.displayName, field.fallback, field.optional),
-	});
 	const asValue = { parameter: value.name, displayName: value.displayName };
 	if (!fromVersion2(node)) return asValue;
-	if (!fromVersion2_1(node))
-		return context.getNodeParameter(from.name, 0, from.field) === from.field
-			? fieldSource()
-			: asValue;
+	if (!fromVersion2_1(node)) {
+		const atField = context.getNodeParameter(from.name, 0, from.field) === from.field;
+		return atField ? { field: fieldNameOf(context, field) } : asValue;
+	}
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
 	if (isToolCopy(node)) return asValue;
 	if (usesExpression(context, [field.name]))
 		return { parameter: field.name, displayName: field.displayName };
-	return fieldSource();
+	return { field: fieldNameOf(context, field) };
 }
 
 /** A field name parameter, read once per run; `optional` ones may be empty. */
 function fieldNameOf(
 	context: IExecuteFunctions,
-	name: string,
-	displayName: string,
-	fallback: string,
-	optional = false,
+	{ name, displayName, fallback, optional }: ValueParameters['field'],
 ): string {
 	const value = context.getNodeParameter(name, 0, fallback);
 	if (typeof value === 'string' && (value.trim() !== '' || optional)) return value.trim();
@@ -105,29 +87,25 @@ function missingField(
 	return refused(where, displayName, field, 'is not a field of the input item', `${has} ${advice}`);
 }
 
-/** Reads the contact ids of one input item, checked (ct_…, at least one). */
-export type ContactIdsOf = (itemIndex: number) => string[];
-
 const CONTACT_IDS: ValueParameters = {
 	from: { name: 'contactIdsFrom', field: 'field' },
 	field: { name: 'contactIdField', displayName: 'Contact ID Field', fallback: 'id' },
 	value: { name: 'contactIds', displayName: 'Contact IDs' },
 };
 
-/** The run's reader of contact ids: Contact ID Field (from version 2, by default) or an expression. */
+/** The run's reader of each item's contact ids, checked (ct_…, at least one). */
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
-): ContactIdsOf {
+): (itemIndex: number) => string[] {
 	const node = context.getNode();
 	const source = sourceOf(context, CONTACT_IDS);
 	if ('parameter' in source) {
 		return (itemIndex) =>
-			checkContactIds(
-				node,
-				toContactIds(context.getNodeParameter(source.parameter, itemIndex)),
+			contactIdsOf(
+				{ node, itemIndex },
 				source.displayName,
-				itemIndex,
+				context.getNodeParameter(source.parameter, itemIndex),
 			);
 	}
 	const { field } = source;
@@ -140,7 +118,7 @@ export function contactIdsReader(
 		const json = items[itemIndex].json;
 		const { found, value } = valueAtPath(json, field);
 		if (!found) throw missingField({ node, itemIndex }, 'Contact ID Field', field, json, advice);
-		return checkContactIds(node, toContactIds(value), `Contact ID Field "${field}"`, itemIndex);
+		return contactIdsOf({ node, itemIndex }, `Contact ID Field "${field}"`, value);
 	};
 }
 
@@ -182,7 +160,7 @@ function textReader(context: IExecuteFunctions, parameters: ValueParameters): Te
 	if ('parameter' in source) {
 		const name = source.displayName;
 		const read = (_: IDataObject, where: Where) =>
-			textOf(where, name, context.getNodeParameter(source.parameter, where.itemIndex ?? 0, ''));
+			textOf(where, name, context.getNodeParameter(source.parameter, where.itemIndex, ''));
 		return { name, read };
 	}
 	const { field } = source;

@@ -96,28 +96,8 @@ function object(value: unknown): IDataObject {
 		: {};
 }
 
-/** Keys of the record that the simplified item shows flat, or leaves out (work history, unlock time). */
-const FLATTENED = new Set([
-	'id',
-	'first_name',
-	'last_name',
-	'title',
-	'seniority',
-	'department',
-	'email',
-	'email_status',
-	'phone',
-	'mobile_phone',
-	'linkedin_url',
-	'has_email',
-	'has_phone',
-	'unlocked',
-	'level',
-	'company',
-	'location',
-	'work_history',
-	'unlocked_at',
-]);
+/** The record's own keys, shown flat or left out (work history, unlock time); keys added since follow. */
+const FLATTENED = new Set(Object.keys(unlockedContactSchema.shape));
 
 /** Only the keys the record has: a search preview has no email to show, it shows has_email. */
 function present(fields: IDataObject): IDataObject {
@@ -200,39 +180,19 @@ export function simplifyOutput(
 	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 
-/** The fields of a contact an AI agent gets (at most 10): what a model needs to decide and to act. */
-export const AGENT_FIELDS = [
-	'id',
-	'name',
-	'title',
-	'company',
-	'domain',
-	'email',
-	'phone',
-	'linkedin_url',
-	'seniority',
-	'unlocked',
-];
-
-/** One contact (full record, preview or simplified item) as the at most 10 fields of AGENT_FIELDS; absent ones are left out. */
+/** One contact (record, preview or simplified item) as the 10 fields at most a model needs to decide and act. */
 export function agentContact(json: IDataObject): IDataObject {
-	const company = object(json.company);
-	const name =
-		typeof json.name === 'string'
-			? json.name
-			: [json.first_name, json.last_name]
-					.filter((part) => typeof part === 'string' && part)
-					.join(' ');
+	const flat = simplifyContact(json);
 	return present({
-		id: json.id,
-		name: name || undefined,
-		title: json.title,
-		company: json.company_name ?? company.name,
-		domain: json.company_domain ?? company.domain,
-		email: json.email,
-		phone: json.phone ?? json.mobile_phone,
-		linkedin_url: json.linkedin_url,
-		seniority: json.seniority,
-		unlocked: json.unlocked,
+		id: flat.id,
+		name: flat.name || undefined,
+		title: flat.title,
+		company: flat.company_name,
+		domain: flat.company_domain,
+		email: flat.email,
+		phone: flat.phone ?? flat.mobile_phone,
+		linkedin_url: flat.linkedin_url,
+		seniority: flat.seniority,
+		unlocked: flat.unlocked,
 	});
 }

@@ -8,7 +8,7 @@ import {
 	LIST_ID_PATTERN,
 	type UnlockLevel,
 } from '../client/contract';
-import { booleanOf, optionOf, refused, tooLongForAnId, wholeNumber, type Choice } from './values';
+import { refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
 const where = (context: IExecuteFunctions, itemIndex: number) => ({
 	node: context.getNode(),
@@ -68,16 +68,14 @@ export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
 	description: 'The saved list to use',
 });
 
-/**
- * The saved list id the locator gives for an item (picked from the list, typed or from an
- * expression), checked against the id pattern: an id goes into the request path.
- */
+/** The saved list id of an item (picked, typed or from an expression), checked: it goes into the path. */
 export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
-	if (typeof value === 'string' && value.trim().length > LIMITS.idMaxLength) {
+	const id = typeof value === 'string' ? value.trim() : '';
+	if (id.length > LIMITS.idMaxLength) {
 		throw refused(where(context, itemIndex), 'Saved List', value, tooLongForAnId);
 	}
-	if (typeof value === 'string' && LIST_ID_PATTERN.test(value.trim())) return value.trim();
+	if (LIST_ID_PATTERN.test(id)) return id;
 	throw refused(
 		where(context, itemIndex),
 		'Saved List',
@@ -102,12 +100,7 @@ const LEVEL_CHOICES = [
 
 /** Level, checked: an expression may give anything. */
 export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLevel {
-	return optionOf<UnlockLevel>(
-		where(context, itemIndex),
-		'Level',
-		context.getNodeParameter('level', itemIndex, 'basic'),
-		LEVEL_CHOICES,
-	);
+	return optionParameter(context, 'level', 'Level', itemIndex, LEVEL_CHOICES, 'basic');
 }
 
 /** Max Credits, checked: a whole number of 0 or more. */
@@ -128,11 +121,11 @@ export function booleanParameter(
 	itemIndex: number,
 	fallback = false,
 ): boolean {
-	return booleanOf(
-		where(context, itemIndex),
-		displayName,
-		context.getNodeParameter(name, itemIndex, fallback),
-	);
+	const value = context.getNodeParameter(name, itemIndex, fallback);
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return text === 'true';
+	throw refused(where(context, itemIndex), displayName, value, 'is not true or false');
 }
 
 /** An options parameter, checked against its choices. */
@@ -144,11 +137,15 @@ export function optionParameter<T extends string>(
 	choices: readonly Choice[],
 	fallback: T,
 ): T {
-	return optionOf<T>(
+	const value = context.getNodeParameter(name, itemIndex, fallback);
+	const found = choices.find((choice) => choice.value === value);
+	if (found) return found.value as T;
+	const listed = choices.map((choice) => `${choice.name} (${choice.value})`).join(', ');
+	throw refused(
 		where(context, itemIndex),
 		displayName,
-		context.getNodeParameter(name, itemIndex, fallback),
-		choices,
+		value,
+		`is not one of the choices: ${listed}`,
 	);
 }
 

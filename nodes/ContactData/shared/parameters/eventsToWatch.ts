@@ -1,7 +1,4 @@
-/**
- * The Events of both triggers (one implementation): as chosen, or as an expression gave them (an
- * array, or a comma-separated string), checked against the events the trigger offers.
- */
+/** Both triggers' Events: as chosen, or as an expression gave them (an array or comma-separated text). */
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 /** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */

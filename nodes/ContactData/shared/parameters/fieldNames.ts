@@ -1,7 +1,4 @@
-/**
- * The request body's fields by the parameter the editor shows for them: how an API error about a
- * field names it. The client reports the API's field; this is the editor's side of that mapping.
- */
+/** The request body's fields by the parameter the editor shows: how an API error about one names it. */
 import type { FieldNames } from '../client/apiErrors';
 import { FILTER_PARAMETER_NAMES } from './filters';
 

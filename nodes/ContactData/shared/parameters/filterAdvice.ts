@@ -5,13 +5,10 @@ import type { SearchFilters } from '../client/contract';
 import { LIST_FILTERS } from './filters';
 import { showValue } from './values';
 
-/** Filters whose values are text the service matches exactly or word by word. */
+/** Filters whose text the service matches exactly or word by word, in the order advice names them. */
 const TEXT_FILTERS = ['title', 'department', 'industry', 'tech_stack', 'keywords'] as const;
 
-/**
- * When a search finds nothing: which text filters may be at fault and how their values are written,
- * or undefined when the filters hold no text filter.
- */
+/** Which text filters may be at fault and how their values are written; undefined when none. */
 function textFilterAdvice(filters: SearchFilters): string | undefined {
 	const advice: string[] = [];
 	for (const filter of TEXT_FILTERS) {
@@ -39,23 +36,19 @@ function textFilterAdvice(filters: SearchFilters): string | undefined {
 	return advice.length ? advice.join('; ') : undefined;
 }
 
-/**
- * The advice for the items whose search (or list from filters) found nothing, collected item by item
- * and shown once, as a hint in the output pane.
- */
+/** The advice for the items whose search found nothing, collected and shown once in the output pane. */
 export class NoMatchAdvice {
 	private readonly advice: string[] = [];
 
-	/** `itemCount`: how many input items the run has (with more than one, advice names its item). */
+	/** With more than one input item, advice names its item. */
 	constructor(private readonly itemCount: number) {}
 
-	/** Notes an item's filters when they found nothing. */
 	note(itemIndex: number, filters: SearchFilters, found: number): void {
 		const advice = found === 0 ? textFilterAdvice(filters) : undefined;
 		if (advice) this.advice.push(this.itemCount > 1 ? `item ${itemIndex}: ${advice}` : advice);
 	}
 
-	/** Shows the advice noted, after `lead` ("No contacts matched."), if any was. */
+	/** Shows the advice noted, if any, after `lead` ("No contacts matched."). */
 	hint(context: IExecuteFunctions, lead: string): void {
 		if (this.advice.length === 0) return;
 		context.addExecutionHints({

@@ -4,13 +4,7 @@
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import {
-	FUNDING_STAGES,
-	KNOWN_DEPARTMENTS,
-	KNOWN_INDUSTRIES,
-	KNOWN_TECH_STACK,
-	SENIORITIES,
-} from '../client/contract';
+import { LIST_FILTERS, type ListFilter } from './filters';
 import { VERSION_1, shownWhen } from './versions';
 
 const SPECIAL_LABELS: Record<string, string> = {
@@ -64,11 +58,42 @@ const choicesOf = (values: readonly string[]) =>
 		.map((value) => ({ name: label(value), value }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 
-const listHint = 'Several values: separate them with commas, or give an array from an expression';
-const pickHint =
-	'Choose from the list, or give other values from an expression, in plain words (the node turns them into the service’s names)';
+/** A list filter's field: its known values to pick from, or text. */
+function listFilterField(listFilter: ListFilter): INodeProperties {
+	const { parameter: name, displayName, description, placeholder, known } = listFilter;
+	const field: INodeProperties = known
+		? { displayName, name, type: 'multiOptions', default: [], options: choicesOf(known) }
+		: { displayName, name, type: 'string', default: '', placeholder };
+	return description === undefined ? field : { ...field, description };
+}
 
-/** The filters the node names, in one collection (the editor sorts its options by name). */
+const OTHER_NAMED_FILTERS: INodeProperties[] = [
+	{
+		displayName: 'Company Size (Max Employees)',
+		name: 'companySizeMax',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 1000,
+		description: 'Largest company size to include (inclusive)',
+	},
+	{
+		displayName: 'Company Size (Min Employees)',
+		name: 'companySizeMin',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 1,
+		description: 'Smallest company size to include (inclusive)',
+	},
+	{
+		displayName: 'Keywords',
+		name: 'keywords',
+		type: 'string',
+		default: '',
+		description: 'Every word must begin a word of the name, title, company name or city',
+	},
+];
+
+/** The filters the node names, in one collection, sorted by name as the editor shows them. */
 const NAMED_FILTERS: INodeProperties = {
 	displayName: 'Filters',
 	name: 'filters',
@@ -76,86 +101,9 @@ const NAMED_FILTERS: INodeProperties = {
 	placeholder: 'Add Filter',
 	default: {},
 	description: 'Filters combine with AND; within one filter any of the values matches',
-	options: [
-		{
-			displayName: 'Company Size (Max Employees)',
-			name: 'companySizeMax',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 1000,
-			description: 'Largest company size to include (inclusive)',
-		},
-		{
-			displayName: 'Company Size (Min Employees)',
-			name: 'companySizeMin',
-			type: 'number',
-			typeOptions: { minValue: 0 },
-			default: 1,
-			description: 'Smallest company size to include (inclusive)',
-		},
-		{
-			displayName: 'Countries',
-			name: 'country',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. US, GB, DE',
-			description: `ISO 3166 two-letter country codes. ${listHint}.`,
-		},
-		{
-			displayName: 'Departments',
-			name: 'department',
-			type: 'multiOptions',
-			default: [],
-			options: choicesOf(KNOWN_DEPARTMENTS),
-			description: `Departments of the person. ${pickHint}.`,
-		},
-		{
-			displayName: 'Funding Stage',
-			name: 'fundingStage',
-			type: 'multiOptions',
-			default: [],
-			options: choicesOf(FUNDING_STAGES),
-			description: 'Funding stages of the company',
-		},
-		{
-			displayName: 'Industries',
-			name: 'industry',
-			type: 'multiOptions',
-			default: [],
-			options: choicesOf(KNOWN_INDUSTRIES),
-			description: `Industries of the company. ${pickHint}.`,
-		},
-		{
-			displayName: 'Job Titles',
-			name: 'title',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. VP Engineering, CTO',
-			description: `A title matches when it holds every word of one of these as whole words, any case (CTO finds "Co-Founder & CTO"). ${listHint}.`,
-		},
-		{
-			displayName: 'Keywords',
-			name: 'keywords',
-			type: 'string',
-			default: '',
-			description: 'Every word must begin a word of the name, title, company name or city',
-		},
-		{
-			displayName: 'Seniority',
-			name: 'seniority',
-			type: 'multiOptions',
-			default: [],
-			options: choicesOf(SENIORITIES),
-		},
-		{
-			displayName: 'Tech Stack',
-			name: 'techStack',
-			type: 'multiOptions',
-			default: [],
-			options: choicesOf(KNOWN_TECH_STACK),
-			description: `Technologies the company uses. ${pickHint}.`,
-		},
-	],
+	options: [...OTHER_NAMED_FILTERS, ...LIST_FILTERS.map(listFilterField)].sort((a, b) =>
+		a.displayName.localeCompare(b.displayName),
+	),
 };
 
 /** Any further filter of the service, by name and value. */

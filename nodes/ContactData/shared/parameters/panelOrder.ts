@@ -1,7 +1,6 @@
 /**
- * The node's parameters as n8n takes them: one list, which the editor shows in its order. Each
- * operation lists its parameters in the order of its panel, and a parameter several operations
- * show is one property that each of them lists; this merges the panels keeping every one's order.
+ * The node's parameters as one list, which the editor shows in its order: each operation's panel
+ * lists its parameters (a shared one is one property); this merges them keeping every panel's order.
  */
 import { ApplicationError, type INodeProperties } from 'n8n-workflow';
 

@@ -1,10 +1,9 @@
 /**
  * The parameters that give each input item's contact IDs (Unlock, Create, Add and Remove Contacts)
- * or person (Enrich). Version 1 reads an expression per item (`={{ $json.id }}`), which n8n
- * evaluates for every item (about 0.2–0.5 ms each with its default engine). From version 2 the
- * default names a field of each item, read directly (about a microsecond), and an expression stays
- * possible: in version 2 through "… From", from 2.1 through n8n's own Fixed/Expression switch on
- * the field parameter. items/perItemReaders.ts reads them.
+ * or person (Enrich). Version 1 evaluates an expression per item (0.2–0.5 ms each); from version 2
+ * the default names a field of each item, read directly (about a microsecond), an expression staying
+ * possible: in version 2 through "… From", from 2.1 through n8n's Fixed/Expression switch.
+ * items/perItemReaders.ts reads them.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
@@ -33,9 +32,7 @@ const FROM_AI_LINKEDIN_URL =
 /** How a field inside another is named (n8n's rules refuse the word "id" in a description). */
 const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
-/** A field parameter's name is read once per run (fast: no expression per item), unlike n8n's other parameters. */
 const READ_ONCE = 'Read once, from the first item: all items use the same field.';
-/** From 2.1, n8n's Expression switch on the field parameter gives each item's value. */
 const orExpression = (what: string) =>
 	`${READ_ONCE} For each item's own ${what}, use an expression.`;
 

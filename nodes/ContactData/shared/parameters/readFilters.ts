@@ -33,7 +33,7 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	const where: Where = { node: context.getNode(), itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const filters: IDataObject = {};
-	/** The parameter each filter came from, as errors name it. */
+	// The parameter each filter came from, as errors name it.
 	const sources: Record<string, string> = {};
 	const put: Put = (filter, value, source) => {
 		filters[filter] = value as IDataObject[string];
@@ -57,7 +57,6 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
 }
 
-/** Puts a filter into the request, naming the parameter it came from. */
 type Put = (filter: string, value: unknown, source: string) => void;
 
 interface AdditionalFilter {
@@ -115,6 +114,7 @@ function inServiceForm(where: Where, filters: IDataObject, sources: Record<strin
 	}
 }
 
+/** A value in the service's identifiers; a closed filter refuses the others. */
 function knownValue(
 	where: Where,
 	parameter: string,
@@ -129,6 +129,7 @@ function knownValue(
 	return identifier;
 }
 
+/** A text value as JSON where it reads as JSON, else as text. */
 function parseLoose(value: string): unknown {
 	const trimmed = value.trim();
 	try {
@@ -138,31 +139,22 @@ function parseLoose(value: string): unknown {
 	}
 }
 
+/** Version 1's Additional Filters (JSON): an object, or empty. */
 function filtersJsonOf(where: Where, raw: unknown): IDataObject {
-	const parameter = 'Additional Filters (JSON)';
+	if (typeof raw === 'string' && raw.trim() === '') return {};
 	let json = raw;
-	if (typeof raw === 'string') {
-		if (raw.trim() === '') return {};
-		try {
-			json = jsonParse(raw);
-		} catch {
-			throw refused(
-				where,
-				parameter,
-				raw,
-				'is not valid JSON',
-				'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
-			);
-		}
+	let problem = 'is not a JSON object';
+	try {
+		if (typeof raw === 'string') json = jsonParse(raw);
+	} catch {
+		problem = 'is not valid JSON';
 	}
-	if (!json || typeof json !== 'object' || Array.isArray(json)) {
-		throw refused(
-			where,
-			parameter,
-			json,
-			'is not a JSON object',
-			'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
-		);
-	}
-	return json as IDataObject;
+	if (json && typeof json === 'object' && !Array.isArray(json)) return json as IDataObject;
+	throw refused(
+		where,
+		'Additional Filters (JSON)',
+		json,
+		problem,
+		'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
+	);
 }

@@ -1,13 +1,9 @@
-/**
- * The "Saved Lists to Watch" picker of both triggers (one implementation): saved lists chosen from
- * the account's lists (the action node's `searchSavedLists`) or given by id, and how they are read.
- */
+/** Both triggers' "Saved Lists to Watch": saved lists picked or given by ID, and how they are read. */
 import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
 
 import { ID_PREFIXES, LIST_ID_PATTERN } from '../client/contract';
 import { savedListPicker } from './descriptions';
 
-/** The parameter, with the trigger's own description of what watching a list means. */
 export function savedListsToWatch(description: string, hint?: string): INodeProperties {
 	return {
 		displayName: 'Saved Lists to Watch',

@@ -1,7 +1,6 @@
 /**
- * The subtitles under the nodes on the canvas, in Title Case as n8n's guidelines ask: the names of
- * the chosen options, not their values. n8n resolves `subtitle` as an expression, so each is a map
- * from value to name written into one (JSON of names, which holds no "}}" to end it early).
+ * The subtitles under the nodes on the canvas: the names of the chosen options, in Title Case as
+ * n8n's guidelines ask. `subtitle` is an expression, so each writes a map from value to name into one.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 

@@ -1,5 +1,3 @@
-/** Small helpers for counts in words and lists of ids, with no knowledge of the service. */
-
 /** "1 call", "3 calls". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
 	return `${count} ${count === 1 ? singular : pluralForm}`;

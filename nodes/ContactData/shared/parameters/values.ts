@@ -80,27 +80,6 @@ export function wholeNumber(
 	throw refused(where, parameter, value, problem);
 }
 
-/** true or false; "true" and "false" given as text (by an expression) are taken. */
-export function booleanOf(where: Where, parameter: string, value: unknown): boolean {
-	if (typeof value === 'boolean') return value;
-	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
-	if (text === 'true' || text === 'false') return text === 'true';
-	throw refused(where, parameter, value, 'is not true or false');
-}
-
-/** One of the values a parameter offers. */
-export function optionOf<T extends string>(
-	where: Where,
-	parameter: string,
-	value: unknown,
-	choices: readonly Choice[],
-): T {
-	const found = choices.find((choice) => choice.value === value);
-	if (found) return found.value as T;
-	const listed = choices.map((choice) => `${choice.name} (${choice.value})`).join(', ');
-	throw refused(where, parameter, value, `is not one of the choices: ${listed}`);
-}
-
 /** Text, trimmed; a number is taken as its digits. */
 export function textOf(where: Where, parameter: string, value: unknown): string {
 	if (value === undefined || value === null) return '';
@@ -114,41 +93,26 @@ export function textOf(where: Where, parameter: string, value: unknown): string 
  * and other values that are not text are refused instead of being sent as "[object Object]".
  */
 export function stringListOf(where: Where, parameter: string, value: unknown): string[] {
-	if (value === undefined || value === null) return [];
 	if (Array.isArray(value)) return value.flatMap((entry) => stringListOf(where, parameter, entry));
-	const parts = typeof value === 'string' ? value.split(',') : [textOf(where, parameter, value)];
-	return parts.map((part) => part.trim()).filter((part) => part !== '');
+	return commaSeparated(textOf(where, parameter, value));
 }
 
-/**
- * Contact ids from a parameter value: one id, an array of ids (or of contact objects with an `id`),
- * or comma-separated ids. Entries that are not text are kept as they are, for `checkContactIds` to refuse.
- */
-export function toContactIds(value: unknown): unknown[] {
-	if (value === undefined || value === null) return [];
-	if (Array.isArray(value)) return value.flatMap((entry) => toContactIds(entry));
-	if (typeof value === 'object' && 'id' in value)
-		return toContactIds((value as { id: unknown }).id);
-	if (typeof value === 'number') return [String(value)];
-	if (typeof value !== 'string') return [value];
-	return value
+const commaSeparated = (text: string) =>
+	text
 		.split(',')
 		.map((part) => part.trim())
 		.filter((part) => part !== '');
-}
 
-/** Fails with the item index when there is no id or an id is not a contact id; nothing has been sent yet. */
-export function checkContactIds(
-	node: INode,
-	ids: unknown[],
-	parameterName: string,
-	itemIndex: number,
-): string[] {
-	const where = { node, itemIndex };
+/**
+ * Contact ids from a parameter value: one id, an array of ids (or of contact objects with an `id`),
+ * or comma-separated ids; refused when there is none or one is not a contact id.
+ */
+export function contactIdsOf(where: Where, parameter: string, value: unknown): string[] {
+	const ids = toContactIds(value);
 	if (ids.length === 0) {
 		throw refused(
 			where,
-			parameterName,
+			parameter,
 			'',
 			'has no contact id',
 			`Give a contact id (${ID_PREFIXES.contact}…), an array of ids, or ids separated by commas.`,
@@ -159,16 +123,26 @@ export function checkContactIds(
 		const checked = contactIdSchema.safeParse(id);
 		if (checked.success) continue;
 		if (checked.error.issues[0].code === 'too_big')
-			throw refused(where, parameterName, id, tooLongForAnId);
+			throw refused(where, parameter, id, tooLongForAnId);
 		throw refused(
 			where,
-			parameterName,
+			parameter,
 			id,
 			`is not a contact id (${ID_PREFIXES.contact}…)`,
 			'Contact ids come from Contact → Search results (the id field).',
 		);
 	}
 	return ids as string[];
+}
+
+/** Entries that are not text are kept as they are, for `contactIdsOf` to refuse. */
+function toContactIds(value: unknown): unknown[] {
+	if (value === undefined || value === null) return [];
+	if (Array.isArray(value)) return value.flatMap((entry) => toContactIds(entry));
+	if (typeof value === 'object' && 'id' in value)
+		return toContactIds((value as { id: unknown }).id);
+	if (typeof value === 'number') return [String(value)];
+	return typeof value === 'string' ? commaSeparated(value) : [value];
 }
 
 /** The problem of an id longer than the contract allows. */
@@ -225,20 +199,13 @@ const TYPE_WORDS: Record<string, string> = {
 	object: 'an object',
 };
 
-/** How a value past a bound reads, by what it is: a text, a list, or a number. */
-const BOUND_WORDS = {
-	below: { string: 'is shorter than', array: 'has fewer than', number: 'is less than' },
-	above: { string: 'is longer than', array: 'has more than', number: 'is more than' },
-};
-
-function outOfBound(
-	words: (typeof BOUND_WORDS)['below'],
-	type: string,
-	bound: number | bigint,
-): string {
-	if (type === 'string') return `${words.string} ${plural(Number(bound), 'character')}`;
-	if (type === 'array') return `${words.array} ${plural(Number(bound), 'entry', 'entries')}`;
-	return `${words.number} ${String(bound)}`;
+/** A value past a bound, in words for what it is: a text, a list, or a number. */
+function outOfBound(type: string, bound: number | bigint, above: boolean): string {
+	if (type === 'string')
+		return `is ${above ? 'longer' : 'shorter'} than ${plural(Number(bound), 'character')}`;
+	if (type === 'array')
+		return `has ${above ? 'more' : 'fewer'} than ${plural(Number(bound), 'entry', 'entries')}`;
+	return `is ${above ? 'more' : 'less'} than ${String(bound)}`;
 }
 
 /** A zod issue in plain words (never zod's own JSON or type jargon). */
@@ -249,9 +216,9 @@ function problemOf(issue: ZodIssue): string {
 		case 'invalid_enum_value':
 			return `is not one of: ${issue.options.join(', ')}`;
 		case 'too_small':
-			return outOfBound(BOUND_WORDS.below, issue.type, issue.minimum);
+			return outOfBound(issue.type, issue.minimum, false);
 		case 'too_big':
-			return outOfBound(BOUND_WORDS.above, issue.type, issue.maximum);
+			return outOfBound(issue.type, issue.maximum, true);
 		default:
 			// The contract's own messages ("must be an ISO 3166 alpha-2 code").
 			return issue.message;

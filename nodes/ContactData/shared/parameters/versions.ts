@@ -1,20 +1,10 @@
 /**
- * What each version changes, in one place; older versions keep their parameters, defaults and
- * behaviour, since saved workflows store neither defaults nor outputs.
- * Version 2:
- * - Unlock, Enrich, Create (from contact IDs), Add and Remove Contacts read each item's values from
- *   a field of the item by default, an expression staying possible (perItemParameters.ts, read by
- *   items/perItemReaders.ts).
- * - Additional Filters (JSON) is gone: Additional Filters takes any filter by name.
- * - As an AI agent's tool, Search gives a page (Page Size, Cursor) instead of Return All and Limit,
- *   and the Contact operations answer in one compact item (agent/toolAnswer.ts).
- * Version 2.1 (n8n's guideline for outputs and field names):
- * - Simplify gives at most 10 fields, the id always kept (items/simplify.ts).
- * - As a tool, Output (Simplified, Raw, Selected Fields) replaces Simplify (items/simplify.ts,
- *   applied by agent/toolAnswer.ts).
- * - "Contact IDs From" and "Person From" are gone: n8n's Fixed/Expression switch on Contact ID
- *   Field, Email Field and LinkedIn URL Field chooses (perItemParameters.ts).
- * The display conditions below are how the editor tells the versions, and the canvas from a tool.
+ * What each version changes; older versions keep their parameters, defaults and behaviour, since
+ * saved workflows store neither defaults nor outputs.
+ * - 2: per-item values read at a field of each item by default (perItemParameters.ts); no
+ *   Additional Filters (JSON); as a tool, Search gives a page and Contact answers in one item.
+ * - 2.1: Simplify gives at most 10 fields; a tool has Output instead of Simplify (items/simplify.ts);
+ *   n8n's Fixed/Expression switch replaces "Contact IDs From" and "Person From".
  */
 import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
 
@@ -28,7 +18,6 @@ export const FROM_VERSION_2_1 = { '@version': [{ _cnd: { gte: 2.1 } }] };
 export const ON_CANVAS = { '@tool': [false] };
 export const AS_TOOL = { '@tool': [true] };
 
-/** Whether the node reads its values the version 2 way. */
 export function fromVersion2(node: INode): boolean {
 	return node.typeVersion >= 2;
 }
@@ -38,7 +27,6 @@ export function isToolCopy(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
-/** Whether the node works the version 2.1 way. */
 export function fromVersion2_1(node: INode): boolean {
 	return node.typeVersion >= 2.1;
 }

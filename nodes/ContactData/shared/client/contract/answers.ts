@@ -1,7 +1,4 @@
-/**
- * The API's answers, read tolerantly: unknown fields pass through, and so do enum values the contract
- * does not list (the API adds both without a version bump). Requests stay strict.
- */
+/** The API's answers, read tolerantly: the API adds fields and enum values without a version bump. */
 import { z } from 'zod';
 
 import {
@@ -83,9 +80,8 @@ export const searchResponseSchema = z
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
 /**
- * A search page as a client checks it on the hot path: the page fields, and an id for each contact,
- * the rest of every contact passed through as it came. Checking each field of every contact of
- * every page cost more than the rest of the node's own handling of a search call.
+ * A search page as a client checks it: the page fields and each contact's id, the rest passed
+ * through (checking every field cost more than the rest of the node's handling of a search).
  */
 export const searchPageSchema = searchResponseSchema.extend({
 	results: z.array(contactPreviewSchema.pick({ id: true }).passthrough()),
@@ -100,10 +96,7 @@ export const unlockEntryErrorSchema = z
 	.passthrough();
 export type UnlockEntryError = z.infer<typeof unlockEntryErrorSchema>;
 
-/**
- * A contact in the answer of a charged call as the node reads it: its id, the rest passed through
- * as it came. The credits are spent by then; a field the node does not read must not undo that.
- */
+/** A contact a charged call answers, by its id only: the credits are spent, an odd field must not undo that. */
 const chargedContactSchema = unlockedContactSchema.pick({ id: true }).passthrough();
 
 export const unlockResponseSchema = z
@@ -124,11 +117,7 @@ export const enrichResponseSchema = z
 	.passthrough();
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
 
-/**
- * A charging answer as a client reads it: the charge and the balance pass through unchecked here,
- * for the credit policy to judge (a charge the contract rules out is an unreadable answer there,
- * without losing the records the call paid for).
- */
+/** A charging answer as a client reads it: the credit policy judges the charge, keeping the records paid for. */
 const chargeAsRead = { credits_charged: z.unknown(), credits_remaining: z.unknown() };
 export const unlockAnswerSchema = unlockResponseSchema.extend(chargeAsRead);
 export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;

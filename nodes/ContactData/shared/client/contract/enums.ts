@@ -34,12 +34,8 @@ export const FUNDING_STAGES = [
 	'acquired',
 	'bootstrapped',
 ] as const;
-export type FundingStage = (typeof FUNDING_STAGES)[number];
 
-/**
- * Values of the free-text filters that the service documents (its snake_case identifiers). The
- * service knows more; any other value is still sent.
- */
+/** Values of the free-text filters the service documents; any other value is still sent. */
 export const KNOWN_DEPARTMENTS = [
 	'engineering',
 	'sales',
@@ -146,6 +142,5 @@ export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_DELIVERIES = ['inline', 'url'] as const;
-export type ExportDelivery = (typeof EXPORT_DELIVERIES)[number];
 
 export const USAGE_OPERATIONS = ['unlock', 'enrich'] as const;

@@ -1,4 +1,3 @@
-/** How the API refuses a call: its error codes with their statuses, and the error body. */
 import { z } from 'zod';
 
 export const ERROR_CODES = {

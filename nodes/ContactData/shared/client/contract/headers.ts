@@ -1,5 +1,4 @@
 /** The HTTP headers the API reads and writes (lower case, as Node gives them). */
-
 export const HEADERS = {
 	authorization: 'authorization',
 	idempotencyKey: 'idempotency-key',

@@ -1,4 +1,3 @@
-/** The API's limits and prices: batch and page sizes, id and text lengths, windows, credits per contact. */
 import type { UnlockLevel } from './enums';
 
 export const LIMITS = {
@@ -29,10 +28,7 @@ export const LIMITS = {
 	autoApprovedRefunds: 100,
 	intentScoreMin: 0,
 	intentScoreMax: 100,
-	/**
-	 * The longest id a client sends (a contact, saved list or webhook id: a prefix and letters,
-	 * digits, _ or -). The service's ids are far shorter; anything longer is refused before sending.
-	 */
+	/** The longest id a client sends; the service's are far shorter. */
 	idMaxLength: 64,
 	/** The longest text value of a search filter (a job title, keywords…). */
 	filterTextMaxLength: 1_000,

@@ -1,11 +1,6 @@
-/** The API's paths: the templates the sandbox routes by, and the paths clients send to. */
-
 export const API_PREFIX = '/v1';
 
-/**
- * Every path of the API as a template: `:id` stands for the id a call is about. The sandbox routes
- * by these; clients fill them in through PATHS.
- */
+/** Every path of the API, `:id` standing for the id a call is about: the sandbox routes by these. */
 export const PATH_TEMPLATES = {
 	search: `${API_PREFIX}/search`,
 	unlock: `${API_PREFIX}/unlock`,
@@ -43,10 +38,7 @@ export const PATHS = {
 	creditsRefund: PATH_TEMPLATES.creditsRefund,
 } as const;
 
-/**
- * The values of a template's `:name` parts in `path` (decoded), or `null` when the path is not one
- * of the template's.
- */
+/** The values of a template's `:name` parts in `path` (decoded); `null` when the path is not one of it. */
 export function matchPathTemplate(template: string, path: string): Record<string, string> | null {
 	const templateParts = template.split('/');
 	const pathParts = path.split('/');

@@ -11,32 +11,11 @@ export const RATE_LIMITS = {
 export type RateLimitClass = keyof typeof RATE_LIMITS;
 export const RATE_LIMIT_WINDOW_MS = 60_000;
 
-/**
- * The calls outside the `other` class, by endpoint: `null` for calls that are not rate limited
- * (exports and export downloads, whatever the method).
- */
-const RATE_LIMIT_CLASS_OF: ReadonlyArray<{
-	endpoint: Endpoint;
-	method?: string;
-	rateClass: RateLimitClass | null;
-}> = [
-	{ endpoint: 'search', method: 'POST', rateClass: 'search' },
-	{ endpoint: 'unlock', method: 'POST', rateClass: 'charged' },
-	{ endpoint: 'enrich', method: 'POST', rateClass: 'charged' },
-	{ endpoint: 'listExport', rateClass: null },
-	{ endpoint: 'exportDownload', rateClass: null },
-];
-
-/**
- * The rate-limit class of a request, or `null` for calls that are not rate limited
- * (exports and export downloads).
- */
+/** The rate-limit class of a request, or `null` for exports and export downloads (not limited). */
 export function rateLimitClassOf(method: string, path: string): RateLimitClass | null {
-	const upper = method.toUpperCase();
-	const entry = RATE_LIMIT_CLASS_OF.find(
-		(candidate) =>
-			(candidate.method === undefined || candidate.method === upper) &&
-			matchPathTemplate(PATH_TEMPLATES[candidate.endpoint], path) !== null,
-	);
-	return entry ? entry.rateClass : 'other';
+	const is = (endpoint: Endpoint) => matchPathTemplate(PATH_TEMPLATES[endpoint], path) !== null;
+	if (is('listExport') || is('exportDownload')) return null;
+	if (method.toUpperCase() !== 'POST') return 'other';
+	if (is('search')) return 'search';
+	return is('unlock') || is('enrich') ? 'charged' : 'other';
 }

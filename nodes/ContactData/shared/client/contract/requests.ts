@@ -20,7 +20,7 @@ const stringList = z.array(filterText.min(1));
 export const COMPANY_SIZE_PATTERN = /^(\d+)-(\d+)$/;
 
 /** The named search filters. The service has 270+ more; see `searchFiltersSchema`. */
-export const knownSearchFiltersShape = {
+const knownSearchFiltersShape = {
 	title: stringList,
 	seniority: z.array(z.enum(SENIORITIES)),
 	industry: stringList,
@@ -37,9 +37,6 @@ export const knownSearchFiltersShape = {
 	country: z.array(z.string().regex(/^[A-Za-z]{2}$/, 'must be an ISO 3166 alpha-2 code')),
 	keywords: filterText,
 };
-export const KNOWN_SEARCH_FILTERS = Object.keys(knownSearchFiltersShape) as Array<
-	keyof typeof knownSearchFiltersShape
->;
 
 /** Filters as a client sends them: the named ones checked, further filters passed through. */
 export const searchFiltersSchema = z
@@ -76,10 +73,9 @@ export const unlockRequestSchema = z.object({
 		.refine((ids) => new Set(ids).size === ids.length, 'must not repeat an id'),
 	level: z.enum(UNLOCK_LEVELS).default('basic'),
 });
-export type UnlockRequest = z.infer<typeof unlockRequestSchema>;
 
-export const LINKEDIN_URL_PATTERN = /^https:\/\/(www\.)?linkedin\.com\/in\/[^/?#\s]+\/?$/i;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const LINKEDIN_URL_PATTERN = /^https:\/\/(www\.)?linkedin\.com\/in\/[^/?#\s]+\/?$/i;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const enrichRequestSchema = z
 	.object({
@@ -103,7 +99,6 @@ export const createListRequestSchema = z.object({
 	filters: searchFiltersSchema.nullable().optional(),
 	contact_ids: z.array(contactIdSchema).max(LIMITS.listCreateIdsMax).optional(),
 });
-export type CreateListRequest = z.infer<typeof createListRequestSchema>;
 
 /** Body of adding contacts to, or removing them from, a saved list. */
 export const listContactsRequestSchema = z.object({
@@ -117,7 +112,6 @@ export const exportRequestSchema = z.object({
 	/** Only members the account holds unlocked (absent: false, every member). */
 	unlocked_only: z.boolean().optional(),
 });
-export type ExportRequest = z.infer<typeof exportRequestSchema>;
 
 export const createWebhookRequestSchema = z.object({
 	url: z.string().url(),
@@ -134,4 +128,3 @@ export const refundRequestSchema = z.object({
 	reason: z.enum(REFUND_REASONS),
 	note: z.string().max(2_000).optional(),
 });
-export type RefundRequest = z.infer<typeof refundRequestSchema>;

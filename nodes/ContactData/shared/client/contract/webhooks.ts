@@ -1,4 +1,4 @@
-/** Webhooks: their timings, the subscription and event shapes, and the signatures (Standard Webhooks). */
+/** Webhooks: timings, subscription and event shapes, and signatures (Standard Webhooks). */
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 

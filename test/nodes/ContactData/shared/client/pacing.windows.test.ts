@@ -4,6 +4,7 @@
  */
 import type { INode } from 'n8n-workflow';
 
+import { RATE_LIMIT_WINDOW_MS } from '../../../../../nodes/ContactData/shared/client/contract';
 import type * as Pacing from '../../../../../nodes/ContactData/shared/client/pacing';
 import { loadAfresh } from '../../../../support/modules.cjs';
 
@@ -25,7 +26,7 @@ it('keeps at most MAX_RATE_WINDOWS windows, dropping the least recently used', (
 	expect(rateWindowOf('filler 0')).not.toBe(fillers[0]);
 });
 
-it('never drops a window with a call in flight, and drops it once the call is over', async () => {
+it('never drops a window with a call in flight, and drops it a minute after the call is over', async () => {
 	const { inTurn, rateWindowOf, MAX_RATE_WINDOWS: BOUND } = freshPacing();
 	const busy = rateWindowOf('busy');
 	let answer = () => {};
@@ -36,6 +37,19 @@ it('never drops a window with a call in flight, and drops it once the call is ov
 
 	answer();
 	await call;
+	const now = Date.now();
+	jest.spyOn(Date, 'now').mockReturnValue(now + RATE_LIMIT_WINDOW_MS);
 	for (let index = 0; index < BOUND; index++) rateWindowOf(`later ${index}`);
 	expect(rateWindowOf('busy')).not.toBe(busy);
 });
+
+it('keeps the window of a call between its attempts, while it backs off before sending again', async () => {
+	const { inTurn, rateWindowOf, MAX_RATE_WINDOWS: BOUND } = freshPacing();
+	const retrying = rateWindowOf('retrying');
+	// The first attempt got a 5xx; the transport backs off (no call in turn) before the next one.
+	await inTurn(context, retrying, 0, async () => 'unanswered');
+	for (let index = 0; index < 2 * BOUND; index++) rateWindowOf(`other ${index}`);
+	expect(rateWindowOf('retrying')).toBe(retrying);
+});
+
+afterEach(() => jest.restoreAllMocks());
