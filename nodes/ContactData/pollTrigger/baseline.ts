@@ -28,7 +28,7 @@ const BASELINES_KEY = 'baselines';
 export class ListSnapshot {
 	private readonly titles: Array<string | null> = [];
 	private readonly companies: Array<[string | null, string | null]> = [];
-	private readonly titleIndex = new Map<string | null, number>();
+	private readonly titleIndex = new Map<string, number>();
 	private readonly companyIndex = new Map<string, number>();
 	private readonly ids: string[] = [];
 	private readonly title: number[] = [];
@@ -44,8 +44,10 @@ export class ListSnapshot {
 		if (this.positions.has(id)) return;
 		this.positions.set(id, this.ids.length);
 		this.ids.push(id);
-		this.title.push(this.internTitle(side.title));
-		this.company.push(this.internCompany(side.company.name, side.company.domain));
+		this.title.push(intern(this.titles, this.titleIndex, side.title));
+		this.company.push(
+			intern(this.companies, this.companyIndex, [side.company.name, side.company.domain]),
+		);
 	}
 
 	/** A member's title and company, or `undefined` when the list did not hold it. */
@@ -78,27 +80,17 @@ export class ListSnapshot {
 		}
 		return snapshot;
 	}
+}
 
-	private internTitle(title: string | null): number {
-		let index = this.titleIndex.get(title);
-		if (index === undefined) {
-			index = this.titles.length;
-			this.titles.push(title);
-			this.titleIndex.set(title, index);
-		}
-		return index;
+/** The index of `value` in `table`, added when new; `index` finds it by its JSON. */
+function intern<T>(table: T[], index: Map<string, number>, value: T): number {
+	const key = JSON.stringify(value);
+	let at = index.get(key);
+	if (at === undefined) {
+		at = table.push(value) - 1;
+		index.set(key, at);
 	}
-
-	private internCompany(name: string | null, domain: string | null): number {
-		const key = JSON.stringify([name, domain]);
-		let index = this.companyIndex.get(key);
-		if (index === undefined) {
-			index = this.companies.length;
-			this.companies.push([name, domain]);
-			this.companyIndex.set(key, index);
-		}
-		return index;
-	}
+	return at;
 }
 
 function isStored(value: unknown): value is StoredBaseline {
