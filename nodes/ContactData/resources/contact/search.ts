@@ -31,12 +31,15 @@ import {
 	VERSION_1,
 	shownWhen,
 } from '../../shared/parameters/versions';
-import { AGENT_PAGE_SIZE, answersForAgent } from '../../shared/agent/toolAnswer';
+import { answersForAgent } from '../../shared/agent/toolAnswer';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 const onCanvas = shownWhen(showFor, ON_CANVAS);
 const asToolV1 = shownWhen(showFor, AS_TOOL, VERSION_1);
 const asToolV2 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2);
+
+/** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
+const AGENT_PAGE_SIZE = 10;
 
 /** As an AI agent's tool (version 2): a page of 10 by default, and the cursor the agent gives for the next one. */
 const agentPageParameters: INodeProperties[] = [
