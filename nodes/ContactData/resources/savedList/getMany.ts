@@ -5,16 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	LIMITS,
-	PATHS,
-	savedListsPageSchema,
-	type SavedListsPage,
-} from '../../shared/client/contract';
+import { LIMITS, PATHS } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
 import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items/items';
-import { readPages } from '../../shared/client/paging';
-import { apiRequest } from '../../shared/client/transport';
+import { readPages, savedListsPage } from '../../shared/client/paging';
 
 const showFor = { show: { resource: ['savedList'], operation: ['getMany'] } };
 
@@ -41,13 +35,7 @@ async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise
 		itemIndex ?? 0,
 		paging,
 		async (pageSize, cursor) => {
-			const { body: page } = await (apiRequest<SavedListsPage>).call(context, {
-				method: 'GET',
-				path: PATHS.lists,
-				qs: { limit: pageSize, ...(cursor ? { cursor } : {}) },
-				itemIndex,
-				schema: savedListsPageSchema,
-			});
+			const page = await savedListsPage(context, cursor, pageSize, itemIndex);
 			return { results: page.lists, next_cursor: page.next_cursor };
 		},
 	);

@@ -5,7 +5,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { ApiContext } from './apiCredential';
+import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from './contract';
 import { apiFailure } from './failures';
+import { apiRequest } from './transport';
 
 export interface Page<T> {
 	results: T[];
@@ -52,4 +55,21 @@ export async function readPages<T extends { id: string }>(
 		cursors.add(cursor);
 	} while (results.length < limit);
 	return { results, next_cursor: cursor };
+}
+
+/** A page of the account's saved lists, for the list picker and Get Many. */
+export async function savedListsPage(
+	context: ApiContext,
+	cursor: string | null | undefined,
+	limit: number = LIMITS.listsLimitMax,
+	itemIndex?: number,
+): Promise<SavedListsPage> {
+	const { body } = await (apiRequest<SavedListsPage>).call(context, {
+		method: 'GET',
+		path: PATHS.lists,
+		qs: { limit, ...(cursor ? { cursor } : {}) },
+		itemIndex,
+		schema: savedListsPageSchema,
+	});
+	return body;
 }
