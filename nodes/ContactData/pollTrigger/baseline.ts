@@ -1,17 +1,13 @@
 /**
- * What a poll saw of each watched list, kept in the node's static data: every member's title and
- * company exactly as exported, so a change can name its `previous` side as it was. Titles and
- * companies are kept once each in a table, members as indexes into it, so a member costs its id
- * and two small numbers (about 20 bytes of JSON), whatever its title and company.
+ * What a poll saw of each watched list, in the node's static data: each member's title and company
+ * as exported, for a change's `previous` side. Titles and companies are kept once each in a table,
+ * so a member costs its id and two indexes (about 20 bytes of JSON).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { JobSide } from '../shared/items/changes';
 
-/**
- * A list's baseline as stored: parallel arrays, the member at position i is ids[i]. A type, not
- * an interface, so it is static data's IDataObject as it stands.
- */
+/** Parallel arrays, member i being ids[i]; a type, not an interface, so it is an IDataObject. */
 type StoredBaseline = {
 	titles: Array<string | null>;
 	/** [name, domain] */
@@ -111,10 +107,7 @@ function baselinesOf(staticData: IDataObject): IDataObject {
 	return typeof baselines === 'object' && baselines !== null ? (baselines as IDataObject) : {};
 }
 
-/**
- * Baselines already read, by the stored object: read again at the end of a poll, for free. Weak, so
- * an entry goes when static data no longer holds its baseline.
- */
+/** Baselines already decoded, by stored object: the end of a poll reads them again for free. */
 const decoded = new WeakMap<object, ListSnapshot>();
 
 /** The baseline of a list, or `undefined` before the first poll of it. */
@@ -129,10 +122,7 @@ export function readBaseline(staticData: IDataObject, listId: string): ListSnaps
 	return snapshot;
 }
 
-/**
- * Replaces the baselines with what this poll saw; lists no longer watched are dropped, so the
- * state stays bounded by the lists watched now.
- */
+/** Replaces the baselines with what this poll saw: lists no longer watched are dropped. */
 export function writeBaselines(
 	staticData: IDataObject,
 	snapshots: Map<string, ListSnapshot>,

@@ -1,8 +1,4 @@
-/**
- * Reads a saved list's members through its export (free, not rate limited), a member at a time as
- * the bytes arrive, inline or through the signed URL of a bulk export: a list of any size is never
- * held whole.
- */
+/** A saved list's members through its export (free, not rate limited), never held whole. */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { exportedContacts } from '../shared/client/exportContacts';

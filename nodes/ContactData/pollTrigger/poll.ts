@@ -1,7 +1,6 @@
 /**
- * One poll: export every watched list, compare each member with the baseline, emit the changes
- * and advance the baseline in the same step. See docs/trigger.md ("Polling") for why this is
- * right whichever way n8n persists static data.
+ * One poll: export every watched list, compare each member with the baseline, emit the changes and
+ * advance the baseline in one step (docs/trigger.md, "Polling", says why).
  */
 import {
 	NodeOperationError,
@@ -31,10 +30,7 @@ export const MAX_WATCHED_MEMBERS = 250_000;
 /** A poll running longer than this no longer holds back the next one (it is taken as lost). */
 const IN_FLIGHT_LIMIT_MS = 30 * 60 * 1000;
 
-/**
- * Polls under way in this process, by workflow and node: an overlapping poll does nothing. A poll
- * removes its entry when it ends, and the next poll of a node replaces one older than the limit.
- */
+/** Polls under way in this process, by workflow and node: an overlapping poll does nothing. */
 const pollsInFlight = new Map<string, number>();
 
 interface MemberChange {

@@ -1,8 +1,7 @@
 /**
- * Counts of an export: its contacts, and those exported without email because the account has not
- * unlocked them (the `unlocked` field is false). A file is read back a chunk at a time, so memory
- * stays flat: JSON through the export reader, a contact at a time; CSV as bytes, as the characters
- * that matter are ASCII (UTF-8 needs no decoding) and a bulk CSV runs to a million rows.
+ * Counts of an export: its contacts, and those without email because not unlocked (`unlocked` is
+ * false). A file is read back a chunk at a time, so memory stays flat; CSV as bytes, as what
+ * matters is ASCII and a bulk CSV runs to a million rows.
  */
 import type { IDataObject, IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 

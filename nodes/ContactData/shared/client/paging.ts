@@ -1,7 +1,6 @@
 /**
- * Return All follows cursors until the API says there are no more pages. An API that gives a
- * cursor it gave before, or pages that add nothing new, would keep it going forever: paging stops
- * with an error that says so, after one call too many at most.
+ * Paging through the API's lists. Return All follows cursors until the API gives none; a cursor
+ * given before, or a page that adds nothing new, would go on forever, so that stops with an error.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
