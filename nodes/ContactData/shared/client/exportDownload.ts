@@ -81,18 +81,14 @@ export async function openSignedUrl(
 	for (let attempt = 1; ; attempt++) {
 		const lastAttempt = attempt >= MAX_TRANSIENT_ATTEMPTS;
 		const response = await fetchSignedUrl(this, url, timeoutMs, lastAttempt, itemIndex);
-		if (response === undefined) {
-			await pause(this, backoffMs(attempt), itemIndex);
-			continue;
+		if (response !== undefined) {
+			const { statusCode } = response;
+			if (statusCode >= 200 && statusCode < 300) return response;
+			const body = await readJsonStream(response.body);
+			if (!isTransientStatus(statusCode) || lastAttempt)
+				throw apiError(this, statusCode, body, itemIndex);
 		}
-		const { statusCode } = response;
-		if (statusCode >= 200 && statusCode < 300) return response;
-		const body = await readJsonStream(response.body);
-		if (isTransientStatus(statusCode) && !lastAttempt) {
-			await pause(this, backoffMs(attempt), itemIndex);
-			continue;
-		}
-		throw apiError(this, statusCode, body, itemIndex);
+		await pause(this, backoffMs(attempt), itemIndex);
 	}
 }
 
