@@ -16,14 +16,9 @@ import { eventItem } from './shared/items/eventItem';
 import { eventsSubtitle } from './shared/parameters/subtitles';
 import { acceptedEvents } from './trigger/acceptedEvents';
 import { ignoreReason, parseDelivery } from './trigger/delivery';
-import {
-	readDeliveryOptions,
-	readSubscriptionSpec,
-	toDeliveryOptions,
-	triggerProperties,
-} from './trigger/parameters';
+import { readSubscriptionSpec, toDeliveryOptions, triggerProperties } from './trigger/parameters';
 import { firstDeliveries } from './trigger/processedEvents';
-import { readVerifiedDelivery } from './trigger/verifiedDelivery';
+import { readVerifiedDelivery } from './trigger/signature';
 import {
 	adoptExistingSubscription,
 	createSubscription,
@@ -116,7 +111,7 @@ export class ContactDataTrigger implements INodeType {
 			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
 		}
 
-		const options = readDeliveryOptions.call(this);
+		const options = toDeliveryOptions(this.getNodeParameter('options', {}));
 		const ignored = ignoreReason(delivery.event, readSubscriptionSpec.call(this), options);
 		if (ignored !== undefined) {
 			return { webhookResponse: { received: true, ignored, event_id: eventId } };

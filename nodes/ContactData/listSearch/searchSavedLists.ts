@@ -1,12 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import {
-	LIMITS,
-	PATHS,
-	savedListsPageSchema,
-	type SavedListsPage,
-} from '../shared/client/contract';
-import { apiRequest } from '../shared/client/transport';
+import { savedListsPage } from '../shared/client/paging';
 
 /** Saved lists for the list picker, a page at a time, filtered by name. */
 export async function searchSavedLists(
@@ -14,12 +8,7 @@ export async function searchSavedLists(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const { body: page } = await (apiRequest<SavedListsPage>).call(this, {
-		method: 'GET',
-		path: PATHS.lists,
-		qs: { limit: LIMITS.listsLimitMax, ...(paginationToken ? { cursor: paginationToken } : {}) },
-		schema: savedListsPageSchema,
-	});
+	const page = await savedListsPage(this, paginationToken);
 	const needle = (filter ?? '').trim().toLowerCase();
 	return {
 		results: page.lists

@@ -1,17 +1,13 @@
 /**
- * What a poll saw of each watched list, kept in the node's static data: every member's title and
- * company exactly as exported, so a change can name its `previous` side as it was. Titles and
- * companies are kept once each in a table, members as indexes into it, so a member costs its id
- * and two small numbers (about 20 bytes of JSON), whatever its title and company.
+ * What a poll saw of each watched list, in the node's static data: each member's title and company
+ * as exported, for a change's `previous` side. Titles and companies are kept once each in a table,
+ * so a member costs its id and two indexes (about 20 bytes of JSON).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import type { JobSide } from '../shared/items/changes';
 
-/**
- * A list's baseline as stored: parallel arrays, the member at position i is ids[i]. A type, not
- * an interface, so it is static data's IDataObject as it stands.
- */
+/** Parallel arrays, member i being ids[i]; a type, not an interface, so it is an IDataObject. */
 type StoredBaseline = {
 	titles: Array<string | null>;
 	/** [name, domain] */
@@ -28,7 +24,7 @@ const BASELINES_KEY = 'baselines';
 export class ListSnapshot {
 	private readonly titles: Array<string | null> = [];
 	private readonly companies: Array<[string | null, string | null]> = [];
-	private readonly titleIndex = new Map<string | null, number>();
+	private readonly titleIndex = new Map<string, number>();
 	private readonly companyIndex = new Map<string, number>();
 	private readonly ids: string[] = [];
 	private readonly title: number[] = [];
@@ -44,8 +40,10 @@ export class ListSnapshot {
 		if (this.positions.has(id)) return;
 		this.positions.set(id, this.ids.length);
 		this.ids.push(id);
-		this.title.push(this.internTitle(side.title));
-		this.company.push(this.internCompany(side.company.name, side.company.domain));
+		this.title.push(intern(this.titles, this.titleIndex, side.title));
+		this.company.push(
+			intern(this.companies, this.companyIndex, [side.company.name, side.company.domain]),
+		);
 	}
 
 	/** A member's title and company, or `undefined` when the list did not hold it. */
@@ -78,27 +76,17 @@ export class ListSnapshot {
 		}
 		return snapshot;
 	}
+}
 
-	private internTitle(title: string | null): number {
-		let index = this.titleIndex.get(title);
-		if (index === undefined) {
-			index = this.titles.length;
-			this.titles.push(title);
-			this.titleIndex.set(title, index);
-		}
-		return index;
+/** The index of `value` in `table`, added when new; `index` finds it by its JSON. */
+function intern<T>(table: T[], index: Map<string, number>, value: T): number {
+	const key = JSON.stringify(value);
+	let at = index.get(key);
+	if (at === undefined) {
+		at = table.push(value) - 1;
+		index.set(key, at);
 	}
-
-	private internCompany(name: string | null, domain: string | null): number {
-		const key = JSON.stringify([name, domain]);
-		let index = this.companyIndex.get(key);
-		if (index === undefined) {
-			index = this.companies.length;
-			this.companies.push([name, domain]);
-			this.companyIndex.set(key, index);
-		}
-		return index;
-	}
+	return at;
 }
 
 function isStored(value: unknown): value is StoredBaseline {
@@ -119,10 +107,7 @@ function baselinesOf(staticData: IDataObject): IDataObject {
 	return typeof baselines === 'object' && baselines !== null ? (baselines as IDataObject) : {};
 }
 
-/**
- * Baselines already read, by the stored object: read again at the end of a poll, for free. Weak, so
- * an entry goes when static data no longer holds its baseline.
- */
+/** Baselines already decoded, by stored object: the end of a poll reads them again for free. */
 const decoded = new WeakMap<object, ListSnapshot>();
 
 /** The baseline of a list, or `undefined` before the first poll of it. */
@@ -137,10 +122,7 @@ export function readBaseline(staticData: IDataObject, listId: string): ListSnaps
 	return snapshot;
 }
 
-/**
- * Replaces the baselines with what this poll saw; lists no longer watched are dropped, so the
- * state stays bounded by the lists watched now.
- */
+/** Replaces the baselines with what this poll saw: lists no longer watched are dropped. */
 export function writeBaselines(
 	staticData: IDataObject,
 	snapshots: Map<string, ListSnapshot>,

@@ -1,7 +1,6 @@
 /**
- * One poll: export every watched list, compare each member with the baseline, emit the changes
- * and advance the baseline in the same step. See docs/trigger.md ("Polling") for why this is
- * right whichever way n8n persists static data.
+ * One poll: export every watched list, compare each member with the baseline, emit the changes and
+ * advance the baseline in one step (docs/trigger.md, "Polling", says why).
  */
 import {
 	NodeOperationError,
@@ -19,7 +18,7 @@ import {
 import { eventItem, type ContactEvent } from '../shared/items/eventItem';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
 import { exportedMembers } from './listMembers';
-import { readPollSettings, type PollSettings } from './parameters';
+import { readPollSettings } from './parameters';
 
 /**
  * Members a poll accepts across its watched lists. The baseline costs about 20 bytes of static
@@ -31,10 +30,7 @@ export const MAX_WATCHED_MEMBERS = 250_000;
 /** A poll running longer than this no longer holds back the next one (it is taken as lost). */
 const IN_FLIGHT_LIMIT_MS = 30 * 60 * 1000;
 
-/**
- * Polls under way in this process, by workflow and node: an overlapping poll does nothing. A poll
- * removes its entry when it ends, and the next poll of a node replaces one older than the limit.
- */
+/** Polls under way in this process, by workflow and node: an overlapping poll does nothing. */
 const pollsInFlight = new Map<string, number>();
 
 interface MemberChange {
@@ -110,47 +106,29 @@ async function readList(
 /** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
 function changeEvent(
 	listId: string,
-	type: JobChangeType,
-	member: IDataObject,
-	previous: JobSide,
-	current: JobSide,
+	{ record, type, previous, current }: MemberChange,
 	at: string,
 ): ContactEvent {
-	const contact = { ...member, id: String(member.id) };
+	const contact = { ...record, id: String(record.id) };
 	const changes = { previous, current };
 	const id = `chg_${jobChangeKey(listId, contact.id, type, changes)}`;
 	return { id, type, created_at: at, list_id: listId, contact, changes };
-}
-
-/** The changes of one list of the event types watched. */
-function changesOf(read: ListRead, events: JobChangeType[], at: string): ContactEvent[] {
-	const found: ContactEvent[] = [];
-	for (const { record, type, previous, current } of read.changed.values()) {
-		if (events.includes(type))
-			found.push(changeEvent(read.listId, type, record, previous, current, at));
-	}
-	return found;
-}
-
-/** An event as the workflow's item, shaped (and simplified) as the webhook trigger's. */
-function itemOf(event: ContactEvent, simplify: boolean): INodeExecutionData {
-	return { json: eventItem(event, simplify) };
 }
 
 /** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
 function manualSample(
 	reads: ListRead[],
 	found: ContactEvent[],
-	settings: PollSettings,
+	type: JobChangeType,
 	at: string,
 ): ContactEvent[] {
 	if (found.length > 0) return found;
 	const read = reads.find((candidate) => candidate.first !== undefined);
 	if (read === undefined || read.first === undefined) return [];
-	const id = String(read.first.id);
-	const current = read.seen.sideOf(id)!;
-	const previous = read.baseline?.sideOf(id) ?? current;
-	return [changeEvent(read.listId, settings.events[0], read.first, previous, current, at)];
+	const record = read.first;
+	const current = read.seen.sideOf(String(record.id))!;
+	const previous = read.baseline?.sideOf(String(record.id)) ?? current;
+	return [changeEvent(read.listId, { record, type, previous, current }, at)];
 }
 
 async function readAll(
@@ -186,13 +164,15 @@ export async function pollWatchedLists(
 		// baseline: it emits nothing and moves nothing, or it would repeat changes or step back.
 		if (reads.some((read) => readBaseline(staticData, read.listId) !== read.baseline)) return null;
 		const at = new Date().toISOString();
-		const found = reads.flatMap((read) => changesOf(read, settings.events, at));
-		if (manual) {
-			const sample = manualSample(reads, found, settings, at);
-			return sample.length > 0 ? [sample.map((event) => itemOf(event, settings.simplify))] : null;
-		}
-		writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));
-		return found.length > 0 ? [found.map((event) => itemOf(event, settings.simplify))] : null;
+		const found = reads.flatMap((read) =>
+			[...read.changed.values()]
+				.filter(({ type }) => settings.events.includes(type))
+				.map((change) => changeEvent(read.listId, change, at)),
+		);
+		const events = manual ? manualSample(reads, found, settings.events[0], at) : found;
+		if (!manual) writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));
+		if (events.length === 0) return null;
+		return [events.map((event) => ({ json: eventItem(event, settings.simplify) }))];
 	} finally {
 		if (!manual && pollsInFlight.get(key) === now) pollsInFlight.delete(key);
 	}

@@ -1,9 +1,7 @@
 /**
- * This process's memory of the events it accepted, by subscription: the fast answer to a retried
- * or replayed delivery, before any execution starts. Kept by time, not by count: an id is known
- * for as long as a copy of its delivery can still verify, whatever number of events came since.
- * Executions check the database as well (see `processedEvents.ts`), so other n8n processes and
- * restarts are covered there; this record only saves them an execution.
+ * This process's record of the events it accepted, by subscription: a retried or replayed delivery
+ * is answered before any execution starts. Kept by time, as long as a copy can still verify; other
+ * processes and restarts are covered by the executions' check (`processedEvents.ts`).
  */
 import { WEBHOOKS } from '../shared/client/contract';
 
@@ -28,9 +26,8 @@ export class AcceptedEvents {
 	}
 
 	/**
-	 * Remembers an accepted event until its own signed bytes go stale (signed time plus the
-	 * tolerance) and for at least a full window after acceptance, which covers the service's
-	 * retries: those are signed afresh and come within about a minute.
+	 * Kept until its signed bytes go stale, and a full window after acceptance: the service's
+	 * retries are signed afresh.
 	 */
 	accept(subscriptionId: string, eventId: string, signedAtMs: number, nowMs: number): void {
 		const key = `${subscriptionId} ${eventId}`;
@@ -48,5 +45,4 @@ export class AcceptedEvents {
 	}
 }
 
-/** The record of this n8n process (module state lives as long as the process). */
 export const acceptedEvents = new AcceptedEvents(ACCEPTED_EVENTS_KEPT);

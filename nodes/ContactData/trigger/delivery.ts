@@ -1,7 +1,4 @@
-/**
- * A verified delivery's body: parsed and checked against the contract, and matched against what
- * the user selected (shared/items/eventItem.ts shapes it into the workflow's item).
- */
+/** A verified delivery's body: checked against the contract and against what the user selected. */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 

@@ -78,9 +78,7 @@ export interface DeliveryOptions {
 	minIntentScore: number;
 }
 
-type TriggerContext = IHookFunctions | IWebhookFunctions;
-
-export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {
+export function readSubscriptionSpec(this: IHookFunctions | IWebhookFunctions): SubscriptionSpec {
 	const node = this.getNode();
 	return {
 		events: toEventTypes(node, this.getNodeParameter('events', []), EVENT_TYPES),
@@ -88,11 +86,7 @@ export function readSubscriptionSpec(this: TriggerContext): SubscriptionSpec {
 	};
 }
 
-export function readDeliveryOptions(this: TriggerContext): DeliveryOptions {
-	return toDeliveryOptions(this.getNodeParameter('options', {}));
-}
-
-/** The "Options" collection as read in any context (an execution reads it with an item index). */
+/** The "Options" collection, as the webhook call and the execution read it. */
 export function toDeliveryOptions(value: unknown): DeliveryOptions {
 	const options = (typeof value === 'object' && value !== null ? value : {}) as {
 		simplify?: unknown;

@@ -1,9 +1,7 @@
 /**
- * The execution-side half of "one execution per event": an event id already recorded in n8n's
- * database is dropped before the workflow sees it. The webhook call cannot do this itself (n8n
- * gives `checkProcessedAndRecord` to executions only), but n8n runs the trigger's `execute()` at
- * the start of every execution it starts, on whichever process runs it (a worker in queue mode),
- * so copies that reached another n8n process, or came after a restart, end here.
+ * One execution per event, across processes and restarts: the trigger's `execute()` starts every
+ * execution, wherever it runs, and drops an event id n8n's database already holds (only executions
+ * get `checkProcessedAndRecord`, so the webhook call cannot).
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
@@ -45,11 +43,9 @@ async function checkAndRecord(
 }
 
 /**
- * Records the ids and returns those seen for the first time. n8n reads, changes and writes the
- * whole record without a lock (every check writes it back), so an execution recording at the same
- * moment can overwrite ours; checking again a moment later finds such a loss, and that check
- * writes the ids back. Once a check finds them, only a write that read the record before ours and
- * came after that check, a pause later, could still drop them.
+ * Records the ids and returns those seen for the first time. n8n rewrites the whole record without
+ * a lock, so an execution recording at the same moment can drop ours: checking again a moment
+ * later finds such a loss and writes the ids back.
  */
 async function recordFirstSeen(
 	this: IExecuteFunctions,
@@ -66,9 +62,8 @@ async function recordFirstSeen(
 }
 
 /**
- * The items whose event no execution passed on before. Only production deliveries are checked
- * (a test event or a retried execution is the user's own doing). When the database cannot be
- * used, the events are passed on and the failure logged: a duplicate costs less than a lost event.
+ * The items whose event no execution passed on before; only production deliveries are checked.
+ * When the database cannot be used, the events go on: a duplicate costs less than a lost event.
  */
 export async function firstDeliveries(
 	this: IExecuteFunctions,

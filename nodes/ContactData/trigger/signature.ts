@@ -1,10 +1,13 @@
 /**
- * Checks a delivery's Standard Webhooks signature. The signing itself is the contract's
- * `webhookSignature`; this file only decides whether a received signature matches it.
+ * A delivery as it arrives, accepted only with the service's Standard Webhooks signature for the
+ * subscription this workflow holds; nothing of its body is read before. The signing itself is the
+ * contract's `webhookSignature`.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
-import { WEBHOOKS, webhookSignature } from '../shared/client/contract';
+import { HEADERS, WEBHOOKS, webhookSignature } from '../shared/client/contract';
+import { readHeldSubscription, type HeldSubscription } from './state';
 
 /** A delivery as received: its signed headers and raw body, any of which may be missing. */
 export interface ReceivedDelivery {
@@ -67,4 +70,47 @@ export function verifyDeliverySignature(
 		(candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
 	);
 	return matches ? { valid: true } : { valid: false, reason: 'bad_signature' };
+}
+
+export interface VerifiedDelivery {
+	held: HeldSubscription;
+	eventId: string;
+	timestamp: string;
+	rawBody: Buffer;
+	nowMs: number;
+}
+
+/** A header given once; a repeated header (an array) is refused, as a signature must be unambiguous. */
+function singleHeaderValue(headers: IDataObject, name: string): string | undefined {
+	const value = headers[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** The delivery, when its signature is the service's; otherwise answers 401 and gives undefined. */
+export async function readVerifiedDelivery(
+	this: IWebhookFunctions,
+): Promise<VerifiedDelivery | undefined> {
+	const request = this.getRequestObject();
+	const headers = this.getHeaderData() as IDataObject;
+	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	const received = {
+		id: singleHeaderValue(headers, HEADERS.webhookId),
+		timestamp: singleHeaderValue(headers, HEADERS.webhookTimestamp),
+		signature: singleHeaderValue(headers, HEADERS.webhookSignature),
+		rawBody: request.rawBody as Buffer | undefined,
+	};
+	const nowMs = Date.now();
+	const held = readHeldSubscription(this.getWorkflowStaticData('node'));
+	const verdict = verifyDeliverySignature(held?.secret, received, Math.floor(nowMs / 1000));
+	const { id: eventId, timestamp, rawBody } = received;
+	// A valid verdict has them all; the checks say so to TypeScript.
+	if (!verdict.valid || !held || !eventId || !timestamp || !rawBody) {
+		this.getResponseObject()
+			.status(401)
+			.json({ message: `Unauthorized: ${verdict.valid ? 'missing_headers' : verdict.reason}` });
+		return undefined;
+	}
+	return { held, eventId, timestamp, rawBody, nowMs };
 }

@@ -1,8 +1,4 @@
-/**
- * The trigger's subscription at the service, kept in step with the workflow's activation:
- * adopt the one this node already holds, create one, delete it. Every call goes through the
- * shared transport (auth, pacing, retries, error mapping).
- */
+/** The trigger's subscription at the service, kept in step with the workflow's activation. */
 import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
 import { asWritten } from '../shared/client/asWritten';
@@ -62,14 +58,9 @@ async function subscriptionsAt(context: IHookFunctions, url: string): Promise<We
 }
 
 /**
- * `checkExists`: true when the service still has the subscription this node holds (its id and
- * secret are in the static data) for this webhook URL with the chosen events and lists; then it
- * is adopted and nothing is created, so a restart never duplicates it.
- *
- * Every other subscription to this URL is deleted: one whose secret this node does not hold (the
- * static data was lost) cannot be verified, so each of its deliveries would be refused anyway, and
- * one for other events or lists would deliver what the user no longer asked for. Nothing is lost:
- * `create` follows at once and, from then on, delivers every new event.
+ * `checkExists`: adopts the subscription this node holds when the service still has it for this
+ * URL, events and lists, so a restart never duplicates it. Any other subscription to the URL is
+ * deleted: its deliveries could not be verified or are no longer asked for, and `create` follows.
  */
 export async function adoptExistingSubscription(this: IHookFunctions): Promise<boolean> {
 	const spec = readSubscriptionSpec.call(this);
@@ -133,10 +124,8 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 }
 
 /**
- * `delete`: removes the subscription this node holds and forgets it. One already gone (404) counts
- * as deleted; any other failure is raised, so n8n reports it and the static data keeps the id.
- * When the static data holds no subscription (it was lost), every subscription to this webhook
- * URL is removed instead, so none keeps delivering to a workflow that no longer listens.
+ * `delete`: removes the subscription this node holds (a failure keeps its id for the next try), or,
+ * when that was lost, every subscription to this URL, so none delivers to a workflow not listening.
  */
 export async function deleteSubscription(this: IHookFunctions): Promise<boolean> {
 	const staticData = this.getWorkflowStaticData('node');

@@ -1,23 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationOption, Operations } from '../../node.type';
+import { panelsOf, type Operations } from '../../node.type';
 import * as enrich from './enrich';
 import * as search from './search';
 import * as unlock from './unlock';
 
-export const contactOperations: Operations<'contact'> = {
-	search: search.execute,
-	unlock: unlock.execute,
-	enrich: enrich.execute,
-};
+export const contactOperations: Operations<'contact'> = { search, unlock, enrich };
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['contact'] } },
-	options: [
+export const contactPanels: INodeProperties[][] = panelsOf(
+	'contact',
+	contactOperations,
+	[
 		{
 			name: 'Enrich',
 			value: 'enrich',
@@ -37,11 +30,6 @@ const operation: INodeProperties = {
 			action: 'Unlock contacts',
 			description: 'Get the email and more for contacts from a search (charges credits)',
 		},
-	] satisfies Array<OperationOption<'contact'>>,
-	default: 'search',
-};
-
-/** Each operation's parameters in the order of its panel, after the Operation parameter. */
-export const contactPanels: INodeProperties[][] = [search, unlock, enrich].map(
-	({ description }) => [operation, ...description],
+	],
+	'search',
 );

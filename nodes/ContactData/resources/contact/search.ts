@@ -19,7 +19,7 @@ import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
-import { CursorTrail } from '../../shared/client/paging';
+import { readPages } from '../../shared/client/paging';
 import { SIMPLIFY_PARAMETERS, simplifyOutput } from '../../shared/items/simplify';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
@@ -31,12 +31,15 @@ import {
 	VERSION_1,
 	shownWhen,
 } from '../../shared/parameters/versions';
-import { AGENT_PAGE_SIZE, answersForAgent } from '../../shared/agent/toolAnswer';
+import { answersForAgent } from '../../shared/agent/toolAnswer';
 
 const showFor = { show: { resource: ['contact'], operation: ['search'] } };
 const onCanvas = shownWhen(showFor, ON_CANVAS);
 const asToolV1 = shownWhen(showFor, AS_TOOL, VERSION_1);
 const asToolV2 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2);
+
+/** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
+const AGENT_PAGE_SIZE = 10;
 
 /** As an AI agent's tool (version 2): a page of 10 by default, and the cursor the agent gives for the next one. */
 const agentPageParameters: INodeProperties[] = [
@@ -128,56 +131,40 @@ interface SearchPaging {
 	capped?: { total: number };
 }
 
-/** A search's contacts, where its next page starts, and how many match in all. */
-interface SearchResult {
-	contacts: IDataObject[];
-	next_cursor: string | null;
-	total?: number;
-}
-
-/** Up to `limit` contacts matching `filters` from `cursor` on (null: the first page), page by page. */
+/** Up to `limit` contacts matching `filters` from `cursor` on (null: the first page). */
 async function searchContacts(
 	context: IExecuteFunctions,
-	{
-		filters,
-		limit,
-		cursor: from,
-	}: { filters: SearchFilters; limit: number; cursor: string | null },
+	{ filters, limit, cursor }: { filters: SearchFilters; limit: number; cursor: string | null },
 	itemIndex: number,
 	paging: SearchPaging,
-): Promise<SearchResult> {
-	const contacts: IDataObject[] = [];
-	let cursor = from;
+): Promise<{ contacts: IDataObject[]; next_cursor: string | null; total?: number }> {
 	let total: number | undefined;
-	const trail = new CursorTrail(context, `POST ${PATHS.search}`, itemIndex);
-	do {
-		const pageSize = Math.min(LIMITS.searchLimitMax, limit - contacts.length);
-		const body: SearchRequest = checkBody(
-			context,
-			searchRequestSchema,
-			{ filters, limit: pageSize, cursor },
-			itemIndex,
-			{
-				limit: 'Limit',
-			},
-		);
-		const { body: page } = await (apiRequest<SearchPage>).call(context, {
-			method: 'POST',
-			path: PATHS.search,
-			fieldNames: editorFieldNames,
-			body: body as IDataObject,
-			safeToRetry: true,
-			itemIndex,
-			schema: searchPageSchema,
-		});
-		contacts.push(...(page.results.slice(0, limit - contacts.length) as IDataObject[]));
-		trail.follow(
-			page.results.map((contact) => contact.id),
-			page.next_cursor,
-		);
-		cursor = page.next_cursor;
-		total = page.total;
-		if (page.truncated && cursor === null) paging.capped = { total: page.total };
-	} while (cursor !== null && contacts.length < limit);
-	return { contacts, next_cursor: cursor, total };
+	const found = await readPages(
+		context,
+		`POST ${PATHS.search}`,
+		itemIndex,
+		{ limit, pageMax: LIMITS.searchLimitMax, cursor },
+		async (pageSize, from) => {
+			const body: SearchRequest = checkBody(
+				context,
+				searchRequestSchema,
+				{ filters, limit: pageSize, cursor: from },
+				itemIndex,
+				{ limit: 'Limit' },
+			);
+			const { body: page } = await (apiRequest<SearchPage>).call(context, {
+				method: 'POST',
+				path: PATHS.search,
+				fieldNames: editorFieldNames,
+				body: body as IDataObject,
+				safeToRetry: true,
+				itemIndex,
+				schema: searchPageSchema,
+			});
+			total = page.total;
+			if (page.truncated && page.next_cursor === null) paging.capped = { total: page.total };
+			return page;
+		},
+	);
+	return { contacts: found.results as IDataObject[], next_cursor: found.next_cursor, total };
 }

@@ -1,21 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationOption, Operations } from '../../node.type';
+import { panelsOf, type Operations } from '../../node.type';
 import * as fileRefundClaim from './fileRefundClaim';
 import * as getBalance from './getBalance';
 
-export const creditsOperations: Operations<'credits'> = {
-	getBalance: getBalance.execute,
-	fileRefundClaim: fileRefundClaim.execute,
-};
+export const creditsOperations: Operations<'credits'> = { getBalance, fileRefundClaim };
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['credits'] } },
-	options: [
+export const creditsPanels: INodeProperties[][] = panelsOf(
+	'credits',
+	creditsOperations,
+	[
 		{
 			name: 'File Refund Claim',
 			value: 'fileRefundClaim',
@@ -29,11 +23,6 @@ const operation: INodeProperties = {
 			action: 'Get credit balance',
 			description: 'Retrieve the credit balance, tier, recent usage and refunds',
 		},
-	] satisfies Array<OperationOption<'credits'>>,
-	default: 'getBalance',
-};
-
-/** Each operation's parameters in the order of its panel, after the Operation parameter. */
-export const creditsPanels: INodeProperties[][] = [getBalance, fileRefundClaim].map(
-	({ description }) => [operation, ...description],
+	],
+	'getBalance',
 );

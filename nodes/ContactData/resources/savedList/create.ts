@@ -20,9 +20,8 @@ import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
-import { unique } from '../../shared/parameters/utilities';
 import { checkBody, refused, textOf } from '../../shared/parameters/values';
-import { forEachGroup, groupIdsByKey, sendMembers } from './members';
+import { forEachGroup, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
 const showForIds = { show: { ...showFor.show, createFrom: ['contactIds'] } };
@@ -147,31 +146,13 @@ async function createFromIds(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const output: INodeExecutionData[] = [];
-	const groups = groupIdsByKey(context, items, (itemIndex) => nameOf(context, itemIndex), output);
-	return await forEachGroup(
-		context,
-		groups,
-		output,
-		async (name, group) => {
-			const firstItem = group.itemIndexes[0];
-			const ids = unique(group.ids);
-			const first = ids.slice(0, LIMITS.listCreateIdsMax);
-			const list = await createList(
-				context,
-				{ name, filters: null, contact_ids: first },
-				firstItem,
-			);
-			if (ids.length === first.length) return list;
-			const rest = await sendMembers(
-				context,
-				String(list.id),
-				ids.slice(first.length),
-				'add',
-				firstItem,
-			);
-			return { ...list, contact_count: rest.contact_count };
-		},
-		(name) => ({ name }),
-	);
+	const listNameOf = (itemIndex: number) => nameOf(context, itemIndex);
+	return await forEachGroup(context, items, 'name', listNameOf, async (name, ids, firstItem) => {
+		const first = ids.slice(0, LIMITS.listCreateIdsMax);
+		const list = await createList(context, { name, filters: null, contact_ids: first }, firstItem);
+		if (ids.length === first.length) return list;
+		const rest = ids.slice(first.length);
+		const added = await sendMembers(context, String(list.id), rest, 'add', firstItem);
+		return { ...list, contact_count: added.contact_count };
+	});
 }

@@ -14,7 +14,9 @@ import {
 	savedListIdOf,
 } from '../../shared/parameters/descriptions';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
-import { exportedFile, exportedItems, startExport, type ExportAsked } from './exportOutput';
+import { startExport } from '../../shared/client/exportDownload';
+import { editorFieldNames } from '../../shared/parameters/fieldNames';
+import { exportedFile, exportedItems, type ExportAsked } from './exportOutput';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -99,15 +101,21 @@ export const description: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the file in',
 	},
 ];
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const request = readExportAsked(this, itemIndex);
-		const download = await startExport(this, request, itemIndex);
-		if (request.outputAs === 'items') return await exportedItems(this, download.file);
-		return [await exportedFile(this, request, download, itemIndex)];
+		const asked = readExportAsked(this, itemIndex);
+		const started = await startExport.call(
+			this,
+			asked.listId,
+			{ body: asked.body, fieldNames: editorFieldNames, pathParameter: 'Saved List', itemIndex },
+			'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.',
+		);
+		if (asked.outputAs === 'items') return await exportedItems(this, started, itemIndex);
+		return [await exportedFile(this, asked, started, itemIndex)];
 	});
 }
 
@@ -158,7 +166,7 @@ function exportBodyOf(
 		{
 			format,
 			...(fields.length ? { fields } : {}),
-			...(unlockedOnly === false ? {} : { unlocked_only: unlockedOnly }),
+			...(unlockedOnly ? { unlocked_only: true } : {}),
 		},
 		itemIndex,
 		{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },

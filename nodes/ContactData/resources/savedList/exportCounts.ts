@@ -1,8 +1,7 @@
 /**
- * Counts of an export: its contacts, and those exported without email because the account has not
- * unlocked them (the `unlocked` field is false). A file is read back a chunk at a time, so memory
- * stays flat: JSON through the export reader, a contact at a time; CSV as bytes, as the characters
- * that matter are ASCII (UTF-8 needs no decoding) and a bulk CSV runs to a million rows.
+ * Counts of an export: its contacts, and those without email because not unlocked (`unlocked` is
+ * false). A file is read back a chunk at a time, so memory stays flat; CSV as bytes, as what
+ * matters is ASCII and a bulk CSV runs to a million rows.
  */
 import type { IDataObject, IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
@@ -20,33 +19,8 @@ const COMMA = 0x2c;
 const CR = 0x0d;
 const LF = 0x0a;
 
-const asciiBytes = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
-const UNLOCKED = asciiBytes('unlocked');
-const FALSE = asciiBytes('false');
-
-/** Whether the bytes of a text, fed in pieces, spell one word exactly (no string is built). */
-class WordMatch {
-	private position = 0;
-	private matching = true;
-
-	constructor(private readonly word: Uint8Array) {}
-
-	reset(): void {
-		this.position = 0;
-		this.matching = true;
-	}
-
-	feed(bytes: Uint8Array, from: number, to: number): void {
-		for (let at = from; at < to && this.matching; at++) {
-			this.matching = this.position < this.word.length && bytes[at] === this.word[this.position];
-			this.position++;
-		}
-	}
-
-	matched(): boolean {
-		return this.matching && this.position === this.word.length;
-	}
-}
+/** Enough of a cell's text to tell `unlocked` and `false` from anything longer. */
+const CELL_TEXT_KEPT = 'unlocked'.length + 1;
 
 /**
  * RFC 4180 CSV fed as bytes (a chunk may end anywhere, even inside a cell): the header row names
@@ -59,8 +33,8 @@ export class CsvCounter {
 	private rowStarted = false;
 	private rowNotUnlocked = false;
 	private unlockedColumn = -1;
-	private readonly header = new WordMatch(UNLOCKED);
-	private readonly cell = new WordMatch(FALSE);
+	/** The start of the cell being read, where it matters: header names and the `unlocked` column. */
+	private cellText = '';
 	private contacts = 0;
 	private notUnlocked = 0;
 
@@ -105,18 +79,17 @@ export class CsvCounter {
 		};
 	}
 
-	/** Matches cell text only where it matters: header names and the `unlocked` column. */
 	private keep(bytes: Uint8Array, from: number, to: number): void {
-		if (this.row === 0) this.header.feed(bytes, from, to);
-		else if (this.column === this.unlockedColumn) this.cell.feed(bytes, from, to);
+		if (this.row > 0 && this.column !== this.unlockedColumn) return;
+		const kept = Math.min(to, from + CELL_TEXT_KEPT - this.cellText.length);
+		if (kept > from) this.cellText += Buffer.from(bytes.subarray(from, kept)).toString('latin1');
 	}
 
 	private endCell(): void {
-		if (this.row === 0 && this.header.matched()) this.unlockedColumn = this.column;
-		else if (this.row > 0 && this.column === this.unlockedColumn && this.cell.matched())
+		if (this.row === 0 && this.cellText === 'unlocked') this.unlockedColumn = this.column;
+		else if (this.row > 0 && this.column === this.unlockedColumn && this.cellText === 'false')
 			this.rowNotUnlocked = true;
-		this.header.reset();
-		this.cell.reset();
+		this.cellText = '';
 	}
 
 	private endRow(): void {
@@ -177,9 +150,15 @@ export async function countContacts(
 	return { contacts: count, notUnlocked: known ? notUnlocked : undefined };
 }
 
-/** The notice for contacts exported without email, or undefined when there are none. */
-export function notUnlockedNotice({ contacts, notUnlocked }: ExportCounts): string | undefined {
-	if (!notUnlocked) return undefined;
+/** Tells the user when contacts were exported without email because they are not unlocked. */
+export function hintNotUnlocked(
+	context: IExecuteFunctions,
+	{ contacts, notUnlocked }: ExportCounts,
+): void {
+	if (!notUnlocked) return;
 	const verb = notUnlocked === 1 ? 'has no email because it is' : 'have no email because they are';
-	return `${notUnlocked} of the ${contacts} exported contacts ${verb} not unlocked. Unlock them first (Contact → Unlock), or turn on Unlocked Contacts Only to export just the unlocked ones.`;
+	context.addExecutionHints({
+		message: `${notUnlocked} of the ${contacts} exported contacts ${verb} not unlocked. Unlock them first (Contact → Unlock), or turn on Unlocked Contacts Only to export just the unlocked ones.`,
+		location: 'outputPane',
+	});
 }

@@ -1,6 +1,6 @@
 /**
- * A saved list's export, started and given out: as items, one a contact, or as one item with the
- * file in its binary field (a large list's file streamed from the signed URL the API answers with).
+ * A saved list's export given out: as items, one a contact, or as one item with the file in its
+ * binary field (a large list's file streamed from the signed URL the API answers with).
  */
 import {
 	NodeOperationError,
@@ -17,15 +17,9 @@ import {
 	type SavedList,
 } from '../../shared/client/contract';
 import { exportedContacts } from '../../shared/client/exportContacts';
-import { bulkExportAnswer, openSignedUrl } from '../../shared/client/exportDownload';
+import { openSignedUrl, type StartedExport } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
-import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import {
-	countContacts,
-	countStoredExport,
-	notUnlockedNotice,
-	type ExportCounts,
-} from './exportCounts';
+import { countContacts, countStoredExport, hintNotUnlocked } from './exportCounts';
 
 const MIME_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', json: 'application/json' };
 
@@ -54,38 +48,14 @@ export interface ExportAsked {
 	body: IDataObject;
 }
 
-/** The export's answer, and the file: inline, or (a large list) from the signed URL it answers with. */
-interface ExportDownload {
-	started: ApiResponse<unknown>;
-	file: ApiResponse<AsyncIterable<Buffer>>;
-	/** The list's size, as the answer of a large list gives it. */
-	contactCount?: number;
-}
-
-const NOTHING_DOWNLOADED =
-	'Nothing was downloaded. Run the export again; if it keeps failing, the API has changed what it answers.';
-
-/** Starts the export; a large list's file comes from the signed URL the API answers with. */
-export async function startExport(
+/** The export as items, one a contact; a large list is refused before anything is downloaded. */
+export async function exportedItems(
 	context: IExecuteFunctions,
-	request: ExportAsked,
+	{ started, bulk }: StartedExport,
 	itemIndex: number,
-): Promise<ExportDownload> {
-	const started = await apiRequest.call(context, {
-		method: 'POST',
-		path: PATHS.listExport(request.listId),
-		fieldNames: editorFieldNames,
-		pathParameter: 'Saved List',
-		body: request.body,
-		stream: true,
-		safeToRetry: true,
-		itemIndex,
-	});
-	const inline = started as ApiResponse<AsyncIterable<Buffer>>;
-	const bulk = await bulkExportAnswer.call(context, inline, NOTHING_DOWNLOADED, itemIndex);
-	if (bulk === undefined) return { started, file: inline };
-	if (request.outputAs === 'items') {
-		// As items the whole export would be held in memory at once: refuse before downloading.
+): Promise<IDataObject[]> {
+	if (bulk) {
+		// As items the whole export would be held in memory at once.
 		throw new NodeOperationError(
 			context.getNode(),
 			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
@@ -95,28 +65,20 @@ export async function startExport(
 			},
 		);
 	}
-	const file = await openSignedUrl.call(context, bulk.url, itemIndex);
-	return { started, file, contactCount: bulk.contact_count };
-}
-
-/** The export as items, one a contact. */
-export async function exportedItems(
-	context: IExecuteFunctions,
-	file: ApiResponse<AsyncIterable<Buffer>>,
-): Promise<IDataObject[]> {
 	const contacts: IDataObject[] = [];
-	for await (const contact of exportedContacts(file.body)) contacts.push(contact);
-	noticeNotUnlocked(context, await countContacts(contacts));
+	for await (const contact of exportedContacts(started.body)) contacts.push(contact);
+	hintNotUnlocked(context, await countContacts(contacts));
 	return contacts;
 }
 
-/** The export as one item with the file in its binary field. */
+/** The export as one item with the file in its binary field (a large list's from its signed URL). */
 export async function exportedFile(
 	context: IExecuteFunctions,
 	{ listId, format, binaryPropertyName }: ExportAsked,
-	{ started, file, contactCount }: ExportDownload,
+	{ started, bulk }: StartedExport,
 	itemIndex: number,
 ): Promise<INodeExecutionData> {
+	const file = bulk ? await openSignedUrl.call(context, bulk.url, itemIndex) : started;
 	const fileName =
 		fileNameOf(file.headers) ??
 		fileNameOf(started.headers) ??
@@ -128,21 +90,15 @@ export async function exportedFile(
 	);
 	// Read back from n8n's store, so the download stays one stream and costs no second call.
 	const counts = await countStoredExport(context, binary, format);
-	noticeNotUnlocked(context, counts);
+	hintNotUnlocked(context, counts);
 	const json: IDataObject = {
 		list_id: listId,
 		format,
 		file_name: fileName,
-		contact_count: contactCount ?? counts.contacts,
+		contact_count: bulk?.contact_count ?? counts.contacts,
 	};
 	if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
 	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
-}
-
-/** Tells the user when contacts were exported without email because they are not unlocked. */
-function noticeNotUnlocked(context: IExecuteFunctions, counts: ExportCounts): void {
-	const message = notUnlockedNotice(counts);
-	if (message) context.addExecutionHints({ message, location: 'outputPane' });
 }
 
 async function listFileName(

@@ -5,16 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import {
-	LIMITS,
-	PATHS,
-	savedListsPageSchema,
-	type SavedListsPage,
-} from '../../shared/client/contract';
+import { LIMITS, PATHS } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
 import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items/items';
-import { CursorTrail } from '../../shared/client/paging';
-import { apiRequest } from '../../shared/client/transport';
+import { readPages, savedListsPage } from '../../shared/client/paging';
 
 const showFor = { show: { resource: ['savedList'], operation: ['getMany'] } };
 
@@ -34,29 +28,16 @@ export async function execute(
 
 async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise<IDataObject[]> {
 	const limit = resultLimitOf(context, itemIndex ?? 0);
-	const lists: IDataObject[] = [];
-	let cursor: string | null = null;
-	const trail = new CursorTrail(context, `GET ${PATHS.lists}`, itemIndex ?? 0);
-	do {
-		const { body: page }: { body: SavedListsPage } = await (apiRequest<SavedListsPage>).call(
-			context,
-			{
-				method: 'GET',
-				path: PATHS.lists,
-				qs: {
-					limit: Math.min(LIMITS.listsLimitMax, limit - lists.length),
-					...(cursor ? { cursor } : {}),
-				},
-				itemIndex,
-				schema: savedListsPageSchema,
-			},
-		);
-		lists.push(...(page.lists.slice(0, limit - lists.length) as IDataObject[]));
-		trail.follow(
-			page.lists.map((list) => list.id),
-			page.next_cursor,
-		);
-		cursor = page.next_cursor;
-	} while (cursor !== null && lists.length < limit);
-	return lists;
+	const paging = { limit, pageMax: LIMITS.listsLimitMax, cursor: null };
+	const { results } = await readPages(
+		context,
+		`GET ${PATHS.lists}`,
+		itemIndex ?? 0,
+		paging,
+		async (pageSize, cursor) => {
+			const page = await savedListsPage(context, cursor, pageSize, itemIndex);
+			return { results: page.lists, next_cursor: page.next_cursor };
+		},
+	);
+	return results as IDataObject[];
 }

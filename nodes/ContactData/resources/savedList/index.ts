@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationOption, Operations } from '../../node.type';
+import { panelsOf, type Operations } from '../../node.type';
 import * as addContacts from './addContacts';
 import * as create from './create';
 import * as deleteList from './delete';
@@ -10,22 +10,19 @@ import * as getMany from './getMany';
 import * as removeContacts from './removeContacts';
 
 export const savedListOperations: Operations<'savedList'> = {
-	getMany: getMany.execute,
-	get: get.execute,
-	create: create.execute,
-	addContacts: addContacts.execute,
-	removeContacts: removeContacts.execute,
-	delete: deleteList.execute,
-	export: exportList.execute,
+	getMany,
+	get,
+	create,
+	addContacts,
+	removeContacts,
+	delete: deleteList,
+	export: exportList,
 };
 
-const operation: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['savedList'] } },
-	options: [
+export const savedListPanels: INodeProperties[][] = panelsOf(
+	'savedList',
+	savedListOperations,
+	[
 		{
 			name: 'Add Contacts',
 			value: 'addContacts',
@@ -68,17 +65,6 @@ const operation: INodeProperties = {
 			action: 'Remove contacts from saved list',
 			description: 'Remove the contacts of all input items from a saved list',
 		},
-	] satisfies Array<OperationOption<'savedList'>>,
-	default: 'getMany',
-};
-
-/** Each operation's parameters in the order of its panel, after the Operation parameter. */
-export const savedListPanels: INodeProperties[][] = [
-	getMany,
-	get,
-	create,
-	addContacts,
-	removeContacts,
-	deleteList,
-	exportList,
-].map(({ description }) => [operation, ...description]);
+	],
+	'getMany',
+);

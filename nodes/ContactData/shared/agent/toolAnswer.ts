@@ -1,9 +1,7 @@
 /**
- * What an AI agent gets from a Contact tool call (version 2): one item, sized for a model's context.
- * Contacts come as at most 10 fields each (with Simplify, on by default for a tool; from 2.1 as
- * Output says), what could not be done comes apart, a search gives the cursor of its next page, and
- * one field says what was spent and what is left of Max Credits. Version 1 and the canvas keep their
- * items as they are.
+ * What an AI agent gets from a Contact tool call (version 2): one item, sized for a model's context,
+ * with the contacts shaped, what could not be done apart, a search's next cursor, and the credits.
+ * Version 1 and the canvas keep their items as they are.
  */
 import type {
 	IDataObject,
@@ -26,9 +24,6 @@ import {
 	agentContact,
 	simplifiedContact,
 } from '../items/simplify';
-
-/** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
-export const AGENT_PAGE_SIZE = 10;
 
 /** Whether this run answers an AI agent in the compact form (version 2, run as a tool). */
 export function answersForAgent(context: IExecuteFunctions): boolean {
@@ -87,10 +82,13 @@ function outputShapeOf(context: IExecuteFunctions): Shape {
 			'Pick the fields from the list.',
 		);
 	const keys = ['id', ...(fields as string[])];
-	return (json) =>
-		Object.fromEntries(
-			keys.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]),
-		);
+	return (json) => pick(json, keys);
+}
+
+function pick(json: IDataObject, keys: string[]): IDataObject {
+	return Object.fromEntries(
+		keys.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]),
+	);
 }
 
 /** The answer of one call: its contacts shaped, what was not done, the next page, the credits. */
@@ -109,12 +107,7 @@ function answerOf(
 			contacts.push(...(json.contacts as IDataObject[]).map(shape));
 			Object.assign(page, { next_cursor: json.next_cursor ?? null, total: json.total });
 		} else if (isContactRecord(json)) contacts.push(shape(json));
-		else
-			notDone.push(
-				Object.fromEntries(
-					NOT_DONE_KEYS.filter((key) => json[key] !== undefined).map((key) => [key, json[key]]),
-				),
-			);
+		else notDone.push(pick(json, NOT_DONE_KEYS));
 	}
 	const json: IDataObject = {
 		contacts,
@@ -130,9 +123,8 @@ const everyInput = (context: IExecuteFunctions) =>
 	pairedWith(context.getInputData().map((_, itemIndex) => itemIndex));
 
 /**
- * What a tool call that could not be done answers the model: the message and its remedy, as the
- * item Continue On Fail gives. Thrown, n8n 1.x would end the agent's whole execution (the model
- * never reads the remedy nor tries again) and n8n 2.x would pass the message alone.
+ * A tool call that could not be done answers the model with the message and its remedy, as Continue
+ * On Fail's item: thrown, n8n 1.x would end the agent's run and n8n 2.x pass the message alone.
  */
 export function toolFailure(
 	context: IExecuteFunctions,
@@ -145,9 +137,8 @@ export function toolFailure(
 const HELD_FIELDS = { left_today: 'held_today', left_in_session: 'held_in_session' };
 
 /**
- * What this call spent, what the tool calls of this execution spent together, and what is left of
- * Max Credits (the cap they share). A search has no cap of its own: it is free. Of a cap over time,
- * what is left (settled charges and held worst cases taken off) and, apart, what is held.
+ * What this call and this execution's tool calls spent, and what is left of Max Credits (the cap
+ * they share; a search is free). Of a cap over time, what is left and, apart, what is held.
  */
 function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 	// The budget this call's run used (a search makes one, of nothing spent).

@@ -14,10 +14,38 @@ const BYTE = {
 	closeArray: 0x5d,
 };
 
+/** Bytes from a start to an end that may come in a later chunk; only the open span's are kept. */
+class Span {
+	private start = -1;
+	private parts: Uint8Array[] = [];
+
+	get isOpen(): boolean {
+		return this.start !== -1;
+	}
+
+	open(at: number): void {
+		this.start = at;
+	}
+
+	close(chunk: Uint8Array, end: number): string {
+		this.parts.push(chunk.subarray(this.start, end));
+		const text = Buffer.concat(this.parts).toString('utf8');
+		this.parts = [];
+		this.start = -1;
+		return text;
+	}
+
+	/** At the end of a chunk: keeps what is open, to go on at the start of the next. */
+	carry(chunk: Uint8Array): void {
+		if (!this.isOpen) return;
+		this.parts.push(chunk.subarray(this.start));
+		this.start = 0;
+	}
+}
+
 /**
- * Cuts the contact objects out of a JSON export as its chunks arrive. Only the bytes of the
- * object being read are kept; JSON's structural bytes are ASCII, so they are never part of a
- * multi-byte character and the cut can be made on bytes.
+ * Cuts the contact objects out of a JSON export as its chunks arrive. JSON's structural bytes are
+ * ASCII, never part of a multi-byte character, so the cut can be made on bytes.
  */
 class ContactObjectScanner {
 	private depth = 0;
@@ -25,67 +53,39 @@ class ContactObjectScanner {
 	private escaped = false;
 	/** Whether the array being read at depth 2 is the top object's "contacts". */
 	private inContacts = false;
-	private keyStart = -1;
-	private keyParts: Uint8Array[] = [];
 	private lastKey = '';
-	private recordParts: Uint8Array[] = [];
-	private recordStart = -1;
+	private readonly key = new Span();
+	private readonly record = new Span();
 
 	/** The complete contact objects (as JSON text) that end in this chunk. */
 	push(chunk: Uint8Array): string[] {
 		const records: string[] = [];
-		if (this.recordStart === -2) this.recordStart = 0;
-		if (this.keyStart === -2) this.keyStart = 0;
 		for (let i = 0; i < chunk.length; i++) {
 			const byte = chunk[i];
 			if (this.inString) {
 				if (this.escaped) this.escaped = false;
 				else if (byte === BYTE.backslash) this.escaped = true;
-				else if (byte === BYTE.quote) this.endString(chunk, i);
-				continue;
-			}
-			if (byte === BYTE.quote) {
+				else if (byte === BYTE.quote) {
+					this.inString = false;
+					if (this.key.isOpen) this.lastKey = this.key.close(chunk, i);
+				}
+			} else if (byte === BYTE.quote) {
 				this.inString = true;
-				if (this.depth === 1) this.keyStart = i + 1;
+				if (this.depth === 1) this.key.open(i + 1);
 			} else if (byte === BYTE.open || byte === BYTE.openArray) {
-				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.recordStart = i;
+				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.record.open(i);
 				if (this.depth === 1 && byte === BYTE.openArray)
 					this.inContacts = this.lastKey === 'contacts';
 				this.depth++;
 			} else if (byte === BYTE.close || byte === BYTE.closeArray) {
 				this.depth--;
-				if (this.depth === 2 && this.inContacts && this.recordStart !== -1) {
-					this.recordParts.push(chunk.subarray(this.recordStart, i + 1));
-					records.push(Buffer.concat(this.recordParts).toString('utf8'));
-					this.recordParts = [];
-					this.recordStart = -1;
-				}
+				if (this.depth === 2 && this.record.isOpen) records.push(this.record.close(chunk, i + 1));
 				if (this.depth === 1) this.inContacts = false;
 			}
 		}
-		this.carryOver(chunk);
+		this.key.carry(chunk);
+		this.record.carry(chunk);
 		return records;
-	}
-
-	private endString(chunk: Uint8Array, i: number): void {
-		this.inString = false;
-		if (this.depth !== 1 || this.keyStart === -1) return;
-		this.keyParts.push(chunk.subarray(this.keyStart, i));
-		this.lastKey = Buffer.concat(this.keyParts).toString('utf8');
-		this.keyParts = [];
-		this.keyStart = -1;
-	}
-
-	/** Keeps the unfinished object (or key) of this chunk; -2 marks "continues at the next chunk's start". */
-	private carryOver(chunk: Uint8Array): void {
-		if (this.recordStart >= 0) {
-			this.recordParts.push(chunk.subarray(this.recordStart));
-			this.recordStart = -2;
-		}
-		if (this.keyStart >= 0 && this.inString) {
-			this.keyParts.push(chunk.subarray(this.keyStart));
-			this.keyStart = -2;
-		}
 	}
 }
 

@@ -1,15 +1,15 @@
 /**
- * The download of a bulk export through the signed URL it answers with. The URL carries its own signature, so it is
- * fetched with n8n's plain `httpRequest`, without the Authorization header: the key is not sent
- * along. Like the Base URL it must be https (plain http only on loopback, the sandbox): it is a
- * bearer of the data.
+ * A list's export: started with the API, and for a large list downloaded through the signed URL it
+ * answers with. That URL carries its own signature, so it is fetched with n8n's plain `httpRequest`,
+ * without the Authorization header: the key is not sent along. Like the Base URL it must be https
+ * (plain http only on loopback, the sandbox): it is a bearer of the data.
  */
 import { apiCredentialOf, type ApiContext } from './apiCredential';
 import { apiError } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
 import { downloadFailed } from './failedCalls';
 import { apiFailure } from './failures';
-import { exportUrlResponseSchema, type ExportUrlResponse } from './contract';
+import { PATHS, exportUrlResponseSchema, type ExportUrlResponse } from './contract';
 import { readJsonStream } from './jsonStream';
 import {
 	backoffMs,
@@ -19,25 +19,37 @@ import {
 	isTransientStatus,
 	MAX_TRANSIENT_ATTEMPTS,
 } from './retries';
-import type { ApiResponse } from './transport';
+import { apiRequest, type ApiRequest, type ApiResponse } from './transport';
 import { cancelSignalOf, pause, stopped } from './waits';
 
-type Download = ApiResponse<AsyncIterable<Buffer>>;
+export type Download = ApiResponse<AsyncIterable<Buffer>>;
+
+/** A list's export as started: the answer, with the signed URL of a large list's file (a 202). */
+export interface StartedExport {
+	started: Download;
+	bulk?: ExportUrlResponse;
+}
 
 /**
- * The signed URL of an export answered 202 (a large list), or undefined for a file given inline.
- * An answer without a usable URL fails naming what it lacks (never zod's own output);
- * `nothingDone` tells the user what was not done and what to do.
+ * Starts the export of a list. A 202 without a usable URL fails naming what it lacks (never zod's
+ * own output); `nothingDone` tells the user what was not done and what to do.
  */
-export async function bulkExportAnswer(
+export async function startExport(
 	this: ApiContext,
-	started: ApiResponse<AsyncIterable<Buffer | string>>,
+	listId: string,
+	call: Pick<ApiRequest, 'body' | 'pathParameter' | 'fieldNames' | 'itemIndex'>,
 	nothingDone: string,
-	itemIndex?: number,
-): Promise<ExportUrlResponse | undefined> {
-	if (started.statusCode !== 202) return undefined;
+): Promise<StartedExport> {
+	const started = (await apiRequest.call(this, {
+		...call,
+		method: 'POST',
+		path: PATHS.listExport(listId),
+		stream: true,
+		safeToRetry: true,
+	})) as Download;
+	if (started.statusCode !== 202) return { started };
 	const answer = exportUrlResponseSchema.safeParse(await readJsonStream(started.body));
-	if (answer.success) return answer.data;
+	if (answer.success) return { started, bulk: answer.data };
 	const missing = [
 		...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object')),
 	];
@@ -46,7 +58,7 @@ export async function bulkExportAnswer(
 		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
 		description: nothingDone,
 		status: 202,
-		itemIndex,
+		itemIndex: call.itemIndex,
 	});
 }
 
@@ -69,18 +81,14 @@ export async function openSignedUrl(
 	for (let attempt = 1; ; attempt++) {
 		const lastAttempt = attempt >= MAX_TRANSIENT_ATTEMPTS;
 		const response = await fetchSignedUrl(this, url, timeoutMs, lastAttempt, itemIndex);
-		if (response === undefined) {
-			await pause(this, backoffMs(attempt), itemIndex);
-			continue;
+		if (response !== undefined) {
+			const { statusCode } = response;
+			if (statusCode >= 200 && statusCode < 300) return response;
+			const body = await readJsonStream(response.body);
+			if (!isTransientStatus(statusCode) || lastAttempt)
+				throw apiError(this, statusCode, body, itemIndex);
 		}
-		const { statusCode } = response;
-		if (statusCode >= 200 && statusCode < 300) return response;
-		const body = await readJsonStream(response.body);
-		if (isTransientStatus(statusCode) && !lastAttempt) {
-			await pause(this, backoffMs(attempt), itemIndex);
-			continue;
-		}
-		throw apiError(this, statusCode, body, itemIndex);
+		await pause(this, backoffMs(attempt), itemIndex);
 	}
 }
 

@@ -1,41 +1,74 @@
 /**
- * Return All follows cursors until the API says there are no more pages. An API that gives a
- * cursor it gave before, or pages that add nothing new, would keep it going forever: this stops it
- * with an error that says so, after one call too many at most.
+ * Paging through the API's lists. Return All follows cursors until the API gives none; a cursor
+ * given before, or a page that adds nothing new, would go on forever, so that stops with an error.
  */
-import type { IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
+import type { ApiContext } from './apiCredential';
+import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from './contract';
 import { apiFailure } from './failures';
+import { apiRequest } from './transport';
 
-export class CursorTrail {
-	private readonly cursors = new Set<string>();
-	private readonly ids = new Set<string>();
-	private pages = 0;
+export interface Page<T> {
+	results: T[];
+	/** Where the next page starts; null after the last. */
+	next_cursor: string | null;
+}
 
-	constructor(
-		private readonly context: IExecuteFunctions,
-		/** The call being paged, as the error names it (`POST /v1/search`). */
-		private readonly call: string,
-		private readonly itemIndex: number,
-	) {}
+/**
+ * Up to `limit` results from `cursor` on (null: the first page), reading pages of at most
+ * `pageMax`. `call` names what is paged in the error (`POST /v1/search`).
+ */
+export async function readPages<T extends { id: string }>(
+	context: IExecuteFunctions,
+	call: string,
+	itemIndex: number,
+	{ limit, pageMax, cursor }: { limit: number; pageMax: number; cursor: string | null },
+	readPage: (pageSize: number, cursor: string | null) => Promise<Page<T>>,
+): Promise<Page<T>> {
+	const results: T[] = [];
+	const cursors = new Set<string>();
+	const ids = new Set<string>();
+	let pages = 0;
+	do {
+		const page = await readPage(Math.min(pageMax, limit - results.length), cursor);
+		results.push(...page.results.slice(0, limit - results.length));
+		pages++;
+		const idsBefore = ids.size;
+		for (const { id } of page.results) ids.add(id);
+		cursor = page.next_cursor;
+		if (cursor === null) break;
+		const loop = cursors.has(cursor)
+			? 'gave the same cursor twice'
+			: ids.size === idsBefore
+				? 'answered a page that added nothing new'
+				: undefined;
+		if (loop) {
+			throw apiFailure(context.getNode(), 'unreadableAnswer', {
+				code: 'cursor_loop',
+				message: `Return All stopped: the Contact Data API ${loop}`,
+				description: `Paging through ${call} would not have ended, so it stopped after ${pages} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
+				itemIndex,
+			});
+		}
+		cursors.add(cursor);
+	} while (results.length < limit);
+	return { results, next_cursor: cursor };
+}
 
-	/** Checks a page before its `nextCursor` is followed; throws when following it could go round forever. */
-	follow(pageIds: string[], nextCursor: string | null): void {
-		this.pages++;
-		const before = this.ids.size;
-		for (const id of pageIds) this.ids.add(id);
-		if (nextCursor === null) return;
-		if (this.cursors.has(nextCursor)) throw this.looping('gave the same cursor twice');
-		if (this.ids.size === before) throw this.looping('answered a page that added nothing new');
-		this.cursors.add(nextCursor);
-	}
-
-	private looping(what: string): NodeApiError {
-		return apiFailure(this.context.getNode(), 'unreadableAnswer', {
-			code: 'cursor_loop',
-			message: `Return All stopped: the Contact Data API ${what}`,
-			description: `Paging through ${this.call} would not have ended, so it stopped after ${this.pages} pages (${this.ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
-			itemIndex: this.itemIndex,
-		});
-	}
+/** A page of the account's saved lists, for the list picker and Get Many. */
+export async function savedListsPage(
+	context: ApiContext,
+	cursor: string | null | undefined,
+	limit: number = LIMITS.listsLimitMax,
+	itemIndex?: number,
+): Promise<SavedListsPage> {
+	const { body } = await (apiRequest<SavedListsPage>).call(context, {
+		method: 'GET',
+		path: PATHS.lists,
+		qs: { limit, ...(cursor ? { cursor } : {}) },
+		itemIndex,
+		schema: savedListsPageSchema,
+	});
+	return body;
 }
