@@ -62,7 +62,6 @@ n8n_deactivate() { n8n_api POST "/workflows/$1/deactivate" | jq -e '.active == f
 # n8n_executions <workflow id>: the workflow's executions, newest first, with their data (one JSON array).
 n8n_executions() { n8n_api GET "/executions?workflowId=$1&includeData=true&limit=250" | jq -c '.data'; }
 
-# n8n_finished_count <workflow id>: how many of its executions have ended (succeeded, failed or crashed).
-n8n_finished_count() {
-  n8n_api GET "/executions?workflowId=$1&limit=250" | jq '[.data[] | select(.finished or .status == "error" or .status == "crashed")] | length'
-}
+# n8n_execution <execution id>: one execution with its data (as n8n_executions gives each), whatever main
+# holds of it: n8n's list leaves out what main holds as running, this does not.
+n8n_execution() { n8n_api GET "/executions/$1?includeData=true"; }

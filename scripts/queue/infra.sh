@@ -1,6 +1,7 @@
 # Sourced, never run (needs scripts/n8n/lib.sh). What n8n's queue mode needs beside n8n: Postgres and Redis,
 # from Debian's packages, each run as this script's own server on a loopback port in a work folder (never the
-# system services), started with `spawn` so stop_started ends them by their id.
+# system services), started with `spawn` so stop_started ends them by their id; and what n8n's database
+# records of the executions.
 
 PG_BIN_DIR="${PG_BIN_DIR:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}"
 
@@ -50,3 +51,18 @@ start_redis() {
   spawn "$log" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$folder" --maxmemory 256mb
   wait_for 30 "$SPAWNED_PID" "$log" sh -c "redis-cli -p $port ping | grep -q PONG"
 }
+
+# queue_executions <workflow id>: {id, status, ended} of each of the workflow's executions, newest first, as
+# n8n's database (the one Postgres) records them; ended: it succeeded, failed, crashed or was canceled.
+# n8n's public API lists an execution only once main stops holding it as running, and a restarted main may
+# hold an ended one for good (docs/queue-mode.md).
+queue_executions() {
+  "$PG_BIN_DIR/psql" -h 127.0.0.1 -p "$QUEUE_PG_PORT" -U postgres -d n8n -Atq -v ON_ERROR_STOP=1 -v workflow="$1" <<'SQL'
+SELECT coalesce(json_agg(json_build_object('id', id::text, 'status', status,
+  'ended', status IN ('success', 'error', 'crashed', 'canceled')) ORDER BY id DESC), '[]')
+FROM execution_entity WHERE "workflowId" = :'workflow';
+SQL
+}
+
+# queue_ended_count <workflow id>: how many of its executions have ended, by n8n's database.
+queue_ended_count() { queue_executions "$1" | jq '[.[] | select(.ended)] | length'; }
