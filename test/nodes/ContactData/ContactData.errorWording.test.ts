@@ -113,3 +113,21 @@ describe('a refused value of the user’s holding a code-like word', () => {
 		);
 	});
 });
+
+describe('a refused Base URL in an operation that charges', () => {
+	it.each([['http://api.contactdata.example'], ['http://deepermind.example']])(
+		'%s: named as written, and the calls said not sent, not charged',
+		async (baseUrl) => {
+			const ids = (await contacts(sandbox, 2)).map((contact) => contact.id);
+			const result = await run(sandbox, {
+				parameters: { resource: 'contact', operation: 'unlock', maxCredits: 10 },
+				inputItems: ids.map((id) => ({ json: { id } })),
+				baseUrl,
+			});
+			const message = result.error?.message ?? '';
+			expect(message).toMatch(/^The Contact Data API credential’s Base URL ".*" is refused: /);
+			expect(message).not.toMatch(/was sent|may have charged/);
+			expect(message).toMatch(/not charged \[item 0\]$/);
+		},
+	);
+});
