@@ -11,6 +11,7 @@ import { scrub, type ApiContext, type ApiCredential } from './apiCredential';
 import { apiErrorBodySchema } from './contract';
 import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
 import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
+import type { ApiRequest } from './transport';
 import { stopped } from './waits';
 
 /**
@@ -90,11 +91,7 @@ export function apiError(
 }
 
 /** What a failed call's message names: the call, and the input item it was made for. */
-export interface CallNamed {
-	method: string;
-	path: string;
-	itemIndex?: number;
-}
+type CallNamed = Pick<ApiRequest, 'method' | 'path' | 'itemIndex'>;
 
 /** An attempt that got no usable answer (the call may have been carried out), in words. */
 export interface NoUsableAnswer {
