@@ -97,6 +97,19 @@ describe('a message that names a URL holding a code-like word (EPERM in "deeperm
 	});
 });
 
+describe('an API answer naming a value of the user’s that holds a code-like word', () => {
+	it('is named as written', async () => {
+		const result = await run(sandbox, {
+			parameters: {
+				resource: 'savedList',
+				operation: 'get',
+				listId: { __rl: true, mode: 'id', value: 'ls_deepermind' },
+			},
+		});
+		expect(result.error?.message).toBe('Saved List: no saved list has the id ls_deepermind');
+	});
+});
+
 describe('a refused value of the user’s holding a code-like word', () => {
 	it('is named as written', async () => {
 		const result = await run(sandbox, {

@@ -75,14 +75,10 @@ export async function apiCredentialOf(
 	return await credential;
 }
 
-async function fetchApiCredential(
-	context: ApiContext,
-	itemIndex: number | undefined,
-): Promise<ApiCredential> {
+async function fetchApiCredential(context: ApiContext, itemIndex?: number): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
 	const problem = baseUrlProblem(baseUrl);
-	// Refused before sending: the key never goes to an address the node would not use.
 	if (problem !== undefined) {
 		throw new OperationError(context, problem, {
 			description: 'Change the Base URL in the Contact Data API credential.',

@@ -47,14 +47,6 @@ export interface FailureDetails {
 	code?: string;
 }
 
-/** What policy code reads of a failed call. */
-export interface Failure {
-	kind: FailureKind;
-	apiCode?: string;
-	/** The message before it names the item: what a failure that builds on this one quotes. */
-	headline: string;
-}
-
 const nodeOf = (raisedIn: RaisedIn) => ('getNode' in raisedIn ? raisedIn.getNode() : raisedIn);
 
 /**
@@ -71,7 +63,7 @@ function inWords(raisedIn: RaisedIn, message: string, itemIndex: number | undefi
 // in the body for a status: the constructors below set theirs as given. The name stays n8n's,
 // which n8n tells its errors by.
 
-/** An operation's error; of a kind when it stopped a call before sending (a refused Base URL). */
+/** Besides its message: `kind` when the error stopped a call before sending (a refused Base URL). */
 type Raised = Pick<FailureDetails, 'description' | 'itemIndex'> & { kind?: FailureKind };
 
 /** An operation's error, built as n8n's nodes build theirs (`{ description, itemIndex }`). */
@@ -90,9 +82,10 @@ export class OperationError extends NodeOperationError {
 }
 
 /** A failed call: a NodeApiError of a kind; `httpCode` is the real status or null. */
-export class ApiFailure extends NodeApiError implements Failure {
+export class ApiFailure extends NodeApiError {
 	readonly kind: FailureKind;
 	readonly apiCode?: string;
+	/** The message before it names the item: what a failure that builds on this one quotes. */
 	readonly headline: string;
 
 	constructor(raisedIn: RaisedIn, kind: FailureKind, details: FailureDetails) {
@@ -108,6 +101,9 @@ export class ApiFailure extends NodeApiError implements Failure {
 		this.headline = message;
 	}
 }
+
+/** What policy code reads of a failed call. */
+export type Failure = Pick<ApiFailure, 'kind' | 'apiCode' | 'headline'>;
 
 /** The failure of a call, read for its kind; undefined for any other error (a bug, Stop, bad input). */
 export function failureOf(error: unknown): Failure | undefined {
