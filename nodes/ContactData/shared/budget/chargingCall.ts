@@ -68,14 +68,14 @@ function chargingFailure(
 	error: unknown,
 	refused: boolean,
 ): NodeApiError {
-	const { description } = error as { description?: string | null };
-	const message = failureOf(error)?.headline ?? (error as { message?: string }).message;
-	const { kind = 'lostAnswer', apiCode } = failureOf(error) ?? {};
+	const { message, description } = error as { message?: string; description?: string | null };
+	// The transport's words before they name the item: this error names it once.
+	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
-		message: `${message ?? String(error)}. ${sentText(call, refused)}${chargedBeforeText(context, budget)}`,
+		message: `${headline ?? String(error)}. ${sentText(call, refused)}${chargedBeforeText(context, budget)}`,
 		description: mayHaveCharged
 			? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
 			: (description ?? undefined),
