@@ -1,7 +1,6 @@
 /**
  * The Contact Data API credential as the transport uses it: fetched and checked once per execution
- * context, its key hashed for the rate windows, its timeout read; the key wiped from texts that
- * might echo it.
+ * context, its key hashed for the rate windows (and wiped from texts), its timeout read.
  */
 import { createHash } from 'node:crypto';
 import type {
