@@ -21,6 +21,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/shared/client/contract.singleSource.test.ts',
 	'test/nodes/ContactData/shared/client/contract.test.ts',
 	'test/nodes/ContactData/shared/client/exportContacts.test.ts',
+	'test/nodes/ContactData/shared/client/failures.test.ts',
 	'test/nodes/ContactData/shared/client/pacing.windows.test.ts',
 	'test/nodes/ContactData/shared/layers.test.ts',
 	'test/nodes/ContactData/shared/parameters/eventsToWatch.test.ts',

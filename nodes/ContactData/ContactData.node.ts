@@ -80,7 +80,6 @@ export class ContactData implements INodeType {
 			// On Fail, every input item gets it as its error item, paired, so none is lost.
 			if (this.continueOnFail())
 				return [this.getInputData().map((_, item) => errorItem(error, { item }))];
-			// Every error leaves through one place, which decides whether its message names the item.
 			const failure = asNodeError(this, error);
 			// An agent reads it as the tool's answer, so it can act on the remedy (see toolFailure).
 			if (runsAsTool(this)) return [toolFailure(this, failure)];

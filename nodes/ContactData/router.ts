@@ -1,10 +1,11 @@
 /** Runs the operation the node's Resource and Operation parameters name (as Airtable v2's router). */
-import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation, Operations, Resource } from './node.type';
 import { contactOperations } from './resources/contact';
 import { creditsOperations } from './resources/credits';
 import { savedListOperations } from './resources/savedList';
+import { OperationError } from './shared/client/failures';
 
 export const OPERATIONS: { [R in Resource]: Operations<R> } = {
 	contact: contactOperations,
@@ -19,8 +20,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	// Own keys only: a hand-edited or older workflow may name anything, "constructor" included.
 	const has = (map: object, key: string) => Object.prototype.hasOwnProperty.call(map, key);
 	if (!has(operations, resource) || !has(operations[resource], operation)) {
-		throw new NodeOperationError(
-			this.getNode(),
+		throw new OperationError(
+			this,
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
 	}

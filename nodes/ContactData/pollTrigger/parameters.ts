@@ -1,8 +1,9 @@
 /**
  * The poll trigger's parameters and how they are read, checked before anything is exported.
  */
-import { NodeOperationError, type INodeProperties, type IPollFunctions } from 'n8n-workflow';
+import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
+import { OperationError } from '../shared/client/failures';
 import { EVENT_SIMPLIFY_OPTION, toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 import type { JobChangeType } from '../shared/items/changes';
@@ -63,7 +64,7 @@ export function readPollSettings(this: IPollFunctions): PollSettings {
 	const node = this.getNode();
 	const listIds = toListIds(node, this.getNodeParameter('lists.list', []));
 	if (listIds === null) {
-		throw new NodeOperationError(node, 'Add at least one saved list to "Saved Lists to Watch"', {
+		throw new OperationError(node, 'Add at least one saved list to "Saved Lists to Watch"', {
 			description: 'A poll checks the members of the lists chosen there.',
 		});
 	}

@@ -2,13 +2,9 @@
  * One poll: export every watched list, compare each member with the baseline, emit the changes and
  * advance the baseline in one step (docs/trigger.md, "Polling", says why).
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type INodeExecutionData,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { OperationError } from '../shared/client/failures';
 import {
 	changeBetween,
 	jobChangeKey,
@@ -65,9 +61,9 @@ function sideOfMember(record: IDataObject): JobSide {
 	};
 }
 
-function tooLarge(context: IPollFunctions, listId: string): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
+function tooLarge(context: IPollFunctions, listId: string): OperationError {
+	return new OperationError(
+		context,
 		`The saved lists to watch hold more than ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} contacts (passed while reading ${listId})`,
 		{
 			description: `A poll compares at most ${MAX_WATCHED_MEMBERS.toLocaleString('en-US')} members in all, because it keeps each one in the workflow's saved data. Watch smaller lists, or use the Contact Data Trigger (webhook), which has no such limit. Nothing was emitted and the baseline did not move.`,

@@ -1,9 +1,8 @@
 /** The trigger's subscription at the service, kept in step with the workflow's activation. */
 import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
-import { asWritten } from '../shared/client/asWritten';
 import { isAllowedBaseUrl } from '../shared/client/baseUrl';
-import { failureOf } from '../shared/client/failures';
+import { failureOf, OperationError } from '../shared/client/failures';
 import {
 	PATHS,
 	webhookSchema,
@@ -24,7 +23,7 @@ import {
 function webhookUrlOf(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');
 	if (!url) {
-		throw new NodeOperationError(context.getNode(), 'n8n gave this trigger no webhook URL');
+		throw new OperationError(context, 'n8n gave this trigger no webhook URL');
 	}
 	return url;
 }
@@ -92,12 +91,10 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 	const spec = readSubscriptionSpec.call(this);
 	const url = webhookUrlOf(this);
 	if (!isAllowedBaseUrl(url)) {
-		const message = `The service cannot deliver events to ${url}`;
-		const error = new NodeOperationError(this.getNode(), message, {
+		throw new OperationError(this, `The service cannot deliver events to ${url}`, {
 			description:
 				'It delivers only to https:// addresses (plain http:// only to this machine, for the local sandbox). Set n8n’s WEBHOOK_URL to a public https:// address, for example through a tunnel.',
 		});
-		throw asWritten(error, message);
 	}
 	const body: CreateWebhookRequest = { url, events: spec.events, list_ids: spec.listIds };
 	const { body: created } = await (apiRequest<Webhook>).call(this, {
@@ -109,8 +106,8 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 	if (!created.secret) {
 		// Without the secret no delivery could be verified: remove it rather than keep a useless one.
 		await deleteRemote(this, created.id);
-		throw new NodeOperationError(
-			this.getNode(),
+		throw new OperationError(
+			this,
 			'The service created the subscription without a signing secret',
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);

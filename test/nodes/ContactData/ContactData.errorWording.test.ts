@@ -97,6 +97,19 @@ describe('a message that names a URL holding a code-like word (EPERM in "deeperm
 	});
 });
 
+describe('an API answer naming a value of the user’s that holds a code-like word', () => {
+	it('is named as written', async () => {
+		const result = await run(sandbox, {
+			parameters: {
+				resource: 'savedList',
+				operation: 'get',
+				listId: { __rl: true, mode: 'id', value: 'ls_deepermind' },
+			},
+		});
+		expect(result.error?.message).toBe('Saved List: no saved list has the id ls_deepermind');
+	});
+});
+
 describe('a refused value of the user’s holding a code-like word', () => {
 	it('is named as written', async () => {
 		const result = await run(sandbox, {
@@ -112,4 +125,22 @@ describe('a refused value of the user’s holding a code-like word', () => {
 			/^Contact IDs: "https:\/\/deepermind\.example\/ct_1" is not a contact id/,
 		);
 	});
+});
+
+describe('a refused Base URL in an operation that charges', () => {
+	it.each([['http://api.contactdata.example'], ['http://deepermind.example']])(
+		'%s: named as written, and the calls said not sent, not charged',
+		async (baseUrl) => {
+			const ids = (await contacts(sandbox, 2)).map((contact) => contact.id);
+			const result = await run(sandbox, {
+				parameters: { resource: 'contact', operation: 'unlock', maxCredits: 10 },
+				inputItems: ids.map((id) => ({ json: { id } })),
+				baseUrl,
+			});
+			const message = result.error?.message ?? '';
+			expect(message).toMatch(/^The Contact Data API credential’s Base URL ".*" is refused: /);
+			expect(message).not.toMatch(/was sent|may have charged/);
+			expect(message).toMatch(/not charged \[item 0\]$/);
+		},
+	);
 });

@@ -14,7 +14,7 @@ import { chargingCallOf, sendCharging, type ChargingCall } from '../../shared/bu
 import * as charging from '../../shared/budget/chargingRun';
 import type { ChargingRun } from '../../shared/budget/chargingRun';
 import * as contract from '../../shared/client/contract';
-import { apiFailure, failureOf } from '../../shared/client/failures';
+import { ApiFailure, failureOf } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
 import { asNodeError, checkEveryItem } from '../../shared/items/items';
 import { personReader, type Person } from '../../shared/items/perItemReaders';
@@ -179,7 +179,7 @@ function noMatch(
 ): IDataObject | Error {
 	if (outputNoMatch)
 		return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
-	return apiFailure(context.getNode(), 'noMatch', {
+	return new ApiFailure(context, 'noMatch', {
 		message: `No contact matches ${email ? `the email "${email}"` : `the LinkedIn URL "${linkedinUrl}"`}`,
 		description:
 			'This lookup was not charged. To get an item with "matched": false instead, and branch on it with an IF node, turn on Options → Output No-Match Items.',

@@ -109,7 +109,7 @@ export async function execute(
 /** Page Size, checked: an expression may give anything. */
 function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const value = context.getNodeParameter('pageSize', itemIndex, AGENT_PAGE_SIZE);
-	return wholeNumber({ node: context.getNode(), itemIndex }, 'Page Size', value, {
+	return wholeNumber({ context, itemIndex }, 'Page Size', value, {
 		min: 1,
 		max: LIMITS.searchLimitMax,
 	});
@@ -118,11 +118,8 @@ function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 /** Where an agent's page starts: the Cursor it was given, or the first page. */
 function cursorOf(context: IExecuteFunctions, itemIndex: number): string | null {
 	return (
-		textOf(
-			{ node: context.getNode(), itemIndex },
-			'Cursor',
-			context.getNodeParameter('cursor', itemIndex, ''),
-		) || null
+		textOf({ context, itemIndex }, 'Cursor', context.getNodeParameter('cursor', itemIndex, '')) ||
+		null
 	);
 }
 

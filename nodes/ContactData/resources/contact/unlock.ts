@@ -281,7 +281,7 @@ function outcomesOf(u: Unlocking, items: INodeExecutionData[], refused: Map<numb
 				: u.outcomes.get(id);
 			if (outcome === undefined) continue;
 			if (!(outcome instanceof Error) && outcome.error)
-				outcome = entryNotFound(u.context.getNode(), id, outcome.error as IDataObject, itemIndex);
+				outcome = entryNotFound(u.context, id, outcome.error as IDataObject, itemIndex);
 			else if (!(outcome instanceof Error) && outcome.unlock_skipped === 'budget' && json.id === id)
 				outcome = charging.skippedForBudget(json);
 			output.push({ itemIndex, outcome, id });

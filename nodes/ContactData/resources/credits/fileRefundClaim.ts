@@ -63,7 +63,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async (itemIndex) => {
-		const where = { node: this.getNode(), itemIndex };
+		const where = { context: this, itemIndex };
 		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
 		const body = checkBody(
 			this,

@@ -72,7 +72,7 @@ const BODY_PARAMETERS = {
 
 /** The list name of an item: text of 1 to 200 characters. */
 function nameOf(context: IExecuteFunctions, itemIndex: number): string {
-	const where = { node: context.getNode(), itemIndex };
+	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');
 	const name = textOf(where, 'Name', value);
 	if (name === '' || name.length > LIMITS.listNameMaxLength) {

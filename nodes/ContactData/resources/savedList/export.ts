@@ -152,7 +152,7 @@ function exportBodyOf(
 	format: ExportFormat,
 	itemIndex: number,
 ): IDataObject {
-	const where = { node: context.getNode(), itemIndex };
+	const where = { context, itemIndex };
 	const fields = stringListOf(where, 'Fields', context.getNodeParameter('fields', itemIndex, ''));
 	const unlockedOnly = booleanParameter(
 		context,
@@ -175,7 +175,7 @@ function exportBodyOf(
 
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const parameter = 'Put Output File in Field';
-	const where = { node: context.getNode(), itemIndex };
+	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
 	const name = textOf(where, parameter, value);
 	if (name === '')

@@ -2,12 +2,7 @@
  * A saved list's export given out: as items, one a contact, or as one item with the file in its
  * binary field (a large list's file streamed from the signed URL the API answers with).
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -17,6 +12,7 @@ import {
 	type SavedList,
 } from '../../shared/client/contract';
 import { exportedContacts } from '../../shared/client/exportContacts';
+import { OperationError } from '../../shared/client/failures';
 import { openSignedUrl, type StartedExport } from '../../shared/client/exportDownload';
 import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { countContacts, countStoredExport, hintNotUnlocked } from './exportCounts';
@@ -56,8 +52,8 @@ export async function exportedItems(
 ): Promise<IDataObject[]> {
 	if (bulk) {
 		// As items the whole export would be held in memory at once.
-		throw new NodeOperationError(
-			context.getNode(),
+		throw new OperationError(
+			context,
 			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
 			{
 				itemIndex,

@@ -75,7 +75,7 @@ function outputShapeOf(context: IExecuteFunctions): Shape {
 	const known = new Set(SELECTABLE_FIELDS.map(({ value }) => value));
 	if (!Array.isArray(fields) || !fields.every((field) => known.has(field)))
 		throw refused(
-			{ node: context.getNode(), itemIndex: 0 },
+			{ context, itemIndex: 0 },
 			'Fields',
 			fields,
 			'is not a list of contact fields',

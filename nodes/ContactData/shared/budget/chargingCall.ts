@@ -7,7 +7,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { HEADERS } from '../client/contract';
-import { apiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
+import { ApiFailure, certainlyNotCarriedOut, failureOf } from '../client/failures';
 import { firstHeaderValue } from '../client/headers';
 import { apiRequest } from '../client/transport';
 import { asNodeError } from '../items/items';
@@ -69,12 +69,13 @@ function chargingFailure(
 	refused: boolean,
 ): NodeApiError {
 	const { message, description } = error as { message?: string; description?: string | null };
-	const { kind = 'lostAnswer', apiCode } = failureOf(error) ?? {};
+	// The transport's words before they name the item: this error names it once.
+	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	return apiFailure(context.getNode(), mayHaveCharged ? 'lostAnswer' : kind, {
-		message: `${message ?? String(error)}. ${sentText(call, refused)}${chargedBeforeText(context, budget)}`,
+	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
+		message: `${headline ?? String(error)}. ${sentText(call, refused)}${chargedBeforeText(context, budget)}`,
 		description: mayHaveCharged
 			? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
 			: (description ?? undefined),
@@ -107,7 +108,7 @@ export function notAnswered(
 	missing: string[],
 ) {
 	const them = missing.length === 1 ? 'it' : 'them';
-	return apiFailure(context.getNode(), 'notAnswered', {
+	return new ApiFailure(context, 'notAnswered', {
 		message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
 		description: `${path} was asked for ${missing.join(', ')} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
 		itemIndex,

@@ -95,7 +95,7 @@ function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
 	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
 	return Object.entries(CAPS_OVER_TIME).flatMap(([name, { label, leftField }]) => {
 		const value = context.getNodeParameter(`options.${name}`, 0, 0);
-		const max = wholeNumber({ node: context.getNode(), itemIndex: 0 }, label, value, { min: 0 });
+		const max = wholeNumber({ context, itemIndex: 0 }, label, value, { min: 0 });
 		const perSession = leftField === 'left_in_session';
 		const session = perSession && max > 0 ? mcpSessionIdOf(context) : undefined;
 		if (max === 0 || (perSession && !session)) return [];

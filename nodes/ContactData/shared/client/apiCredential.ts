@@ -1,23 +1,22 @@
 /**
  * The Contact Data API credential as the transport uses it: fetched and checked once per execution
- * context, its key hashed for the rate windows, its timeout read.
+ * context, its key hashed for the rate windows (and wiped from texts), its timeout read.
  */
 import { createHash } from 'node:crypto';
-import {
-	NodeOperationError,
-	type ICredentialDataDecryptedObject,
-	type ICredentialsDecrypted,
-	type IExecuteFunctions,
-	type IHookFunctions,
-	type ILoadOptionsFunctions,
-	type IPollFunctions,
-	type ITriggerFunctions,
-	type IWebhookFunctions,
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IExecuteFunctions,
+	IHookFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	ITriggerFunctions,
+	IWebhookFunctions,
 } from 'n8n-workflow';
 
-import { asWritten } from './asWritten';
 import { baseUrlProblem, normalizeBaseUrl } from './baseUrl';
 import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
+import { OperationError } from './failures';
 
 /** The credential type every Contact Data node uses. */
 export const CREDENTIAL_NAME = 'contactDataApi';
@@ -61,10 +60,13 @@ export interface ApiCredential {
  */
 const credentialsByContext = new WeakMap<ApiContext, Promise<ApiCredential>>();
 
-export async function apiCredentialOf(context: ApiContext): Promise<ApiCredential> {
+export async function apiCredentialOf(
+	context: ApiContext,
+	itemIndex?: number,
+): Promise<ApiCredential> {
 	let credential = credentialsByContext.get(context);
 	if (!credential) {
-		credential = fetchApiCredential(context);
+		credential = fetchApiCredential(context, itemIndex);
 		credentialsByContext.set(context, credential);
 		// A refused credential is not kept: every item that asks again gets its own error.
 		credential.catch(() => credentialsByContext.delete(context));
@@ -72,15 +74,16 @@ export async function apiCredentialOf(context: ApiContext): Promise<ApiCredentia
 	return await credential;
 }
 
-async function fetchApiCredential(context: ApiContext): Promise<ApiCredential> {
+async function fetchApiCredential(context: ApiContext, itemIndex?: number): Promise<ApiCredential> {
 	const data = await context.getCredentials<ContactDataCredential>(CREDENTIAL_NAME);
 	const baseUrl = String(data.baseUrl ?? '');
 	const problem = baseUrlProblem(baseUrl);
 	if (problem !== undefined) {
-		const error = new NodeOperationError(context.getNode(), problem, {
+		throw new OperationError(context, problem, {
 			description: 'Change the Base URL in the Contact Data API credential.',
+			itemIndex,
+			kind: 'notSent',
 		});
-		throw asWritten(error, problem);
 	}
 	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
 	return {
@@ -108,4 +111,13 @@ export function timeoutMsOf(data: ContactDataCredential): number {
 			? timeoutSeconds
 			: DEFAULT_TIMEOUT_SECONDS) * 1000
 	);
+}
+
+/** `value` (a text, or a parsed body) with every copy of the API key wiped out. */
+export function scrub<V>(value: V, apiKey: string): V {
+	if (apiKey.length < 4 || value === undefined) return value;
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (!text.includes(apiKey)) return value;
+	const wiped = text.split(apiKey).join('[API key]');
+	return (typeof value === 'string' ? wiped : JSON.parse(wiped)) as V;
 }

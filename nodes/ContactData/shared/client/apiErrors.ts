@@ -1,11 +1,18 @@
 /**
- * API error answers in the user's words: the parameter behind the field the API names (as the
- * editor shows it, by the names the caller gives), the API's reason, and what to do next.
+ * Every way a call fails, as the `ApiFailure` the user reads: the API's error answer (the parameter
+ * behind the field it names, its reason, what to do next), no answer (stopped, timed out,
+ * unreachable), a redirect, a 2xx the node cannot read, a 429 or a 5xx that did not pass, a
+ * download that got no file.
  */
-import type { INode, JsonObject, NodeApiError } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
+import type { ZodError } from 'zod';
 
+import { scrub, type ApiContext, type ApiCredential } from './apiCredential';
 import { apiErrorBodySchema } from './contract';
-import { apiFailure, type FailureKind } from './failures';
+import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
+import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
+import type { ApiRequest } from './transport';
+import { stopped } from './waits';
 
 /**
  * How the editor names a request body's field, given by the layer that knows the parameters
@@ -35,18 +42,18 @@ const ERROR_ADVICE: Record<string, string> = {
 };
 
 /**
- * An API error answer as a `NodeApiError`: the parameter behind the field (or, for an unknown id, the
- * parameter the path's id came from) and the API's reason as the headline; the API field itself in
- * the description.
+ * An API error answer: the parameter behind the field (or, for an unknown id, the parameter the
+ * path's id came from) and the API's reason as the headline; the API field itself in the
+ * description. A 4xx was not carried out; after a 5xx it is not known.
  */
 export function apiError(
-	context: { getNode(): INode },
+	context: RaisedIn,
 	statusCode: number,
 	body: unknown,
 	itemIndex?: number,
 	pathParameter?: string,
 	fieldNames?: FieldNames,
-): NodeApiError {
+): ApiFailure {
 	const parsed = apiErrorBodySchema.safeParse(body);
 	const error = parsed.success ? parsed.data.error : undefined;
 	const details = error?.details ?? {};
@@ -58,11 +65,6 @@ export function apiError(
 		: error?.code === 'not_found'
 			? pathParameter
 			: undefined;
-	const headline = error
-		? parameter
-			? `${parameter}: ${reason}`
-			: error.message
-		: `The Contact Data API answered ${statusCode}`;
 	const advice: string[] = [];
 	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
 	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
@@ -72,9 +74,15 @@ export function apiError(
 	}
 	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
 	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';
-	return apiFailure(context.getNode(), failureKindOf(statusCode, error?.code), {
+	const kind =
+		statusCode >= 500 ? 'lostAnswer' : error?.code === 'not_found' ? 'noMatch' : 'refused';
+	return new ApiFailure(context, kind, {
 		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
-		message: headline,
+		message: error
+			? parameter
+				? `${parameter}: ${reason}`
+				: error.message
+			: `The Contact Data API answered ${statusCode}`,
 		description: [code, ...advice].filter(Boolean).join(' '),
 		status: statusCode,
 		apiCode: error?.code,
@@ -82,8 +90,204 @@ export function apiError(
 	});
 }
 
-/** An error answer's kind: a 4xx was not carried out; after a 5xx it is not known. */
-function failureKindOf(statusCode: number, apiCode: string | undefined): FailureKind {
-	if (statusCode >= 500) return 'lostAnswer';
-	return apiCode === 'not_found' ? 'noMatch' : 'refused';
+/** What a failed call's message names: the call, and the input item it was made for. */
+type CallNamed = Pick<ApiRequest, 'method' | 'path' | 'itemIndex'>;
+
+/** An attempt that got no usable answer (the call may have been carried out), in words. */
+export interface NoUsableAnswer {
+	/** What happened, in words: "the connection was lost", "it answered 503". */
+	reason: string;
+	/** The system code of a lost connection, for the description. */
+	code?: string;
+	/** The status the API answered (a 5xx), if it answered one. */
+	status?: number;
+}
+
+/**
+ * A call that got no answer: thrown when stopped, timed out or unreachable; what happened when
+ * the connection was lost on the way (the caller may send it again).
+ */
+export function noAnswer(
+	context: ApiContext,
+	{ baseUrl, timeoutMs }: ApiCredential,
+	{ method, path, itemIndex }: CallNamed,
+	error: unknown,
+): NoUsableAnswer {
+	const code = errorCodeOf(error);
+	if (code === 'ERR_CANCELED') throw stopped(context, itemIndex);
+	// Not retried after a timeout: an API that does not answer in this time would only be waited on
+	// again. A charging call may still be replayed once with its key (the caller says so when it is).
+	if (isTimeout(error)) {
+		throw new ApiFailure(context, 'lostAnswer', {
+			code: 'timeout',
+			message: noAnswerWithin(timeoutMs),
+			description: `${method} ${path} got no answer in that time. Try again later, or raise Timeout (Seconds) in the Contact Data API credential.`,
+			itemIndex,
+		});
+	}
+	if (isConnectionLost(code)) return { reason: 'the connection was lost', code };
+	// Only the code is kept: the original error holds the request, Authorization header included.
+	if (code !== undefined && code in NOTHING_ANSWERS) {
+		throw new ApiFailure(context, 'notSent', {
+			code: 'unreachable',
+			message: nothingAnswersAt(baseUrl),
+			description: `Check the Base URL in the Contact Data API credential, and that the service is running at that address (${code}: ${NOTHING_ANSWERS[code]}).`,
+			itemIndex,
+		});
+	}
+	throw new ApiFailure(context, 'lostAnswer', {
+		code: code ?? 'request_failed',
+		message: `The Contact Data API could not be reached${code ? ` (${code})` : ''}`,
+		description: `Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+		itemIndex,
+	});
+}
+
+/** The headline of a call that got no answer in the credential's Timeout. */
+export function noAnswerWithin(timeoutMs: number): string {
+	return `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`;
+}
+
+/** The headline of a call that found no server at the Base URL. */
+export function nothingAnswersAt(baseUrl: string): string {
+	return `Nothing answers at the Base URL "${baseUrl}"`;
+}
+
+/** The codes of a request that found no server at the address, and what each means. */
+export const NOTHING_ANSWERS: Record<string, string> = {
+	ECONNREFUSED: 'the host refused the connection',
+	ENOTFOUND: 'no host has that name',
+	EHOSTUNREACH: 'the host cannot be reached from this network',
+	ENETUNREACH: 'the host cannot be reached from this network',
+};
+
+/** Why a connection found nothing, in words, by its system code. */
+const CONNECTION_FAILURES: Record<string, string> = {
+	...NOTHING_ANSWERS,
+	ECONNRESET: 'the connection was closed before the answer came',
+	EPIPE: 'the connection was closed while sending',
+	ECONNABORTED: 'the connection was broken off',
+	EAI_AGAIN: 'the host name could not be looked up',
+};
+
+/** An export download that got no file, in words; the system code in the description. */
+export function downloadFailed(
+	context: ApiContext,
+	error: unknown,
+	timeoutMs: number,
+	itemIndex?: number,
+): ApiFailure {
+	const code = errorCodeOf(error);
+	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
+	return new ApiFailure(context, 'lostAnswer', {
+		code: 'download_failed',
+		message: isTimeout(error)
+			? `The export download did not answer within ${timeoutMs / 1000} seconds`
+			: `The export file did not arrive${reason ? `: ${reason}` : ''}`,
+		description: `The signed export URL was not read${code ? ` (${code})` : ''}. Run the export again: it gives a new URL.`,
+		itemIndex,
+	});
+}
+
+/** A 3xx: the API never redirects, so the call is not followed (the key stays at the Base URL). */
+export function redirected(
+	context: ApiContext,
+	{ baseUrl, apiKey }: ApiCredential,
+	call: CallNamed,
+	statusCode: number,
+	location: string | undefined,
+): ApiFailure {
+	return new ApiFailure(context, 'lostAnswer', {
+		message: `The Contact Data API answered ${statusCode}, a redirect`,
+		description: scrub(
+			`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
+			apiKey,
+		),
+		status: statusCode,
+		apiCode: 'redirected',
+		itemIndex: call.itemIndex,
+	});
+}
+
+/**
+ * A 2xx JSON answer without a field the node needs (or with it in another form): an error that
+ * names the field. Not sent again: the API has carried the call out, and may have charged for it.
+ */
+export function unexpectedAnswer(
+	context: ApiContext,
+	call: CallNamed,
+	statusCode: number,
+	error: ZodError,
+): ApiFailure {
+	const issue = error.issues[0];
+	const field = issue.path.map(String).join('.') || 'its body';
+	const received = 'received' in issue ? String(issue.received) : undefined;
+	const headline =
+		received === 'undefined'
+			? `without \`${field}\``
+			: `with \`${field}\` in a form the node does not read`;
+	return new ApiFailure(context, 'unreadableAnswer', {
+		code: 'unexpected_answer',
+		message: `The Contact Data API answered ${headline}`,
+		description: `${call.method} ${call.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
+		itemIndex: call.itemIndex,
+	});
+}
+
+/** A call that met 429 for as long as the rate windows allow. */
+export function keptRateLimited(
+	context: ApiContext,
+	call: CallNamed,
+	waitedMs: number,
+): ApiFailure {
+	return new ApiFailure(context, 'rateLimited', {
+		message: 'The Contact Data API kept answering 429 (rate limited)',
+		description: `Gave up after ${Math.round(waitedMs / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
+		status: 429,
+		apiCode: 'rate_limited',
+		itemIndex: call.itemIndex,
+	});
+}
+
+/**
+ * A call that got no usable answer (5xx, lost connection, garbled body) and is not sent again,
+ * named as what the last attempt met: a status only when the API answered one.
+ */
+export function keptFailing(
+	context: ApiContext,
+	call: CallNamed,
+	last: NoUsableAnswer,
+	attempts: number,
+	safeToRetry: boolean,
+): ApiFailure {
+	const code = last.code ? ` (${last.code})` : '';
+	return new ApiFailure(context, 'lostAnswer', {
+		message: `No usable answer from the Contact Data API: ${last.reason}`,
+		description: safeToRetry
+			? `${call.method} ${call.path} was tried ${attempts} times, with no usable answer${code}. Try again later.`
+			: `${call.method} ${call.path} was not sent again automatically, because repeating it could act twice${code}. Check the result in the service before running it again.`,
+		status: last.status,
+		code: last.status ? 'unavailable' : 'no_answer',
+		apiCode: last.status ? 'unavailable' : undefined,
+		itemIndex: call.itemIndex,
+	});
+}
+
+/**
+ * How a call ended, as thrown: a refusal after an attempt whose answer was lost (429 to the end,
+ * 402, nothing listening…) says nothing of that attempt, which may have been carried out.
+ */
+export function failureAfter(
+	context: ApiContext,
+	call: CallNamed,
+	lost: NoUsableAnswer | undefined,
+	refusal: unknown,
+): unknown {
+	if (lost === undefined || !certainlyNotCarriedOut(refusal)) return refusal;
+	return new ApiFailure(context, 'lostAnswer', {
+		message: `No answer came back from the Contact Data API (${lost.reason}), and sent again: ${failureOf(refusal)?.headline}`,
+		description: `${call.method} ${call.path} may have been carried out by the attempt whose answer was lost${lost.code ? ` (${lost.code})` : ''}. Check the result in the service before running it again.`,
+		code: 'no_answer',
+		itemIndex: call.itemIndex,
+	});
 }

@@ -11,10 +11,10 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { authorizationOf, timeoutMsOf, type ContactDataCredential } from './apiCredential';
+import { authorizationOf, scrub, timeoutMsOf, type ContactDataCredential } from './apiCredential';
 import { baseUrlProblem, normalizeBaseUrl } from './baseUrl';
 import { balanceSchema, PATHS } from './contract';
-import { noAnswerWithin, NOTHING_ANSWERS, nothingAnswersAt, scrub } from './failedCalls';
+import { noAnswerWithin, NOTHING_ANSWERS, nothingAnswersAt } from './apiErrors';
 import { errorCodeOf, isTimeout } from './retries';
 
 /** The name the nodes' credentials give as `testedBy`. */

@@ -5,10 +5,9 @@
  * (plain http only on loopback, the sandbox): it is a bearer of the data.
  */
 import { apiCredentialOf, type ApiContext } from './apiCredential';
-import { apiError } from './apiErrors';
+import { apiError, downloadFailed } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
-import { downloadFailed } from './failedCalls';
-import { apiFailure } from './failures';
+import { ApiFailure } from './failures';
 import { PATHS, exportUrlResponseSchema, type ExportUrlResponse } from './contract';
 import { readJsonStream } from './jsonStream';
 import {
@@ -53,7 +52,7 @@ export async function startExport(
 	const missing = [
 		...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object')),
 	];
-	throw apiFailure(this.getNode(), 'unreadableAnswer', {
+	throw new ApiFailure(this, 'unreadableAnswer', {
 		code: 'unreadable_answer',
 		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
 		description: nothingDone,
@@ -68,9 +67,9 @@ export async function openSignedUrl(
 	url: string,
 	itemIndex?: number,
 ): Promise<Download> {
-	const { timeoutMs } = await apiCredentialOf(this);
+	const { timeoutMs } = await apiCredentialOf(this, itemIndex);
 	if (!isAllowedSignedUrl(url)) {
-		throw apiFailure(this.getNode(), 'notSent', {
+		throw new ApiFailure(this, 'notSent', {
 			code: 'insecure_export_url',
 			message: 'The export URL the API gave is not https, so it was not opened',
 			description:

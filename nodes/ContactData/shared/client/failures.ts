@@ -1,9 +1,10 @@
 /**
- * The kinds of failure of an API call, built in this one place: policy code (the credit budget,
- * the charging operations) branches on the kind, never on `httpCode`, which holds only a real HTTP
- * status. The error itself stays a NodeApiError with the message users have always seen.
+ * The package's errors, each built once with the message the user reads: the failure of an API
+ * call (an `ApiFailure`, a NodeApiError of a kind) and an operation's own error (an
+ * `OperationError`, of a kind when it stopped a call). Policy code (the credit budget, the charging
+ * operations) branches on the kind, never on `httpCode`, which holds only a real HTTP status.
  */
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 /** What happened to a call, as far as what it did at the service is concerned. */
 export type FailureKind =
@@ -19,49 +20,95 @@ export type FailureKind =
 	| 'unreadableAnswer'
 	/** An id the answer should have mirrored but left out: it may have been carried out. */
 	| 'notAnswered'
-	/** Never reached the service (nothing answers, a redirect, an address refused): not carried out. */
+	/** Never reached the service (a refused Base URL, nothing answers, a redirect): not carried out. */
 	| 'notSent';
 
-export interface Failure {
-	kind: FailureKind;
-	/** The API's error code, when it answered one (`insufficient_credits`, `not_found`…). */
-	apiCode?: string;
+/** An n8n context an error is raised in (in an execution, it has input items). */
+export interface RaisingContext {
+	getNode(): INode;
+	getInputData?(): unknown[];
 }
 
-const failures = new WeakMap<Error, Failure>();
+/** Where an error is raised: the node, or its context. */
+export type RaisedIn = INode | RaisingContext;
 
 export interface FailureDetails {
 	message: string;
 	description?: string;
+	/** The input item it is raised for. */
+	itemIndex?: number;
 	/** The HTTP status the API answered, if it answered one. */
 	status?: number;
+	/** The API's error code, when it answered one (`insufficient_credits`, `not_found`…). */
 	apiCode?: string;
-	itemIndex?: number;
 	/** What the error keeps of the answer (the API's error body); by default `{ code }`. */
 	body?: JsonObject;
-	/** The code n8n sees (for its own wording of some codes); by default the API's code. */
+	/** The code the error keeps for a failure the API did not answer; by default the API's code. */
 	code?: string;
 }
 
-/** A failed call as a NodeApiError of a kind; `httpCode` is the real status or null. */
-export function apiFailure(node: INode, kind: FailureKind, details: FailureDetails): NodeApiError {
-	const { message, description, status, apiCode, itemIndex } = details;
-	const body = details.body ?? ({ code: details.code ?? apiCode ?? null } as JsonObject);
-	const error = new NodeApiError(node, body, {
-		message,
-		description,
-		httpCode: status === undefined ? undefined : String(status),
-		itemIndex,
-	});
-	// NodeApiError takes a `code` in the body for a status; only a real one is kept.
-	if (status === undefined) error.httpCode = null;
-	failures.set(error, { kind, apiCode });
-	return error;
+const nodeOf = (raisedIn: RaisedIn) => ('getNode' in raisedIn ? raisedIn.getNode() : raisedIn);
+
+/**
+ * A message as the user reads it: " [item N]" after it when raised for an item of a node that has
+ * more than one, as n8n's own nodes name the item.
+ */
+function inWords(raisedIn: RaisedIn, message: string, itemIndex: number | undefined): string {
+	const items = 'getInputData' in raisedIn ? (raisedIn.getInputData?.().length ?? 0) : 0;
+	return itemIndex !== undefined && items > 1 ? `${message} [item ${itemIndex}]` : message;
 }
 
-/** The kind of a failure built here; undefined for any other error (a bug, Stop, bad input). */
+// n8n's NodeError replaces a message that merely contains a system error code (EPERM, ENOENT,
+// ECONNREFUSED…, anywhere: EPERM in "deepermind.example") with its own text, and takes a `code`
+// in the body for a status: the constructors below set theirs as given. The name stays n8n's,
+// which n8n tells its errors by.
+
+/** Besides its message: `kind` when the error stopped a call before sending (a refused Base URL). */
+type Raised = Pick<FailureDetails, 'description' | 'itemIndex'> & { kind?: FailureKind };
+
+/** An operation's error, built as n8n's nodes build theirs (`{ description, itemIndex }`). */
+export class OperationError extends NodeOperationError {
+	readonly kind?: FailureKind;
+	readonly headline: string;
+
+	constructor(raisedIn: RaisedIn, error: string | Error, options: Raised = {}) {
+		const { description, itemIndex, kind } = options;
+		super(nodeOf(raisedIn), error, { description, itemIndex });
+		this.headline = typeof error === 'string' ? error : error.message;
+		this.message = inWords(raisedIn, this.headline, itemIndex);
+		this.name = 'NodeOperationError';
+		this.kind = kind;
+	}
+}
+
+/** A failed call: a NodeApiError of a kind; `httpCode` is the real status or null. */
+export class ApiFailure extends NodeApiError {
+	readonly kind: FailureKind;
+	readonly apiCode?: string;
+	/** The message before it names the item: what a failure that builds on this one quotes. */
+	readonly headline: string;
+
+	constructor(raisedIn: RaisedIn, kind: FailureKind, details: FailureDetails) {
+		const { message, description, status, apiCode, itemIndex } = details;
+		const httpCode = status === undefined ? undefined : String(status);
+		const body = details.body ?? ({ code: details.code ?? apiCode ?? null } as JsonObject);
+		super(nodeOf(raisedIn), body, { message, description, httpCode, itemIndex });
+		this.message = inWords(raisedIn, message, itemIndex);
+		this.httpCode = httpCode ?? null;
+		this.name = 'NodeApiError';
+		this.kind = kind;
+		this.apiCode = apiCode;
+		this.headline = message;
+	}
+}
+
+/** What policy code reads of a failed call. */
+export type Failure = Pick<ApiFailure, 'kind' | 'apiCode' | 'headline'>;
+
+/** The failure of a call, read for its kind; undefined for any other error (a bug, Stop, bad input). */
 export function failureOf(error: unknown): Failure | undefined {
-	return error instanceof Error ? failures.get(error) : undefined;
+	if (error instanceof ApiFailure) return error;
+	return error instanceof OperationError && error.kind ? (error as Failure) : undefined;
 }
 
 /** Whether a failed call certainly did nothing at the service (so it charged nothing). */
@@ -77,12 +124,12 @@ export function isRefusal(error: unknown, apiCode: string): boolean {
 
 /** An id an answer reported as unknown (a per-id `not_found` entry, the API's 404 for it): nothing was charged. */
 export function entryNotFound(
-	node: INode,
+	raisedIn: RaisedIn,
 	id: string,
 	entryError: { code?: string; message?: string },
 	itemIndex: number,
-): NodeApiError {
-	return apiFailure(node, 'noMatch', {
+): ApiFailure {
+	return new ApiFailure(raisedIn, 'noMatch', {
 		body: { id, ...entryError } as JsonObject,
 		message: `${entryError.message ?? 'Contact not found'} (contact ${id})`,
 		description: `${entryError.code ?? 'not_found'}: no contact has this ID, so it was not charged.`,

@@ -6,7 +6,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from './apiCredential';
 import { LIMITS, PATHS, savedListsPageSchema, type SavedListsPage } from './contract';
-import { apiFailure } from './failures';
+import { ApiFailure } from './failures';
 import { apiRequest } from './transport';
 
 export interface Page<T> {
@@ -44,7 +44,7 @@ export async function readPages<T extends { id: string }>(
 				? 'answered a page that added nothing new'
 				: undefined;
 		if (loop) {
-			throw apiFailure(context.getNode(), 'unreadableAnswer', {
+			throw new ApiFailure(context, 'unreadableAnswer', {
 				code: 'cursor_loop',
 				message: `Return All stopped: the Contact Data API ${loop}`,
 				description: `Paging through ${call} would not have ended, so it stopped after ${pages} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,

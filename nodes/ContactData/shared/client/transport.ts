@@ -6,7 +6,7 @@
  *
  * Usable from any n8n context that has credentials and request helpers (the action node, the
  * trigger's webhook lifecycle, list searches). When a call is sent again is ./retries; the errors
- * of a failed call are ./failedCalls; export downloads are ./exportDownload.
+ * of a failed call are ./apiErrors; export downloads are ./exportDownload.
  */
 import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
@@ -14,21 +14,22 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import {
 	apiCredentialOf,
 	CREDENTIAL_NAME,
+	scrub,
 	type ApiContext,
 	type ApiCredential,
 } from './apiCredential';
-import { apiError, type FieldNames } from './apiErrors';
-import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
 import {
+	apiError,
 	failureAfter,
 	keptFailing,
 	keptRateLimited,
 	noAnswer,
 	redirected,
-	scrub,
 	unexpectedAnswer,
+	type FieldNames,
 	type NoUsableAnswer,
-} from './failedCalls';
+} from './apiErrors';
+import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
 import { firstHeaderValue, type ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
@@ -112,7 +113,7 @@ export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
-	const credential = await apiCredentialOf(this);
+	const credential = await apiCredentialOf(this, request.itemIndex);
 	const retrying: Retrying = { longestRateWait: 0, transientAttempts: 0 };
 	try {
 		return await sendUntilAnswered(this, credential, request, retrying);

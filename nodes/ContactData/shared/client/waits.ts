@@ -1,5 +1,7 @@
 /** Waits that end when the user presses Stop (n8n's execution cancel signal). */
-import { NodeOperationError, sleep, type INode } from 'n8n-workflow';
+import { sleep, type INode } from 'n8n-workflow';
+
+import { OperationError } from './failures';
 
 /** Any n8n context; only execution contexts carry a cancel signal. */
 export interface WaitContext {
@@ -14,8 +16,8 @@ export function cancelSignalOf(context: WaitContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
 }
 
-export function stopped(context: WaitContext, itemIndex: number | undefined): NodeOperationError {
-	return new NodeOperationError(context.getNode(), 'The execution was cancelled', { itemIndex });
+export function stopped(context: WaitContext, itemIndex: number | undefined): OperationError {
+	return new OperationError(context, 'The execution was cancelled', { itemIndex });
 }
 
 /** Waits `ms`, in slices, so that Stop ends the wait at once. */

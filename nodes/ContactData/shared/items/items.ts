@@ -11,6 +11,7 @@ import {
 	type IPairedItemData,
 } from 'n8n-workflow';
 
+import { OperationError } from '../client/failures';
 import { letOthersRun } from '../client/waits';
 
 export type OperationExecute = (
@@ -18,32 +19,17 @@ export type OperationExecute = (
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
-const ITEM_NUMBER = / \[item \d+\]$/;
-
 /**
- * An n8n error for `error`, carrying the item index (a thrown NodeError keeps its own). Its message
- * ends with "[item N]" only when the node has more than one input item: this is the one place that
- * writes it (an error passed through twice keeps one).
+ * A thrown value as an n8n error: an error of n8n's as it was built (naming its item then), anything
+ * else (n8n's expression errors, a bug) wrapped, naming the item it was thrown for.
  */
 export function asNodeError(
 	context: IExecuteFunctions,
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
-	const nodeError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	if (itemIndex !== undefined && nodeError.context.itemIndex === undefined) {
-		nodeError.context.itemIndex = itemIndex;
-	}
-	const index = nodeError.context.itemIndex;
-	const message = nodeError.message.replace(ITEM_NUMBER, '');
-	nodeError.message =
-		typeof index === 'number' && context.getInputData().length > 1
-			? `${message} [item ${index}]`
-			: message;
-	return nodeError;
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new OperationError(context, error instanceof Error ? error : String(error), { itemIndex });
 }
 
 /** The item continueOnFail puts in place of a failed one. */

@@ -3,13 +3,9 @@
  * version says (perItemParameters.ts): at a field of each input item, read directly, or from a
  * parameter per item. Each reader is set up once per run and then called for every item.
  */
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { OperationError } from '../client/failures';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
 import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
 import { usesExpression } from './items';
@@ -64,7 +60,7 @@ function fieldNameOf(
 	const value = context.getNodeParameter(name, 0, fallback);
 	if (typeof value === 'string' && (value.trim() !== '' || optional)) return value.trim();
 	throw refused(
-		{ node: context.getNode(), itemIndex: 0 },
+		{ context, itemIndex: 0 },
 		displayName,
 		value,
 		'is not the name of a field',
@@ -79,7 +75,7 @@ function missingField(
 	field: string,
 	json: IDataObject,
 	advice: string,
-): NodeOperationError {
+): OperationError {
 	const keys = Object.keys(json);
 	const has = keys.length
 		? `The item has the fields ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? ', …' : ''}.`
@@ -103,7 +99,7 @@ export function contactIdsReader(
 	if ('parameter' in source) {
 		return (itemIndex) =>
 			contactIdsOf(
-				{ node, itemIndex },
+				{ context, itemIndex },
 				source.displayName,
 				context.getNodeParameter(source.parameter, itemIndex),
 			);
@@ -117,8 +113,8 @@ export function contactIdsReader(
 	return (itemIndex) => {
 		const json = items[itemIndex].json;
 		const { found, value } = valueAtPath(json, field);
-		if (!found) throw missingField({ node, itemIndex }, 'Contact ID Field', field, json, advice);
-		return contactIdsOf({ node, itemIndex }, `Contact ID Field "${field}"`, value);
+		if (!found) throw missingField({ context, itemIndex }, 'Contact ID Field', field, json, advice);
+		return contactIdsOf({ context, itemIndex }, `Contact ID Field "${field}"`, value);
 	};
 }
 
@@ -175,7 +171,6 @@ export function personReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): (itemIndex: number) => Person {
-	const node = context.getNode();
 	const email = textReader(context, EMAIL);
 	const linkedinUrl = textReader(context, LINKEDIN_URL);
 	const names = { email: email.name, linkedin_url: linkedinUrl.name };
@@ -184,7 +179,7 @@ export function personReader(
 	const atFields = fields.every((field) => field !== undefined);
 	return (itemIndex) => {
 		const json = items[itemIndex].json;
-		const where = { node, itemIndex };
+		const where = { context, itemIndex };
 		const person = { email: email.read(json, where), linkedinUrl: linkedinUrl.read(json, where) };
 		if (atFields && !person.email && !person.linkedinUrl)
 			throw noPerson(where, names, fields as string[], json);
@@ -198,16 +193,16 @@ function noPerson(
 	names: Person['names'],
 	fields: string[],
 	json: IDataObject,
-): NodeOperationError {
+): OperationError {
 	const found = fields
 		.filter(Boolean)
 		.map((field) => `"${field}": ${showValue(valueAtPath(json, field).value)}`);
 	const keys = Object.keys(json).slice(0, 12).join(', ');
-	const orExpressions = fromVersion2_1(where.node)
+	const orExpressions = fromVersion2_1(where.context.getNode())
 		? 'use an expression in one of them that gives the value'
 		: 'choose Person From → Expressions';
-	return new NodeOperationError(
-		where.node,
+	return new OperationError(
+		where.context,
 		`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
 		{
 			itemIndex: where.itemIndex,

@@ -10,11 +10,6 @@ import {
 } from '../client/contract';
 import { refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
-const where = (context: IExecuteFunctions, itemIndex: number) => ({
-	node: context.getNode(),
-	itemIndex,
-});
-
 /**
  * A saved list, picked from the account's lists or given by ID: the one saved-list picker of every
  * node (the triggers' Saved Lists to Watch hold one each).
@@ -73,11 +68,11 @@ export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): st
 	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
 	const id = typeof value === 'string' ? value.trim() : '';
 	if (id.length > LIMITS.idMaxLength) {
-		throw refused(where(context, itemIndex), 'Saved List', value, tooLongForAnId);
+		throw refused({ context, itemIndex }, 'Saved List', value, tooLongForAnId);
 	}
 	if (LIST_ID_PATTERN.test(id)) return id;
 	throw refused(
-		where(context, itemIndex),
+		{ context, itemIndex },
 		'Saved List',
 		value,
 		`is not a saved list ID (${ID_PREFIXES.list} followed by letters, digits, _ or -)`,
@@ -106,7 +101,7 @@ export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLe
 /** Max Credits, checked: a whole number of 0 or more. */
 export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): number {
 	return wholeNumber(
-		where(context, itemIndex),
+		{ context, itemIndex },
 		'Max Credits',
 		context.getNodeParameter('maxCredits', itemIndex, 100),
 		{ min: 0 },
@@ -125,7 +120,7 @@ export function booleanParameter(
 	if (typeof value === 'boolean') return value;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
-	throw refused(where(context, itemIndex), displayName, value, 'is not true or false');
+	throw refused({ context, itemIndex }, displayName, value, 'is not true or false');
 }
 
 /** An options parameter, checked against its choices. */
@@ -141,12 +136,7 @@ export function optionParameter<T extends string>(
 	const found = choices.find((choice) => choice.value === value);
 	if (found) return found.value as T;
 	const listed = choices.map((choice) => `${choice.name} (${choice.value})`).join(', ');
-	throw refused(
-		where(context, itemIndex),
-		displayName,
-		value,
-		`is not one of the choices: ${listed}`,
-	);
+	throw refused({ context, itemIndex }, displayName, value, `is not one of the choices: ${listed}`);
 }
 
 /** Where Level and Max Credits show: the operations that charge credits. */
@@ -230,7 +220,7 @@ export function whenMaxCreditsReachedParameter(
 export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
 	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
 	return wholeNumber(
-		where(context, itemIndex),
+		{ context, itemIndex },
 		'Limit',
 		context.getNodeParameter('limit', itemIndex, 50),
 		{ min: 1 },

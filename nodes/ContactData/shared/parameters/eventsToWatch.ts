@@ -1,5 +1,7 @@
 /** Both triggers' Events: as chosen, or as an expression gave them (an array or comma-separated text). */
-import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
+
+import { OperationError } from '../client/failures';
 
 /** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */
 export function toEventTypes<T extends string>(
@@ -17,7 +19,7 @@ export function toEventTypes<T extends string>(
 			unknown !== undefined
 				? `Unknown event "${unknown}" in "Events"`
 				: 'Choose at least one event in "Events"';
-		throw new NodeOperationError(node, message, {
+		throw new OperationError(node, message, {
 			description: `Events must be among: ${offered.join(', ')}${elsewhere ? ` (${elsewhere})` : ''}.`,
 		});
 	}

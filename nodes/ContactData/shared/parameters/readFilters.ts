@@ -30,7 +30,7 @@ function inServiceWords(value: string, known: readonly string[]): string {
 
 /** The contract's `filters` object from the filter parameters of one item, checked. */
 export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
-	const where: Where = { node: context.getNode(), itemIndex };
+	const where: Where = { context, itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const filters: IDataObject = {};
 	// The parameter each filter came from, as errors name it.

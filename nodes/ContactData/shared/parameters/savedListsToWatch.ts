@@ -1,7 +1,8 @@
 /** Both triggers' "Saved Lists to Watch": saved lists picked or given by ID, and how they are read. */
-import { NodeOperationError, type INode, type INodeProperties } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { ID_PREFIXES, LIST_ID_PATTERN } from '../client/contract';
+import { OperationError } from '../client/failures';
 import { savedListPicker } from './descriptions';
 
 export function savedListsToWatch(description: string, hint?: string): INodeProperties {
@@ -34,7 +35,7 @@ export function toListIds(node: INode, entries: unknown): string[] | null {
 				: locator;
 		const id = String(raw ?? '').trim();
 		if (!LIST_ID_PATTERN.test(id)) {
-			throw new NodeOperationError(
+			throw new OperationError(
 				node,
 				`Saved list ${index + 1} in "Saved Lists to Watch" is ${id ? `"${id}", not a saved list ID` : 'empty'}`,
 				{ description: `Pick a saved list, or enter its ID (it starts with ${ID_PREFIXES.list}).` },

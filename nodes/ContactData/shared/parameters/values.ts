@@ -4,16 +4,15 @@
  * anything is sent, so bad input costs nothing, and the error names the parameter as the editor
  * shows it and the value refused.
  */
-import { NodeOperationError, type INode } from 'n8n-workflow';
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
-import { asWritten } from '../client/asWritten';
 import { contactIdSchema, ID_PREFIXES, LIMITS } from '../client/contract';
+import { OperationError, type RaisingContext } from '../client/failures';
 import { plural } from './utilities';
 
-/** Where a value comes from: the node and the input item it is read for. */
+/** Where a value comes from: the node's context and the input item it is read for. */
 export interface Where {
-	node: INode;
+	context: RaisingContext;
 	itemIndex: number;
 }
 
@@ -44,21 +43,18 @@ export function showValue(value: unknown): string {
 
 /** The error for a value refused before sending: "<Parameter>: <value> <problem>". */
 export function refused(
-	{ node, itemIndex }: Where,
+	{ context, itemIndex }: Where,
 	parameter: string,
 	value: unknown,
 	problem: string,
 	hint?: string,
-): NodeOperationError {
+): OperationError {
 	// "is not…", "must be…" read on from the value; another sentence follows it.
 	const joiner = /^(is|are|has|must)\b/.test(problem) ? ' ' : '; ';
-	// The value is the user's: a code-like word in it (EPERM in "deepermind") must not reword the message.
-	const message = `${parameter}: ${showValue(value)}${joiner}${problem}`;
-	const error = new NodeOperationError(node, message, {
+	return new OperationError(context, `${parameter}: ${showValue(value)}${joiner}${problem}`, {
 		itemIndex,
 		description: [hint, 'Nothing was sent.'].filter(Boolean).join(' '),
 	});
-	return asWritten(error, message);
 }
 
 /** A whole number within bounds; numbers given as text ("50") are taken. */
@@ -153,7 +149,7 @@ export const tooLongForAnId = `is longer than ${LIMITS.idMaxLength} characters, 
  * parameter behind the body field (`parameterNames` maps body paths to display names) and the value.
  */
 export function checkBody<Schema extends ZodTypeAny>(
-	context: { getNode(): INode },
+	context: RaisingContext,
 	schema: Schema,
 	body: unknown,
 	itemIndex: number,
@@ -163,7 +159,7 @@ export function checkBody<Schema extends ZodTypeAny>(
 	if (result.success) return result.data as z.output<Schema>;
 	const issue = result.error.issues[0];
 	throw refused(
-		{ node: context.getNode(), itemIndex },
+		{ context, itemIndex },
 		parameterFor(issue, parameterNames),
 		valueAt(body, issue.path),
 		problemOf(issue),
