@@ -243,3 +243,42 @@ it('a run stopped by a refusal while a lost call waits: Retry On Fail takes that
 	expect(result.items).toHaveLength(200);
 	expect(api.charged).toBe(200);
 });
+
+it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail takes it over', async () => {
+	const seen = new Map<string, number>();
+	const enriched = new Set<string>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		// The second lookup is refused once (403).
+		if (seen.size === 2 && sends === 1)
+			return json(res, 403, { error: { code: 'forbidden', message: 'Not now' } });
+		const charge = enriched.has(email) ? 0 : 1;
+		enriched.add(email);
+		api.charged += charge;
+		// Every attempt of the first send (the transport's five) loses its answer.
+		if (seen.size === 1 && sends <= 5) return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 2,
+		},
+		inputItems: ['a', 'b'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'enrich-retry-takes-over',
+	});
+	// The first try kept nothing of its lost call: its 1 credit stayed reserved with no key to take
+	// it over, so Stop Before Spending refused the second try (2 credits against 1 left).
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(2);
+	expect(api.charged).toBe(2);
+});
