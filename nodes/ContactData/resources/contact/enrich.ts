@@ -164,8 +164,10 @@ async function sendWithinBudget(
 		);
 		if (!call) break;
 		if (await send(lookup, call)) lost.push([lookup, call]);
-		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail())
+		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail()) {
+			for (const [, waiting] of lost) budget.keepLost(waiting.reservation); // for Retry On Fail
 			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
+		}
 	}
 	for (const [lookup, call] of lost)
 		if (await send(lookup, call)) budget.keepLost(call.reservation);
