@@ -282,3 +282,37 @@ it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail ta
 	expect(result.items).toHaveLength(2);
 	expect(api.charged).toBe(2);
 });
+
+it('Enrich: a person asked twice, the first answer lost then replayed: the second is free', async () => {
+	const seen = new Map<string, number>();
+	const enriched = new Set<string>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		const charge = seen.size === 1 && sends > 1 ? 1 : enriched.has(email) ? 0 : 1;
+		if (sends === 1) enriched.add(email);
+		if (sends === 1) api.charged += charge;
+		// Every attempt of the first send (the transport's five) loses its answer; its replay answers.
+		if (seen.size === 1 && sends <= 5) return res.socket?.destroy();
+		const contact = { id: 'ct_a', email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 1,
+		},
+		inputItems: [{ json: { email: 'a@example.com' } }, { json: { email: 'a@example.com' } }],
+		baseUrl: fake.url,
+	});
+	// Stop Before Spending counted the person once (1 of 1); the second lookup was priced before the
+	// replay settled the first, so it found no room and the run failed with "1 item not sent".
+	expect(result.error).toBeUndefined();
+	expect(result.items.map(({ json }) => json.id)).toEqual(['ct_a', 'ct_a']);
+	expect(api.charged).toBe(1);
+});
