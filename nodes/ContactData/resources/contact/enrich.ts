@@ -153,15 +153,12 @@ async function sendWithinBudget(
 	for (; next < queue.length; next++) {
 		const lookup = queue[next];
 		const { body, itemIndex, person, key } = lookup;
-		const credits = budget.priceOf(person, rank, cost);
-		// Lost answers hold their worst case: their real charge may leave room for more.
-		if (credits > budget.headroom)
+		const priceNow = () => budget.priceOf(person, rank, cost);
+		// Lost answers hold their worst case: their real charge may leave room for more (or hold this person).
+		if (priceNow() > budget.headroom)
 			for (const [again, call] of lost.splice(0)) await send(again, call);
-		const call = chargingCallOf(
-			budget,
-			{ path: contract.PATHS.enrich, body, key, credits },
-			{ itemIndex },
-		);
+		const request = { path: contract.PATHS.enrich, body, key, credits: priceNow() };
+		const call = chargingCallOf(budget, request, { itemIndex });
 		if (!call) break;
 		if (await send(lookup, call)) lost.push([lookup, call]);
 		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail()) {
