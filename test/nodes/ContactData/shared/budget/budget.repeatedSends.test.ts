@@ -316,3 +316,41 @@ it('Enrich: a person asked twice, the first answer lost then replayed: the secon
 	expect(result.items.map(({ json }) => json.id)).toEqual(['ct_a', 'ct_a']);
 	expect(api.charged).toBe(1);
 });
+
+it('an agent asks at premium for the ids of a call lost at basic: Stop Before Spending counts them', async () => {
+	const held = new Map<string, number>();
+	const api = { charged: 0, calls: 0 };
+	const lostKey = { value: undefined as string | undefined };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		// The first call (basic) is never answered, nor carried out.
+		if ((lostKey.value ??= key) === key) return res.socket?.destroy();
+		api.calls++;
+		const { ids: asked, level } = request.body as { ids: string[]; level: string };
+		const rank = level === 'premium' ? 2 : 1;
+		let charge = 0;
+		for (const id of asked) charge += Math.max(0, rank - (held.get(id) ?? 0));
+		for (const id of asked) held.set(id, Math.max(rank, held.get(id) ?? 0));
+		api.charged += charge;
+		const contacts = asked.map((id) => ({ id, unlocked: true, level, name: id }));
+		return json(res, 200, { contacts, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const [a, b, c, d, e] = ids(5);
+	const { toolCalls } = await runAgent({
+		toolType: new ContactData(),
+		toolParameters: {
+			...unlockParameters({ maxCredits: 10, level: '={{ $json.level }}' }),
+			contactIds: '={{ $json.ids }}',
+		},
+		rounds: [[{ ids: [a, b], level: 'basic' }], [{ ids: [a, b, c, d, e], level: 'premium' }]],
+		credentialTypes: [new ContactDataApi()],
+		credentials: credential(),
+	});
+	// The lost basic call holds 2 of the 10. At premium, [a, b] form the lost call's ids but not its
+	// key (the level differs): they cost up to 4 more, so the run could cost 10 with 8 left.
+	// Before: the forecast left [a, b] out as a lost call taken over (6 of 8), the run sent [a, b]
+	// and [c, d], then failed "Max Credits of 10 reached ... 1 contact not sent".
+	const second = String(toolCalls[1].items[0]?.json.error ?? toolCalls[1].error?.message);
+	expect(second).toMatch(/is not enough/);
+	expect(api.calls).toBe(0);
+});
