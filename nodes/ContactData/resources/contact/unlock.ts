@@ -149,10 +149,14 @@ function planOf(
  * same calls with the same keys: a lost call of the same ids as it was (it takes its held worst case
  * over), else up to 100 ids in order while their prices (held contacts free) fit `room`.
  */
-function nextCall({ run: { budget, rank, cost }, queue }: Unlocking, from: number, room: number) {
+function nextCall(u: Unlocking, from: number, room: number) {
+	const { budget, rank, cost } = u.run;
+	const queue = u.queue;
 	const priceOf = (id: string) => budget.priceOf(id, rank, cost);
 	const lost = budget.lostCallFrom(queue[from]);
-	if (lost?.every((id, at) => queue[from + at] === id))
+	// Its key, not its ids alone: at another level the same ids are another call.
+	const takenOver = lost && budget.sentBefore(requestOf(u, lost).key);
+	if (takenOver && lost.every((id, at) => queue[from + at] === id))
 		return { ids: lost, credits: lost.map(priceOf).reduce((sum, price) => sum + price, 0), lost };
 	let credits = 0;
 	let to = from;
@@ -175,8 +179,8 @@ function forecastOf(u: Unlocking): number {
 	return credits;
 }
 
-/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
-function unlockCall({ context, run }: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+/** The body of a call for these ids, and its Idempotency-Key. */
+function requestOf({ context, run }: Unlocking, ids: string[], itemIndex = 0) {
 	const names = { ids: 'Contact IDs', level: 'Level' };
 	const { unlockRequestSchema, PATHS } = contract;
 	const checked = checkBody(
@@ -187,8 +191,13 @@ function unlockCall({ context, run }: Unlocking, ids: string[], credits: number,
 		names,
 	);
 	const body = checked as IDataObject;
-	const key = idempotencyKeyFor(context, PATHS.unlock, body);
-	return chargingCallOf(run.budget, { path: PATHS.unlock, body, key, credits }, { itemIndex, ids });
+	return { path: PATHS.unlock, body, key: idempotencyKeyFor(context, PATHS.unlock, body) };
+}
+
+/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
+function unlockCall(u: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+	const request = { ...requestOf(u, ids, itemIndex), credits };
+	return chargingCallOf(u.run.budget, request, { itemIndex, ids });
 }
 
 /**
