@@ -354,3 +354,28 @@ it('an agent asks at premium for the ids of a call lost at basic: Stop Before Sp
 	expect(second).toMatch(/is not enough/);
 	expect(api.calls).toBe(0);
 });
+
+it('on the canvas, Stop Before Spending on a later try of Retry On Fail never speaks of tool calls', async () => {
+	const unlocked = new Set<string>();
+	fake = await startFakeApi((request, res) => {
+		const asked = (request.body as { ids: string[] }).ids;
+		const fresh = asked.filter((id) => id !== 'ct_b' && !unlocked.has(id));
+		fresh.forEach((id) => unlocked.add(id));
+		// ct_b is never in the answer: the run fails "did not answer", its worst case held.
+		const contacts = asked
+			.filter((id) => id !== 'ct_b')
+			.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+		return json(res, 200, { contacts, credits_charged: fresh.length, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: unlockParameters({ maxCredits: 2 }),
+		inputItems: idItems(['ct_a', 'ct_b']),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'retry-words',
+	});
+	// The second try is refused (ct_b's worst case stays held); what used the budget was the first
+	// try, not "Earlier tool calls of this execution".
+	expect(result.error?.message).toMatch(/is not enough/);
+	expect(result.error?.description).not.toMatch(/tool calls/);
+});
