@@ -379,3 +379,33 @@ it('on the canvas, Stop Before Spending on a later try of Retry On Fail never sp
 	expect(result.error?.message).toMatch(/is not enough/);
 	expect(result.error?.description).not.toMatch(/tool calls/);
 });
+
+it('an unreadable charge, then the left-out id asked again and charged: no overcharge is claimed', async () => {
+	const unlocked = new Set<string>();
+	let calls = 0;
+	fake = await startFakeApi((request, res) => {
+		calls++;
+		const asked = (request.body as { ids: string[] }).ids;
+		const fresh = asked.filter((id) => !unlocked.has(id));
+		// The first answer leaves its last id out (not charged) and reports its charge as a string.
+		const answered = calls === 1 ? asked.slice(0, -1) : asked;
+		answered.forEach((id) => unlocked.add(id));
+		const charge = answered.filter((id) => fresh.includes(id)).length;
+		const contacts = answered.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+		const credits_charged = calls === 1 ? String(charge) : charge;
+		return json(res, 200, { contacts, credits_charged, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: unlockParameters({ maxCredits: 1_000 }),
+		inputItems: idItems(ids(101)),
+		baseUrl: fake.url,
+	});
+	// The unreadable answer keeps its call's worst case (100) held, the left-out id within it. Before:
+	// it was asked again with a worst case of 0, its honest charge of 1 counted as an overcharge
+	// "above its call's worst case", and the 101st contact was never sent.
+	expect(result.error?.message).toBeUndefined();
+	expect(hints(result)[0]).not.toMatch(/above its call's worst case/);
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(101);
+	expect(unlocked.size).toBe(101);
+});
