@@ -251,7 +251,7 @@ async function send(u: Unlocking, call: ChargingCall, lost?: ChargingCall[]): Pr
 /**
  * Each entry of an answer: a record (its contact now held at its level) or an id the API does not
  * know. Ids it left out are asked for again once (free if they were unlocked), with what the call's
- * charge leaves of its worst case; left out again, each fails saying it may have been charged.
+ * charge leaves of its worst case (all if unreadable); left out again, each may have been charged.
  */
 async function takeAnswer(
 	u: Unlocking,
@@ -266,7 +266,7 @@ async function takeAnswer(
 	const answered = new Set(answer.contacts.map(({ id }) => String(id)));
 	const missing = call.ids!.filter((id) => !answered.has(id));
 	if (missing.length === 0) return;
-	const left = charged === undefined ? 0 : call.reservation.credits - charged;
+	const left = charged === undefined ? Infinity : call.reservation.credits - charged;
 	const credits = Math.min(missing.length * u.run.cost, left);
 	const again = !call.askedAgain && unlockCall(u, missing, credits, call.itemIndex);
 	if (again) return send(u, { ...again, askedAgain: true });
