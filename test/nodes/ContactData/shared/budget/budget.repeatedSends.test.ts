@@ -409,3 +409,34 @@ it('an unreadable charge, then the left-out id asked again and charged: no overc
 	expect(result.items).toHaveLength(101);
 	expect(unlocked.size).toBe(101);
 });
+
+it('Enrich: after an overcharge no lost answer is replayed (no charging call follows)', async () => {
+	const seen = new Map<string, number>();
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		// The first lookup's answers are lost (the transport's five attempts); the second charges 5.
+		if (seen.size === 1) return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: 5, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			options: {},
+		},
+		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		baseUrl: fake.url,
+	});
+	// Unlock sends no replay after an overcharge ("no further call was sent"); Enrich replayed the
+	// first lookup once more (5 more attempts) after the notice's promise.
+	expect(hints(result)[0]).toMatch(/no further call was sent/);
+	expect([...seen.values()][0]).toBe(5);
+	expect(seen.size).toBe(2);
+});
