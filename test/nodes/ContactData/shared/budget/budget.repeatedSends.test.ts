@@ -435,8 +435,44 @@ it('Enrich: after an overcharge no lost answer is replayed (no charging call fol
 		baseUrl: fake.url,
 	});
 	// Unlock sends no replay after an overcharge ("no further call was sent"); Enrich replayed the
-	// first lookup once more (5 more attempts) after the notice's promise.
-	expect(hints(result)[0]).toMatch(/no further call was sent/);
+	// first lookup once more when the third found no room.
+	expect(result.error?.message).toMatch(/may have charged/);
 	expect([...seen.values()][0]).toBe(5);
 	expect(seen.size).toBe(2);
+});
+
+it('Enrich: a lost answer replayed mid-run and lost again is kept for Retry On Fail', async () => {
+	const seen = new Map<string, number>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		if (sends === 1) api.charged++;
+		// The first lookup's answer is lost through its send and its replay, answered on the next try.
+		if (seen.size === 1 || (seen.keys().next().value === key && sends <= 10))
+			return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: 1, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 2,
+			whenMaxCreditsReached: 'whatFits',
+		},
+		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'enrich-replayed-lost-again',
+	});
+	// The second try sends the lost call again (same key) and takes its held worst case over. Before:
+	// the replay lost again was kept nowhere, its 1 credit stayed reserved with no key to take it
+	// over, and the second try passed item 0 over for the budget.
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.id).toBe('ct_a@example.com');
+	expect(api.charged).toBe(2);
 });
