@@ -155,8 +155,7 @@ async function sendWithinBudget(
 		const { body, itemIndex, person, key } = lookup;
 		const priceNow = () => budget.priceOf(person, rank, cost);
 		// Lost answers hold their worst case: their real charge may leave room for more (or hold this person).
-		if (priceNow() > budget.headroom)
-			for (const [again, call] of lost.splice(0)) await send(again, call);
+		if (priceNow() > budget.headroom) await replayLost(budget, lost, send);
 		const request = { path: contract.PATHS.enrich, body, key, credits: priceNow() };
 		const call = chargingCallOf(budget, request, { itemIndex });
 		if (!call) break;
@@ -166,9 +165,22 @@ async function sendWithinBudget(
 			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
 		}
 	}
-	for (const [lookup, call] of lost)
-		if (await send(lookup, call)) budget.keepLost(call.reservation);
+	await replayLost(budget, lost, send);
 	return next;
+}
+
+/**
+ * Sends each lost call once more; one lost again keeps its worst case held under its key. After a
+ * charge above its worst case no charging call follows, a replay neither.
+ */
+async function replayLost(
+	budget: ChargingRun['budget'],
+	lost: [Lookup, ChargingCall][],
+	send: (lookup: Lookup, call: ChargingCall) => Promise<boolean>,
+): Promise<void> {
+	for (const [lookup, call] of lost.splice(0))
+		if (budget.overcharge !== undefined || (await send(lookup, call)))
+			budget.keepLost(call.reservation);
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
