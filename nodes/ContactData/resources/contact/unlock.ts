@@ -183,14 +183,8 @@ function forecastOf(u: Unlocking): number {
 function requestOf({ context, run }: Unlocking, ids: string[], itemIndex = 0) {
 	const names = { ids: 'Contact IDs', level: 'Level' };
 	const { unlockRequestSchema, PATHS } = contract;
-	const checked = checkBody(
-		context,
-		unlockRequestSchema,
-		{ ids, level: run.level },
-		itemIndex,
-		names,
-	);
-	const body = checked as IDataObject;
+	const asked = { ids, level: run.level };
+	const body = checkBody(context, unlockRequestSchema, asked, itemIndex, names) as IDataObject;
 	return { path: PATHS.unlock, body, key: idempotencyKeyFor(context, PATHS.unlock, body) };
 }
 
