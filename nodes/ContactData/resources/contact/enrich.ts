@@ -153,23 +153,34 @@ async function sendWithinBudget(
 	for (; next < queue.length; next++) {
 		const lookup = queue[next];
 		const { body, itemIndex, person, key } = lookup;
-		const credits = budget.priceOf(person, rank, cost);
-		// Lost answers hold their worst case: their real charge may leave room for more.
-		if (credits > budget.headroom)
-			for (const [again, call] of lost.splice(0)) await send(again, call);
-		const call = chargingCallOf(
-			budget,
-			{ path: contract.PATHS.enrich, body, key, credits },
-			{ itemIndex },
-		);
+		const priceNow = () => budget.priceOf(person, rank, cost);
+		// Lost answers hold their worst case: their real charge may leave room for more (or hold this person).
+		if (priceNow() > budget.headroom) await replayLost(budget, lost, send);
+		const request = { path: contract.PATHS.enrich, body, key, credits: priceNow() };
+		const call = chargingCallOf(budget, request, { itemIndex });
 		if (!call) break;
 		if (await send(lookup, call)) lost.push([lookup, call]);
-		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail())
+		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail()) {
+			for (const [, waiting] of lost) budget.keepLost(waiting.reservation); // for Retry On Fail
 			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
+		}
 	}
-	for (const [lookup, call] of lost)
-		if (await send(lookup, call)) budget.keepLost(call.reservation);
+	await replayLost(budget, lost, send);
 	return next;
+}
+
+/**
+ * Sends each lost call once more; one lost again keeps its worst case held under its key. After a
+ * charge above its worst case no charging call follows, a replay neither.
+ */
+async function replayLost(
+	budget: ChargingRun['budget'],
+	lost: [Lookup, ChargingCall][],
+	send: (lookup: Lookup, call: ChargingCall) => Promise<boolean>,
+): Promise<void> {
+	for (const [lookup, call] of lost.splice(0))
+		if (budget.overcharge !== undefined || (await send(lookup, call)))
+			budget.keepLost(call.reservation);
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */

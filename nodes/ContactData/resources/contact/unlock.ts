@@ -149,10 +149,14 @@ function planOf(
  * same calls with the same keys: a lost call of the same ids as it was (it takes its held worst case
  * over), else up to 100 ids in order while their prices (held contacts free) fit `room`.
  */
-function nextCall({ run: { budget, rank, cost }, queue }: Unlocking, from: number, room: number) {
+function nextCall(u: Unlocking, from: number, room: number) {
+	const { budget, rank, cost } = u.run;
+	const queue = u.queue;
 	const priceOf = (id: string) => budget.priceOf(id, rank, cost);
 	const lost = budget.lostCallFrom(queue[from]);
-	if (lost?.every((id, at) => queue[from + at] === id))
+	// Its key, not its ids alone: at another level the same ids are another call.
+	const takenOver = lost && budget.sentBefore(requestOf(u, lost).key);
+	if (takenOver && lost.every((id, at) => queue[from + at] === id))
 		return { ids: lost, credits: lost.map(priceOf).reduce((sum, price) => sum + price, 0), lost };
 	let credits = 0;
 	let to = from;
@@ -175,20 +179,19 @@ function forecastOf(u: Unlocking): number {
 	return credits;
 }
 
-/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
-function unlockCall({ context, run }: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+/** The body of a call for these ids, and its Idempotency-Key. */
+function requestOf({ context, run }: Unlocking, ids: string[], itemIndex = 0) {
 	const names = { ids: 'Contact IDs', level: 'Level' };
 	const { unlockRequestSchema, PATHS } = contract;
-	const checked = checkBody(
-		context,
-		unlockRequestSchema,
-		{ ids, level: run.level },
-		itemIndex,
-		names,
-	);
-	const body = checked as IDataObject;
-	const key = idempotencyKeyFor(context, PATHS.unlock, body);
-	return chargingCallOf(run.budget, { path: PATHS.unlock, body, key, credits }, { itemIndex, ids });
+	const asked = { ids, level: run.level };
+	const body = checkBody(context, unlockRequestSchema, asked, itemIndex, names) as IDataObject;
+	return { path: PATHS.unlock, body, key: idempotencyKeyFor(context, PATHS.unlock, body) };
+}
+
+/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
+function unlockCall(u: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+	const request = { ...requestOf(u, ids, itemIndex), credits };
+	return chargingCallOf(u.run.budget, request, { itemIndex, ids });
 }
 
 /**
@@ -243,7 +246,7 @@ async function send(u: Unlocking, call: ChargingCall, lost?: ChargingCall[]): Pr
 /**
  * Each entry of an answer: a record (its contact now held at its level) or an id the API does not
  * know. Ids it left out are asked for again once (free if they were unlocked), with what the call's
- * charge leaves of its worst case; left out again, each fails saying it may have been charged.
+ * charge leaves of its worst case (all if unreadable); left out again, each may have been charged.
  */
 async function takeAnswer(
 	u: Unlocking,
@@ -258,7 +261,7 @@ async function takeAnswer(
 	const answered = new Set(answer.contacts.map(({ id }) => String(id)));
 	const missing = call.ids!.filter((id) => !answered.has(id));
 	if (missing.length === 0) return;
-	const left = charged === undefined ? 0 : call.reservation.credits - charged;
+	const left = charged === undefined ? Infinity : call.reservation.credits - charged;
 	const credits = Math.min(missing.length * u.run.cost, left);
 	const again = !call.askedAgain && unlockCall(u, missing, credits, call.itemIndex);
 	if (again) return send(u, { ...again, askedAgain: true });

@@ -108,6 +108,7 @@ const CAP_WORDS = {
 	left_today: ['Earlier runs and calls of this node today', 'wait for the next day (UTC), or '],
 	left_in_session: ['Earlier calls of this MCP session', 'or '],
 	none: ['Earlier tool calls of this execution', ''],
+	retries: ['Earlier tries of this node run (Retry On Fail)', ''],
 };
 
 /** Stop Before Spending: a refusal when the run's worst case may not fit (thrown without continueOnFail). */
@@ -122,7 +123,7 @@ export function stopBeforeSpending(
 	const cap = budget.tightest;
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
 	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
-	const [who, wait] = CAP_WORDS[cap.leftField ?? 'none'];
+	const [who, wait] = CAP_WORDS[cap.leftField ?? (budget.shared ? 'none' : 'retries')];
 	const setWhatFits = `set When Max Credits Is Reached to ${whatFits}`;
 	const raiseTo = `${cap.label} to ${worstCase + usedBefore}`;
 	const remedy = `Ask for fewer contacts, ${wait}raise ${raiseTo}${cap.leftField ? '' : `, or ${setWhatFits}`}`;

@@ -155,7 +155,7 @@ export class CreditBudget {
 	 * Holds a call's worst case in every tally: a lost call's key takes its held worst case over, and
 	 * a key a tally settled holds nothing there (the API answers it again for free). A call sent before
 	 * is never refused: its worst case was held when it was first sent. Undefined: it does not fit,
-	 * or an overcharge ended the run's charging calls.
+	 * or an overcharge ended the charging calls (of this run, or of any run its caps count).
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		if (this.overcharge !== undefined) return undefined;
@@ -168,7 +168,9 @@ export class CreditBudget {
 		const fits = shares.every(
 			({ credits, fresh }, at) => !fresh || credits <= leftOf(this.caps[at]),
 		);
-		if (!fits && !sentBefore) return undefined;
+		// A cap already passed (an overcharge counted) sends no new call, not even of held contacts.
+		const passed = this.caps.some(({ max, tally }) => tally.charged > max);
+		if ((!fits || passed) && !sentBefore) return undefined;
 		for (const { tally, credits, fresh } of shares)
 			if (fresh) tally.reserved += credits;
 			else forget(tally, 'lost', key!);

@@ -243,3 +243,236 @@ it('a run stopped by a refusal while a lost call waits: Retry On Fail takes that
 	expect(result.items).toHaveLength(200);
 	expect(api.charged).toBe(200);
 });
+
+it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail takes it over', async () => {
+	const seen = new Map<string, number>();
+	const enriched = new Set<string>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		// The second lookup is refused once (403).
+		if (seen.size === 2 && sends === 1)
+			return json(res, 403, { error: { code: 'forbidden', message: 'Not now' } });
+		const charge = enriched.has(email) ? 0 : 1;
+		enriched.add(email);
+		api.charged += charge;
+		// Every attempt of the first send (the transport's five) loses its answer.
+		if (seen.size === 1 && sends <= 5) return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 2,
+		},
+		inputItems: ['a', 'b'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'enrich-retry-takes-over',
+	});
+	// The first try kept nothing of its lost call: its 1 credit stayed reserved with no key to take
+	// it over, so Stop Before Spending refused the second try (2 credits against 1 left).
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(2);
+	expect(api.charged).toBe(2);
+});
+
+it('Enrich: a person asked twice, the first answer lost then replayed: the second is free', async () => {
+	const seen = new Map<string, number>();
+	const enriched = new Set<string>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		const charge = seen.size === 1 && sends > 1 ? 1 : enriched.has(email) ? 0 : 1;
+		if (sends === 1) enriched.add(email);
+		if (sends === 1) api.charged += charge;
+		// Every attempt of the first send (the transport's five) loses its answer; its replay answers.
+		if (seen.size === 1 && sends <= 5) return res.socket?.destroy();
+		const contact = { id: 'ct_a', email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 1,
+		},
+		inputItems: [{ json: { email: 'a@example.com' } }, { json: { email: 'a@example.com' } }],
+		baseUrl: fake.url,
+	});
+	// Stop Before Spending counted the person once (1 of 1); the second lookup was priced before the
+	// replay settled the first, so it found no room and the run failed with "1 item not sent".
+	expect(result.error).toBeUndefined();
+	expect(result.items.map(({ json }) => json.id)).toEqual(['ct_a', 'ct_a']);
+	expect(api.charged).toBe(1);
+});
+
+it('an agent asks at premium for the ids of a call lost at basic: Stop Before Spending counts them', async () => {
+	const held = new Map<string, number>();
+	const api = { charged: 0, calls: 0 };
+	const lostKey = { value: undefined as string | undefined };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		// The first call (basic) is never answered, nor carried out.
+		if ((lostKey.value ??= key) === key) return res.socket?.destroy();
+		api.calls++;
+		const { ids: asked, level } = request.body as { ids: string[]; level: string };
+		const rank = level === 'premium' ? 2 : 1;
+		let charge = 0;
+		for (const id of asked) charge += Math.max(0, rank - (held.get(id) ?? 0));
+		for (const id of asked) held.set(id, Math.max(rank, held.get(id) ?? 0));
+		api.charged += charge;
+		const contacts = asked.map((id) => ({ id, unlocked: true, level, name: id }));
+		return json(res, 200, { contacts, credits_charged: charge, credits_remaining: 5_000 });
+	});
+	const [a, b, c, d, e] = ids(5);
+	const { toolCalls } = await runAgent({
+		toolType: new ContactData(),
+		toolParameters: {
+			...unlockParameters({ maxCredits: 10, level: '={{ $json.level }}' }),
+			contactIds: '={{ $json.ids }}',
+		},
+		rounds: [[{ ids: [a, b], level: 'basic' }], [{ ids: [a, b, c, d, e], level: 'premium' }]],
+		credentialTypes: [new ContactDataApi()],
+		credentials: credential(),
+	});
+	// The lost basic call holds 2 of the 10. At premium, [a, b] form the lost call's ids but not its
+	// key (the level differs): they cost up to 4 more, so the run could cost 10 with 8 left.
+	// Before: the forecast left [a, b] out as a lost call taken over (6 of 8), the run sent [a, b]
+	// and [c, d], then failed "Max Credits of 10 reached ... 1 contact not sent".
+	const second = String(toolCalls[1].items[0]?.json.error ?? toolCalls[1].error?.message);
+	expect(second).toMatch(/is not enough/);
+	expect(api.calls).toBe(0);
+});
+
+it('on the canvas, Stop Before Spending on a later try of Retry On Fail never speaks of tool calls', async () => {
+	const unlocked = new Set<string>();
+	fake = await startFakeApi((request, res) => {
+		const asked = (request.body as { ids: string[] }).ids;
+		const fresh = asked.filter((id) => id !== 'ct_b' && !unlocked.has(id));
+		fresh.forEach((id) => unlocked.add(id));
+		// ct_b is never in the answer: the run fails "did not answer", its worst case held.
+		const contacts = asked
+			.filter((id) => id !== 'ct_b')
+			.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+		return json(res, 200, { contacts, credits_charged: fresh.length, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: unlockParameters({ maxCredits: 2 }),
+		inputItems: idItems(['ct_a', 'ct_b']),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'retry-words',
+	});
+	// The second try is refused (ct_b's worst case stays held); what used the budget was the first
+	// try, not "Earlier tool calls of this execution".
+	expect(result.error?.message).toMatch(/is not enough/);
+	expect(result.error?.description).not.toMatch(/tool calls/);
+});
+
+it('an unreadable charge, then the left-out id asked again and charged: no overcharge is claimed', async () => {
+	const unlocked = new Set<string>();
+	let calls = 0;
+	fake = await startFakeApi((request, res) => {
+		calls++;
+		const asked = (request.body as { ids: string[] }).ids;
+		const fresh = asked.filter((id) => !unlocked.has(id));
+		// The first answer leaves its last id out (not charged) and reports its charge as a string.
+		const answered = calls === 1 ? asked.slice(0, -1) : asked;
+		answered.forEach((id) => unlocked.add(id));
+		const charge = answered.filter((id) => fresh.includes(id)).length;
+		const contacts = answered.map((id) => ({ id, unlocked: true, level: 'basic', name: id }));
+		const credits_charged = calls === 1 ? String(charge) : charge;
+		return json(res, 200, { contacts, credits_charged, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: unlockParameters({ maxCredits: 1_000 }),
+		inputItems: idItems(ids(101)),
+		baseUrl: fake.url,
+	});
+	// The unreadable answer keeps its call's worst case (100) held, the left-out id within it. Before:
+	// it was asked again with a worst case of 0, its honest charge of 1 counted as an overcharge
+	// "above its call's worst case", and the 101st contact was never sent.
+	expect(result.error?.message).toBeUndefined();
+	expect(hints(result)[0]).not.toMatch(/above its call's worst case/);
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(101);
+	expect(unlocked.size).toBe(101);
+});
+
+it('Enrich: after an overcharge no lost answer is replayed (no charging call follows)', async () => {
+	const seen = new Map<string, number>();
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		// The first lookup's answers are lost (the transport's five attempts); the second charges 5.
+		if (seen.size === 1) return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: 5, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			options: {},
+		},
+		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		baseUrl: fake.url,
+	});
+	// Unlock sends no replay after an overcharge ("no further call was sent"); Enrich replayed the
+	// first lookup once more when the third found no room.
+	expect(result.error?.message).toMatch(/may have charged/);
+	expect([...seen.values()][0]).toBe(5);
+	expect(seen.size).toBe(2);
+});
+
+it('Enrich: a lost answer replayed mid-run and lost again is kept for Retry On Fail', async () => {
+	const seen = new Map<string, number>();
+	const api = { charged: 0 };
+	fake = await startFakeApi((request, res, req) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		const email = (request.body as { email: string }).email;
+		if (sends === 1) api.charged++;
+		// The first lookup's answer is lost through its send and its replay, answered on the next try.
+		if (seen.size === 1 || (seen.keys().next().value === key && sends <= 10))
+			return res.socket?.destroy();
+		const contact = { id: `ct_${email}`, email, unlocked: true, level: 'basic' };
+		return json(res, 200, { contact, credits_charged: 1, credits_remaining: 5_000 });
+	});
+	const result = await run(sandbox, {
+		parameters: {
+			resource: 'contact',
+			operation: 'enrich',
+			email: '={{ $json.email }}',
+			maxCredits: 2,
+			whenMaxCreditsReached: 'whatFits',
+		},
+		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
+		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
+		baseUrl: fake.url,
+		nodeId: 'enrich-replayed-lost-again',
+	});
+	// The second try sends the lost call again (same key) and takes its held worst case over. Before:
+	// the replay lost again was kept nowhere, its 1 credit stayed reserved with no key to take it
+	// over, and the second try passed item 0 over for the budget.
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].json.id).toBe('ct_a@example.com');
+	expect(api.charged).toBe(2);
+});

@@ -52,6 +52,20 @@ describe('reserve and settle', () => {
 		expect(budget.reserve(0, 'held contacts')).toBeUndefined();
 	});
 
+	it('an overcharge ends the charging calls of the next tool calls and runs that share a cap', () => {
+		const ledger = { charged: 0, reserved: 0 };
+		const day = { charged: 0, reserved: 0 };
+		const overcharged = new CreditBudget(10, ledger, true, [dayCap(10, day)]);
+		overcharged.settle(overcharged.reserve(0, 'held contacts')!, { credits_charged: 50 });
+		// The next tool call of the execution, its contacts held (priced 0): each would pass the cap
+		// by one more call of a misbehaving API.
+		const nextToolCall = new CreditBudget(10, ledger, true, [dayCap(10, day)]);
+		expect(nextToolCall.reserve(0, 'held again')).toBeUndefined();
+		// A later run today (a new Max Credits ledger) under the same Max Credits per Day.
+		const laterRun = new CreditBudget(10, { charged: 0, reserved: 0 }, false, [dayCap(10, day)]);
+		expect(laterRun.reserve(0, 'held today')).toBeUndefined();
+	});
+
 	it('a refused call (nothing charged) gives its room back', () => {
 		const budget = new CreditBudget(5);
 		budget.release(budget.reserve(5)!);
