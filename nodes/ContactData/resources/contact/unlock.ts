@@ -154,15 +154,16 @@ function nextCall(u: Unlocking, from: number, room: number) {
 	const queue = u.queue;
 	const priceOf = (id: string) => budget.priceOf(id, rank, cost);
 	const lost = budget.lostCallFrom(queue[from]);
-	// Its key, not its ids alone: at another level the same ids are another call.
-	const takenOver = lost && budget.sentBefore(requestOf(u, lost).key);
-	if (takenOver && lost.every((id, at) => queue[from + at] === id))
+	// Lined up as it was sent, and by its key, not its ids alone: at another level they are another call.
+	const linedUp = lost?.every((id, at) => queue[from + at] === id);
+	if (lost && linedUp && budget.sentBefore(requestOf(u, lost).key))
 		return { ids: lost, credits: lost.map(priceOf).reduce((sum, price) => sum + price, 0), lost };
 	let credits = 0;
 	let to = from;
 	for (; to < queue.length && to - from < contract.LIMITS.idsPerUnlock; to++) {
-		if (credits + priceOf(queue[to]) > room) break;
-		credits += priceOf(queue[to]);
+		const price = priceOf(queue[to]);
+		if (credits + price > room) break;
+		credits += price;
 	}
 	return { ids: queue.slice(from, to), credits, lost: undefined };
 }
