@@ -27,6 +27,18 @@ afterEach(async () => {
 const ids = (count: number, from = 0) =>
 	Array.from({ length: count }, (_, index) => `ct_${String(from + index).padStart(6, '0')}`);
 const idItems = (list: string[]) => list.map((id) => ({ json: { id } }));
+
+/** Counts each Idempotency-Key's sends a fake API receives; `seen` holds the keys in the order first sent. */
+function keyedSends() {
+	const seen = new Map<string, number>();
+	const count = (req: { headers: Record<string, string | string[] | undefined> }) => {
+		const key = String(req.headers['idempotency-key']);
+		const sends = (seen.get(key) ?? 0) + 1;
+		seen.set(key, sends);
+		return { key, sends };
+	};
+	return { seen, count };
+}
 const credential = () => ({ contactDataApi: { apiKey: 'cd_test_x', baseUrl: fake!.url } });
 
 /**
@@ -212,12 +224,10 @@ it('a version 2 tool answer keeps its credit fields (what is held is said from 2
 
 it('a run stopped by a refusal while a lost call waits: Retry On Fail takes that call over', async () => {
 	const unlocked = new Set<string>();
-	const seen = new Map<string, number>();
+	const { seen, count } = keyedSends();
 	const api = { charged: 0 };
 	fake = await startFakeApi((request, res, req) => {
-		const key = String(req.headers['idempotency-key']);
-		const sends = (seen.get(key) ?? 0) + 1;
-		seen.set(key, sends);
+		const { sends } = count(req);
 		const body = request.body as { ids: string[] };
 		const fresh = body.ids.filter((id) => !unlocked.has(id));
 		// The first call is charged and its answer lost; the second is refused once (403).
@@ -245,13 +255,11 @@ it('a run stopped by a refusal while a lost call waits: Retry On Fail takes that
 });
 
 it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail takes it over', async () => {
-	const seen = new Map<string, number>();
+	const { seen, count } = keyedSends();
 	const enriched = new Set<string>();
 	const api = { charged: 0 };
 	fake = await startFakeApi((request, res, req) => {
-		const key = String(req.headers['idempotency-key']);
-		const sends = (seen.get(key) ?? 0) + 1;
-		seen.set(key, sends);
+		const { sends } = count(req);
 		const email = (request.body as { email: string }).email;
 		// The second lookup is refused once (403).
 		if (seen.size === 2 && sends === 1)
@@ -284,13 +292,11 @@ it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail ta
 });
 
 it('Enrich: a person asked twice, the first answer lost then replayed: the second is free', async () => {
-	const seen = new Map<string, number>();
+	const { seen, count } = keyedSends();
 	const enriched = new Set<string>();
 	const api = { charged: 0 };
 	fake = await startFakeApi((request, res, req) => {
-		const key = String(req.headers['idempotency-key']);
-		const sends = (seen.get(key) ?? 0) + 1;
-		seen.set(key, sends);
+		const { sends } = count(req);
 		const email = (request.body as { email: string }).email;
 		const charge = seen.size === 1 && sends > 1 ? 1 : enriched.has(email) ? 0 : 1;
 		if (sends === 1) enriched.add(email);
@@ -411,11 +417,9 @@ it('an unreadable charge, then the left-out id asked again and charged: no overc
 });
 
 it('Enrich: after an overcharge no lost answer is replayed (no charging call follows)', async () => {
-	const seen = new Map<string, number>();
+	const { seen, count } = keyedSends();
 	fake = await startFakeApi((request, res, req) => {
-		const key = String(req.headers['idempotency-key']);
-		const sends = (seen.get(key) ?? 0) + 1;
-		seen.set(key, sends);
+		count(req);
 		const email = (request.body as { email: string }).email;
 		// The first lookup's answers are lost (the transport's five attempts); the second charges 5.
 		if (seen.size === 1) return res.socket?.destroy();
@@ -442,12 +446,10 @@ it('Enrich: after an overcharge no lost answer is replayed (no charging call fol
 });
 
 it('Enrich: a lost answer replayed mid-run and lost again is kept for Retry On Fail', async () => {
-	const seen = new Map<string, number>();
+	const { seen, count } = keyedSends();
 	const api = { charged: 0 };
 	fake = await startFakeApi((request, res, req) => {
-		const key = String(req.headers['idempotency-key']);
-		const sends = (seen.get(key) ?? 0) + 1;
-		seen.set(key, sends);
+		const { key, sends } = count(req);
 		const email = (request.body as { email: string }).email;
 		if (sends === 1) api.charged++;
 		// The first lookup's answer is lost through its send and its replay, answered on the next try.
