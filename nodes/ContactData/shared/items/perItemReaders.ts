@@ -3,9 +3,20 @@
  * version says (perItemParameters.ts): at a field of each input item, read directly, or from a
  * parameter per item. Each reader is set up once per run and then called for every item.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { OperationError } from '../client/failures';
+import {
+	CONTACT_IDS,
+	EMAIL,
+	LINKEDIN_URL,
+	type PerItemValue,
+} from '../parameters/perItemParameters';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
 import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
 import { usesExpression } from './items';
@@ -24,25 +35,15 @@ function valueAtPath(json: IDataObject, path: string): { found: boolean; value?:
 const hasOwn = (value: unknown, key: string) =>
 	typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
-/** The parameters of one per-item value, by version (perItemParameters.ts). */
-interface ValueParameters {
-	/** Version 2's "… From", and its choice that means a field. */
-	from: { name: string; field: string };
-	/** The field name parameter; an optional one may be empty. */
-	field: { name: string; displayName: string; fallback: string; optional?: boolean };
-	/** The parameter that holds the value itself. */
-	value: { name: string; displayName: string };
-}
-
 /** Where a run reads a value: at a field of each item (its name read once), or a parameter per item. */
 type Source = { field: string } | { parameter: string; displayName: string };
 
-function sourceOf(context: IExecuteFunctions, { from, field, value }: ValueParameters): Source {
+function sourceOf(context: IExecuteFunctions, { from, field, value }: PerItemValue): Source {
 	const node = context.getNode();
 	const asValue = { parameter: value.name, displayName: value.displayName };
 	if (!fromVersion2(node)) return asValue;
 	if (!fromVersion2_1(node)) {
-		const atField = context.getNodeParameter(from.name, 0, from.field) === from.field;
+		const atField = context.getNodeParameter(from.name, 0, from.default) === from.default;
 		return atField ? { field: fieldNameOf(context, field) } : asValue;
 	}
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
@@ -52,13 +53,13 @@ function sourceOf(context: IExecuteFunctions, { from, field, value }: ValueParam
 	return { field: fieldNameOf(context, field) };
 }
 
-/** A field name parameter, read once per run; `optional` ones may be empty. */
+/** A field name parameter, read once per run; one not required may be empty. */
 function fieldNameOf(
 	context: IExecuteFunctions,
-	{ name, displayName, fallback, optional }: ValueParameters['field'],
+	{ name, displayName, default: fallback, required }: INodeProperties,
 ): string {
 	const value = context.getNodeParameter(name, 0, fallback);
-	if (typeof value === 'string' && (value.trim() !== '' || optional)) return value.trim();
+	if (typeof value === 'string' && (value.trim() !== '' || !required)) return value.trim();
 	throw refused(
 		{ context, itemIndex: 0 },
 		displayName,
@@ -82,12 +83,6 @@ function missingField(
 		: 'The item is empty.';
 	return refused(where, displayName, field, 'is not a field of the input item', `${has} ${advice}`);
 }
-
-const CONTACT_IDS: ValueParameters = {
-	from: { name: 'contactIdsFrom', field: 'field' },
-	field: { name: 'contactIdField', displayName: 'Contact ID Field', fallback: 'id' },
-	value: { name: 'contactIds', displayName: 'Contact IDs' },
-};
 
 /** The run's reader of each item's contact ids, checked (ct_…, at least one). */
 export function contactIdsReader(
@@ -126,23 +121,6 @@ export interface Person {
 	names: { email: string; linkedin_url: string };
 }
 
-const PERSON_FROM = { name: 'personFrom', field: 'fields' };
-const EMAIL: ValueParameters = {
-	from: PERSON_FROM,
-	field: { name: 'emailField', displayName: 'Email Field', fallback: 'email', optional: true },
-	value: { name: 'email', displayName: 'Email' },
-};
-const LINKEDIN_URL: ValueParameters = {
-	from: PERSON_FROM,
-	field: {
-		name: 'linkedinUrlField',
-		displayName: 'LinkedIn URL Field',
-		fallback: 'linkedin_url',
-		optional: true,
-	},
-	value: { name: 'linkedinUrl', displayName: 'LinkedIn URL' },
-};
-
 /** One text value of each item, and the name its errors give it. */
 interface TextReader {
 	name: string;
@@ -151,7 +129,7 @@ interface TextReader {
 	read: (json: IDataObject, where: Where) => string;
 }
 
-function textReader(context: IExecuteFunctions, parameters: ValueParameters): TextReader {
+function textReader(context: IExecuteFunctions, parameters: PerItemValue): TextReader {
 	const source = sourceOf(context, parameters);
 	if ('parameter' in source) {
 		const name = source.displayName;
