@@ -3,7 +3,7 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { OperationError } from '../client/failures';
 
-/** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */
+/** In the order offered, without repeats; `elsewhere` says where the others come from. */
 export function toEventTypes<T extends string>(
 	node: INode,
 	value: unknown,
@@ -26,8 +26,8 @@ export function toEventTypes<T extends string>(
 	return offered.filter((type) => given.includes(type));
 }
 
-/** Both triggers' Simplify option (their items are the same shape: shared/items/eventItem). */
-export const EVENT_SIMPLIFY_OPTION: INodeProperties = {
+/** n8n's standard Simplify: both triggers' (their items are alike) and Contact's. */
+export const SIMPLIFY_OPTION: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
