@@ -21,7 +21,7 @@ import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions
 import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
 import { usesExpression } from './items';
 
-/** What an item holds at a field: dotted paths reach into objects and arrays; a key with dots in it is found first. */
+/** Dotted paths reach into objects and arrays; a key with dots in it is found first. */
 function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
 	if (hasOwn(json, path)) return { found: true, value: json[path] };
 	let value: unknown = json;
@@ -35,12 +35,12 @@ function valueAtPath(json: IDataObject, path: string): { found: boolean; value?:
 const hasOwn = (value: unknown, key: string) =>
 	typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
-/** Where a run reads a value: at a field of each item (its name read once), or a parameter per item. */
-type Source = { field: string } | { parameter: string; displayName: string };
+/** At a field of each item (its name read once), or a parameter per item. */
+type Source = { field: string } | { parameter: INodeProperties };
 
 function sourceOf(context: IExecuteFunctions, { from, field, value }: PerItemValue): Source {
 	const node = context.getNode();
-	const asValue = { parameter: value.name, displayName: value.displayName };
+	const asValue = { parameter: value };
 	if (!fromVersion2(node)) return asValue;
 	if (!fromVersion2_1(node)) {
 		const atField = context.getNodeParameter(from.name, 0, from.default) === from.default;
@@ -48,8 +48,7 @@ function sourceOf(context: IExecuteFunctions, { from, field, value }: PerItemVal
 	}
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
 	if (isToolCopy(node)) return asValue;
-	if (usesExpression(context, [field.name]))
-		return { parameter: field.name, displayName: field.displayName };
+	if (usesExpression(context, [field.name])) return { parameter: field };
 	return { field: fieldNameOf(context, field) };
 }
 
@@ -69,7 +68,7 @@ function fieldNameOf(
 	);
 }
 
-/** The error for an item without the field: it names the field, and the item's own fields to pick from. */
+/** Names the item's own fields to pick from. */
 function missingField(
 	where: Where,
 	displayName: string,
@@ -84,7 +83,6 @@ function missingField(
 	return refused(where, displayName, field, 'is not a field of the input item', `${has} ${advice}`);
 }
 
-/** The run's reader of each item's contact ids, checked (ct_…, at least one). */
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -92,12 +90,9 @@ export function contactIdsReader(
 	const node = context.getNode();
 	const source = sourceOf(context, CONTACT_IDS);
 	if ('parameter' in source) {
+		const { name, displayName } = source.parameter;
 		return (itemIndex) =>
-			contactIdsOf(
-				{ context, itemIndex },
-				source.displayName,
-				context.getNodeParameter(source.parameter, itemIndex),
-			);
+			contactIdsOf({ context, itemIndex }, displayName, context.getNodeParameter(name, itemIndex));
 	}
 	const { field } = source;
 	const advice = `Set Contact ID Field to the field that holds the contact ID, or ${
@@ -113,18 +108,17 @@ export function contactIdsReader(
 	};
 }
 
-/** What Enrich looks a person up by, and the names its errors give them. */
 export interface Person {
 	email: string;
 	linkedinUrl: string;
-	/** The parameter each value came from, as the editor shows it (for errors about the value). */
+	/** The parameter each value came from, as errors about it name it. */
 	names: { email: string; linkedin_url: string };
 }
 
-/** One text value of each item, and the name its errors give it. */
 interface TextReader {
+	/** As errors name it. */
 	name: string;
-	/** The field it is read at, when it is read at a field. */
+	/** When read at a field. */
 	field?: string;
 	read: (json: IDataObject, where: Where) => string;
 }
@@ -132,9 +126,9 @@ interface TextReader {
 function textReader(context: IExecuteFunctions, parameters: PerItemValue): TextReader {
 	const source = sourceOf(context, parameters);
 	if ('parameter' in source) {
-		const name = source.displayName;
+		const name = source.parameter.displayName;
 		const read = (_: IDataObject, where: Where) =>
-			textOf(where, name, context.getNodeParameter(source.parameter, where.itemIndex, ''));
+			textOf(where, name, context.getNodeParameter(source.parameter.name, where.itemIndex, ''));
 		return { name, read };
 	}
 	const { field } = source;
@@ -144,7 +138,6 @@ function textReader(context: IExecuteFunctions, parameters: PerItemValue): TextR
 	return { name, field, read };
 }
 
-/** The run's reader of Enrich's person: Email Field and LinkedIn URL Field (from version 2, by default) or Email and LinkedIn URL. */
 export function personReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -165,7 +158,6 @@ export function personReader(
 	};
 }
 
-/** An item with neither an email nor a LinkedIn URL at the fields named. */
 function noPerson(
 	where: Where,
 	names: Person['names'],

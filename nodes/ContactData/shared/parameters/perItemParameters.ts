@@ -1,9 +1,9 @@
 /**
  * The parameters that give each input item's contact IDs (Unlock, Create, Add and Remove Contacts)
  * or person (Enrich). Version 1 evaluates an expression per item (0.2–0.5 ms each); from version 2
- * the default names a field of each item, read directly (about a microsecond), an expression staying
- * possible: in version 2 through "… From", from 2.1 through n8n's Fixed/Expression switch. An agent's
- * tool gets the values from the model ($fromAI). items/perItemReaders.ts reads them.
+ * the default names a field of each item, read directly (about a microsecond), an expression
+ * staying possible: in version 2 through "… From", from 2.1 through n8n's Fixed/Expression switch.
+ * An agent's tool gets the values from the model ($fromAI). items/perItemReaders.ts reads them.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
@@ -30,7 +30,7 @@ const NESTED = 'For a field inside another, join the names with a dot: company.n
 
 const READ_ONCE = 'Read once, from the first item: all items use the same field.';
 
-/** One value given per item, by version: "… From" (its default is the field choice), its field, its expression. */
+/** One value given per item: "… From" (its default chooses the field), field, expression. */
 export interface PerItemValue {
 	from: INodeProperties;
 	field: INodeProperties;
