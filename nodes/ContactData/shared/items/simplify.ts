@@ -12,6 +12,7 @@ import type {
 
 import { unlockedContactSchema } from '../client/contract';
 import { SIMPLIFY_OPTION } from '../parameters/eventsToWatch';
+import { label } from '../parameters/filterParameters';
 import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
@@ -45,17 +46,10 @@ export const TOOL_OUTPUT_CHOICES = [
 	},
 ] as const;
 
-const WORDS: Record<string, string> = { linkedin: 'LinkedIn', url: 'URL' };
-const labelOf = (field: string) =>
-	field
-		.split('_')
-		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-
 /** The fields of an unlocked record (its id always comes). */
 export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
 	.filter((field) => field !== 'id')
-	.map((field) => ({ name: labelOf(field), value: field }))
+	.map((field) => ({ name: label(field), value: field }))
 	.sort((a, b) => a.name.localeCompare(b.name));
 
 const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);

@@ -19,13 +19,14 @@ const SPECIAL_LABELS: Record<string, string> = {
 	hubspot: 'HubSpot',
 	information_technology: 'Information Technology (IT)',
 	human_resources: 'Human Resources (People)',
+	linkedin_url: 'LinkedIn URL',
 };
 
 /** Short words Title Case keeps in lower case inside a label ("Food and Beverage"). */
 const MINOR_WORDS = new Set('a an and as at by for in of on or the to'.split(' '));
 
-/** In Title Case, as n8n's guideline asks. */
-const label = (value: string) =>
+/** An option's name from its API value, in Title Case as n8n's guideline asks. */
+export const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
