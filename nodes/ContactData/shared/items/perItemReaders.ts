@@ -1,7 +1,6 @@
 /**
- * The per-item values of Unlock, Enrich, Add Contacts and Remove Contacts, read the way the node's
- * version says (perItemParameters.ts): at a field of each input item, read directly, or from a
- * parameter per item. Each reader is set up once per run and then called for every item.
+ * The per-item values of perItemParameters.ts, read the way the node's version says: at a field of
+ * each input item, or from a parameter per item. A reader is set up once a run, called per item.
  */
 import type {
 	IDataObject,

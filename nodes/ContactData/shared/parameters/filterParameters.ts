@@ -133,10 +133,9 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 };
 
 /**
- * The filter fields of Search and of Create from Search Filters: one property each for both (Create
- * From is set only on Create, so hiding them when it is Contact IDs leaves Search as it is).
- * The JSON field stays in version 1 only: n8n's rules want no open-ended JSON field, and Additional
- * Filters already takes any filter by name, its value read as JSON.
+ * One property each for Search and Create (Create From is set only on Create). The JSON field stays
+ * in version 1 only: n8n's rules want no open-ended JSON field, and Additional Filters already
+ * takes any filter by name, its value read as JSON.
  */
 const showForFilters: IDisplayOptions = {
 	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },

@@ -9,6 +9,7 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { CREDIT_COST, ID_PREFIXES } from '../client/contract';
 import {
+	AS_TOOL,
 	FROM_VERSION_2,
 	FROM_VERSION_2_1,
 	ON_CANVAS,
@@ -162,14 +163,12 @@ function expressionCopies(
 	{ from, value, fromAI }: PerItemValue,
 	displayOptions: IDisplayOptions,
 ): INodeProperties[] {
-	const [onCanvas, asTool] = withToolDefault({ ...value, displayOptions }, fromAI);
-	const canvasShow = shownWhen(onCanvas.displayOptions ?? {}, VERSION_2, {
-		[from.name]: ['expression'],
-	});
-	const toolShow = shownWhen(asTool.displayOptions ?? {}, FROM_VERSION_2);
+	const onCanvas = shownWhen(displayOptions, ON_CANVAS, VERSION_2, { [from.name]: ['expression'] });
+	const asTool = shownWhen(displayOptions, AS_TOOL, FROM_VERSION_2);
+	const hide = { [from.name]: [String(from.default)] };
 	return [
-		{ ...onCanvas, displayOptions: canvasShow },
-		{ ...asTool, displayOptions: { ...toolShow, hide: { [from.name]: [String(from.default)] } } },
+		{ ...value, displayOptions: onCanvas },
+		{ ...value, default: fromAI, displayOptions: { ...asTool, hide } },
 	];
 }
 
@@ -179,14 +178,12 @@ function perItemParameters(
 	values: PerItemValue[],
 ): INodeProperties[] {
 	const { from } = values[0];
+	const version1 = shownWhen(displayOptions, VERSION_1);
 	const version2 = shownWhen(displayOptions, VERSION_2);
 	const atField = shownWhen(version2, { [from.name]: [String(from.default)] });
 	const from2_1 = shownWhen(displayOptions, FROM_VERSION_2_1, ON_CANVAS);
 	return [
-		...values.map(({ value }) => ({
-			...value,
-			displayOptions: shownWhen(displayOptions, VERSION_1),
-		})),
+		...values.map(({ value }) => ({ ...value, displayOptions: version1 })),
 		...withToolDefault({ ...from, displayOptions: version2 }, 'expression'),
 		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: READ_ONCE })),
 		...values.map(({ field, what }) => ({
@@ -215,7 +212,6 @@ export function contactIdsParameters(
 	]);
 }
 
-/** The Contact IDs parameters of Unlock, Add Contacts and Remove Contacts: one set for the three. */
 export const CONTACT_IDS_PARAMETERS = contactIdsParameters(
 	{
 		show: {
