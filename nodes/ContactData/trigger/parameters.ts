@@ -10,7 +10,8 @@ import type {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
-import { SIMPLIFY_OPTION, toEventTypes } from '../shared/parameters/eventsToWatch';
+import { SIMPLIFY_OPTION } from '../shared/parameters/descriptions';
+import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 
 export const triggerProperties: INodeProperties[] = [

@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { unlockedContactSchema } from '../client/contract';
-import { SIMPLIFY_OPTION } from '../parameters/eventsToWatch';
+import { SIMPLIFY_OPTION } from '../parameters/descriptions';
 import { label } from '../parameters/filterParameters';
 import {
 	AS_TOOL,

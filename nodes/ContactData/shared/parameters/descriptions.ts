@@ -1,3 +1,4 @@
+/** Parameters that several operations share, and their checked reading. */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -156,6 +157,15 @@ export const MAX_CREDITS_PARAMETER: INodeProperties = {
 	displayOptions: CHARGING,
 	description:
 		'The most credits one run may spend, read from the first item: a hard ceiling. As an AI agent’s tool, it caps all Contact Data tool calls of one execution together.',
+};
+
+/** n8n's standard Simplify: both triggers' (their items are alike) and Contact's. */
+export const SIMPLIFY_OPTION: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
 export function returnAllAndLimit(displayOptions: IDisplayOptions): INodeProperties[] {

@@ -1,5 +1,5 @@
 /** Both triggers' Events: as chosen, or as an expression gave them (an array or comma-separated text). */
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { OperationError } from '../client/failures';
 
@@ -25,12 +25,3 @@ export function toEventTypes<T extends string>(
 	}
 	return offered.filter((type) => given.includes(type));
 }
-
-/** n8n's standard Simplify: both triggers' (their items are alike) and Contact's. */
-export const SIMPLIFY_OPTION: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-};
