@@ -4,7 +4,8 @@
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { OperationError } from '../shared/client/failures';
-import { EVENT_SIMPLIFY_OPTION, toEventTypes } from '../shared/parameters/eventsToWatch';
+import { SIMPLIFY_OPTION } from '../shared/parameters/descriptions';
+import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 import type { JobChangeType } from '../shared/items/changes';
 
@@ -50,7 +51,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [EVENT_SIMPLIFY_OPTION],
+		options: [SIMPLIFY_OPTION],
 	},
 ];
 

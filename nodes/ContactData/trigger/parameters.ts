@@ -10,7 +10,8 @@ import type {
 } from 'n8n-workflow';
 
 import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
-import { EVENT_SIMPLIFY_OPTION, toEventTypes } from '../shared/parameters/eventsToWatch';
+import { SIMPLIFY_OPTION } from '../shared/parameters/descriptions';
+import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 
 export const triggerProperties: INodeProperties[] = [
@@ -60,7 +61,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Intent events scoring below this (0–100) are acknowledged but do not start the workflow',
 			},
-			EVENT_SIMPLIFY_OPTION,
+			SIMPLIFY_OPTION,
 		],
 	},
 ];

@@ -1,7 +1,6 @@
 /**
  * What an AI agent gets from a Contact tool call (version 2): one item, sized for a model's context,
  * with the contacts shaped, what could not be done apart, a search's next cursor, and the credits.
- * Version 1 and the canvas keep their items as they are.
  */
 import type {
 	IDataObject,
@@ -25,12 +24,11 @@ import {
 	simplifiedContact,
 } from '../items/simplify';
 
-/** Whether this run answers an AI agent in the compact form (version 2, run as a tool). */
 export function answersForAgent(context: IExecuteFunctions): boolean {
 	return fromVersion2(context.getNode()) && runsAsTool(context);
 }
 
-/** The keys an item that is not a contact keeps: why it is not one. */
+/** Why an item is not a contact. */
 const NOT_DONE_KEYS = [
 	'id',
 	'email',
@@ -47,11 +45,7 @@ const CHARGING = new Set(['unlock', 'enrich']);
 type Shape = (json: IDataObject) => IDataObject;
 const raw: Shape = (json) => json;
 
-/**
- * How the run answers: the Contact operations' output as one answer for the agent; other resources,
- * and runs not for an agent, unchanged. Read before the operation runs: a bad Output stops the run
- * before anything is sent.
- */
+/** Other resources and runs not for an agent: unchanged. Read first: a bad Output sends nothing. */
 export function toolAnswer(
 	context: IExecuteFunctions,
 ): (items: INodeExecutionData[]) => INodeExecutionData[] {
@@ -66,7 +60,6 @@ export function toolAnswer(
 	return (items) => answerOf(context, items, CHARGING.has(operation), shape);
 }
 
-/** Version 2.1's Output: Simplified (as Simplify), Raw, or the id and the Selected Fields. */
 function outputShapeOf(context: IExecuteFunctions): Shape {
 	const output = optionParameter(context, 'output', 'Output', 0, TOOL_OUTPUT_CHOICES, 'simplified');
 	if (output === 'simplified') return simplifiedContact;
@@ -91,7 +84,6 @@ function pick(json: IDataObject, keys: string[]): IDataObject {
 	);
 }
 
-/** The answer of one call: its contacts shaped, what was not done, the next page, the credits. */
 function answerOf(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -118,14 +110,10 @@ function answerOf(
 	return [{ json, pairedItem: everyInput(context) }];
 }
 
-/** One answer stands for all the call's input items. */
 const everyInput = (context: IExecuteFunctions) =>
 	pairedWith(context.getInputData().map((_, itemIndex) => itemIndex));
 
-/**
- * A tool call that could not be done answers the model with the message and its remedy, as Continue
- * On Fail's item: thrown, n8n 1.x would end the agent's run and n8n 2.x pass the message alone.
- */
+/** As Continue On Fail's item: thrown, n8n 1.x would end the agent's run, 2.x drop the remedy. */
 export function toolFailure(
 	context: IExecuteFunctions,
 	failure: NodeApiError | NodeOperationError,
@@ -136,12 +124,8 @@ export function toolFailure(
 /** Beside what is left of a cap over time: its worst cases held for calls not settled (lost answers). */
 const HELD_FIELDS = { left_today: 'held_today', left_in_session: 'held_in_session' };
 
-/**
- * What this call and this execution's tool calls spent, and what is left of Max Credits (the cap
- * they share; a search is free). Of a cap over time, what is left and, apart, what is held.
- */
+/** The execution's tool calls share Max Credits; a search is free (its budget spends nothing). */
 function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
-	// The budget this call's run used (a search makes one, of nothing spent).
 	const budget = creditBudgetOf(context);
 	const capsOverTime = charging ? budget.caps.filter((cap) => cap.leftField) : [];
 	// What is held is said apart from 2.1 on: versions 1 and 2 keep their answers as they were.

@@ -66,32 +66,23 @@ function sideKey(side: JobSide): string[] {
 
 const KEY_LENGTH = 32;
 
-function hashOf(parts: unknown[]): string {
+/** The key of a change from what identifies it. */
+export function keyOf(parts: unknown[]): string {
 	return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, KEY_LENGTH);
 }
 
-/** The key of a job or role change: the list, contact, type and both sides as compared. */
+/** The list, contact, type and both sides as compared. */
 export function jobChangeKey(
 	listId: string,
 	contactId: string,
 	type: string,
 	changes: { previous: JobSide; current: JobSide },
 ): string {
-	return hashOf([
+	return keyOf([
 		listId,
 		contactId,
 		type,
 		...sideKey(changes.previous),
 		...sideKey(changes.current),
 	]);
-}
-
-/** The key of any other event (an intent signal, a type added since): the event itself. */
-export function eventChangeKey(
-	listId: string,
-	contactId: string,
-	type: string,
-	eventId: string,
-): string {
-	return hashOf([listId, contactId, type, eventId]);
 }

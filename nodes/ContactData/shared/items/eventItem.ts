@@ -1,7 +1,7 @@
 /** The item both triggers start a workflow with, the same from either, so a workflow can move. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventChangeKey, jobChangeKey, type JobSide } from './changes';
+import { jobChangeKey, keyOf, type JobSide } from './changes';
 import { simplifyContact } from './simplify';
 
 export interface ContactEvent {
@@ -16,8 +16,8 @@ export interface ContactEvent {
 }
 
 /**
- * The event as delivered (the webhook's body with every field it came with), or with Simplify its
- * fields and its contact flattened as the action node's Simplify does, the contact's id as `contact_id`.
+ * As delivered (the webhook's body with every field it came with), or with Simplify its fields and
+ * its contact flattened as the action node's Simplify does, the contact's id as `contact_id`.
  */
 export function eventItem(
 	event: ContactEvent,
@@ -46,14 +46,13 @@ export function eventItem(
 	};
 }
 
-/** The change key: from the change for a job or role change, else from the event. */
+/** By the change for a job or role change, else (an intent signal, a newer type) by the event. */
 export function changeKeyOf(event: Omit<ContactEvent, 'created_at' | 'intent'>): string {
 	return event.changes && (event.type === 'job_change' || event.type === 'role_change')
 		? jobChangeKey(event.list_id, event.contact.id, event.type, event.changes)
-		: eventChangeKey(event.list_id, event.contact.id, event.type, event.id);
+		: keyOf([event.list_id, event.contact.id, event.type, event.id]);
 }
 
-/** The event id carried by an item `eventItem` made. */
 export function eventIdOfItem(item: IDataObject, simplify: boolean): string | undefined {
 	const id = simplify ? item.event_id : item.id;
 	return typeof id === 'string' ? id : undefined;

@@ -1,7 +1,4 @@
-/**
- * Input items in, output items out: continueOnFail, pairedItem and item-indexed errors, the same
- * way for every operation.
- */
+/** Input items in, output items out: continueOnFail, pairedItem and item-indexed errors. */
 import {
 	NodeApiError,
 	NodeOperationError,
@@ -19,10 +16,7 @@ export type OperationExecute = (
 	items: INodeExecutionData[],
 ) => Promise<INodeExecutionData[]>;
 
-/**
- * A thrown value as an n8n error: an error of n8n's as it was built (naming its item then), anything
- * else (n8n's expression errors, a bug) wrapped, naming the item it was thrown for.
- */
+/** n8n's errors as built; anything else (an expression error, a bug) wrapped, for its item. */
 export function asNodeError(
 	context: IExecuteFunctions,
 	error: unknown,
@@ -32,7 +26,6 @@ export function asNodeError(
 	return new OperationError(context, error instanceof Error ? error : String(error), { itemIndex });
 }
 
-/** The item continueOnFail puts in place of a failed one. */
 export function errorItem(
 	error: unknown,
 	pairedItem: IPairedItemData | IPairedItemData[],
@@ -54,15 +47,14 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
 }
 
 /**
- * Items read between two yields to the event loop. Reading an item's parameters can take half a
- * millisecond (n8n's expression engine): other executions in the process (their calls, their pacing)
- * go on between slices, and Stop ends a long read.
+ * Reading an item's parameters can take half a millisecond (n8n's expression engine): between
+ * slices other executions in the process go on, and Stop ends a long read.
  */
 const ITEMS_PER_SLICE = 200;
 
 /**
- * Checks every input item before anything is sent (a run that charges sends all items' calls
- * together). A refused item stops the node, or under continueOnFail is kept with its error.
+ * Before anything is sent (a run that charges sends all items' calls together). A refused item
+ * stops the node, or under continueOnFail is kept with its error.
  */
 export async function checkEveryItem<T>(
 	context: IExecuteFunctions,
@@ -84,10 +76,7 @@ export async function checkEveryItem<T>(
 	return { checked, refused };
 }
 
-/**
- * Runs `perItem` for each input item in order. Its JSON results become output items paired with
- * that item; a failure becomes an error item under continueOnFail, otherwise it stops the node.
- */
+/** A failure becomes an error item under continueOnFail, otherwise it stops the node. */
 export async function forEachItem(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -114,10 +103,7 @@ function isExecutionData(entry: IDataObject | INodeExecutionData): entry is INod
 	return typeof entry.json === 'object' && entry.json !== null && !Array.isArray(entry.json);
 }
 
-/**
- * For an operation whose answer does not depend on the input item (Get Balance, Get Many): one call
- * for the whole run, its items paired with every input item, instead of the same call per item.
- */
+/** For an answer that does not depend on the input item (Get Balance, Get Many): one call a run. */
 export async function onceForAllItems(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -133,7 +119,7 @@ export async function onceForAllItems(
 	}
 }
 
-/** Whether any of these parameters is an expression (which may read the input item). */
+/** An expression may read the input item. */
 export function usesExpression(context: IExecuteFunctions, names: string[]): boolean {
 	const { parameters } = context.getNode();
 	return names.some(

@@ -1,16 +1,26 @@
 /**
- * The per-item values of Unlock, Enrich, Add Contacts and Remove Contacts, read the way the node's
- * version says (perItemParameters.ts): at a field of each input item, read directly, or from a
- * parameter per item. Each reader is set up once per run and then called for every item.
+ * The per-item values of perItemParameters.ts, read the way the node's version says: at a field of
+ * each input item, or from a parameter per item. A reader is set up once a run, called per item.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { OperationError } from '../client/failures';
+import {
+	CONTACT_IDS,
+	EMAIL,
+	LINKEDIN_URL,
+	type PerItemValue,
+} from '../parameters/perItemParameters';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
 import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
 import { usesExpression } from './items';
 
-/** What an item holds at a field: dotted paths reach into objects and arrays; a key with dots in it is found first. */
+/** Dotted paths reach into objects and arrays; a key with dots in it is found first. */
 function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
 	if (hasOwn(json, path)) return { found: true, value: json[path] };
 	let value: unknown = json;
@@ -24,41 +34,30 @@ function valueAtPath(json: IDataObject, path: string): { found: boolean; value?:
 const hasOwn = (value: unknown, key: string) =>
 	typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
-/** The parameters of one per-item value, by version (perItemParameters.ts). */
-interface ValueParameters {
-	/** Version 2's "… From", and its choice that means a field. */
-	from: { name: string; field: string };
-	/** The field name parameter; an optional one may be empty. */
-	field: { name: string; displayName: string; fallback: string; optional?: boolean };
-	/** The parameter that holds the value itself. */
-	value: { name: string; displayName: string };
-}
+/** At a field of each item (its name read once), or a parameter per item. */
+type Source = { field: string } | { parameter: INodeProperties };
 
-/** Where a run reads a value: at a field of each item (its name read once), or a parameter per item. */
-type Source = { field: string } | { parameter: string; displayName: string };
-
-function sourceOf(context: IExecuteFunctions, { from, field, value }: ValueParameters): Source {
+function sourceOf(context: IExecuteFunctions, { from, field, value }: PerItemValue): Source {
 	const node = context.getNode();
-	const asValue = { parameter: value.name, displayName: value.displayName };
+	const asValue = { parameter: value };
 	if (!fromVersion2(node)) return asValue;
 	if (!fromVersion2_1(node)) {
-		const atField = context.getNodeParameter(from.name, 0, from.field) === from.field;
+		const atField = context.getNodeParameter(from.name, 0, from.default) === from.default;
 		return atField ? { field: fieldNameOf(context, field) } : asValue;
 	}
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
 	if (isToolCopy(node)) return asValue;
-	if (usesExpression(context, [field.name]))
-		return { parameter: field.name, displayName: field.displayName };
+	if (usesExpression(context, [field.name])) return { parameter: field };
 	return { field: fieldNameOf(context, field) };
 }
 
-/** A field name parameter, read once per run; `optional` ones may be empty. */
+/** A field name parameter, read once per run; one not required may be empty. */
 function fieldNameOf(
 	context: IExecuteFunctions,
-	{ name, displayName, fallback, optional }: ValueParameters['field'],
+	{ name, displayName, default: fallback, required }: INodeProperties,
 ): string {
 	const value = context.getNodeParameter(name, 0, fallback);
-	if (typeof value === 'string' && (value.trim() !== '' || optional)) return value.trim();
+	if (typeof value === 'string' && (value.trim() !== '' || !required)) return value.trim();
 	throw refused(
 		{ context, itemIndex: 0 },
 		displayName,
@@ -68,7 +67,7 @@ function fieldNameOf(
 	);
 }
 
-/** The error for an item without the field: it names the field, and the item's own fields to pick from. */
+/** Names the item's own fields to pick from. */
 function missingField(
 	where: Where,
 	displayName: string,
@@ -83,13 +82,6 @@ function missingField(
 	return refused(where, displayName, field, 'is not a field of the input item', `${has} ${advice}`);
 }
 
-const CONTACT_IDS: ValueParameters = {
-	from: { name: 'contactIdsFrom', field: 'field' },
-	field: { name: 'contactIdField', displayName: 'Contact ID Field', fallback: 'id' },
-	value: { name: 'contactIds', displayName: 'Contact IDs' },
-};
-
-/** The run's reader of each item's contact ids, checked (ct_…, at least one). */
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -97,12 +89,9 @@ export function contactIdsReader(
 	const node = context.getNode();
 	const source = sourceOf(context, CONTACT_IDS);
 	if ('parameter' in source) {
+		const { name, displayName } = source.parameter;
 		return (itemIndex) =>
-			contactIdsOf(
-				{ context, itemIndex },
-				source.displayName,
-				context.getNodeParameter(source.parameter, itemIndex),
-			);
+			contactIdsOf({ context, itemIndex }, displayName, context.getNodeParameter(name, itemIndex));
 	}
 	const { field } = source;
 	const advice = `Set Contact ID Field to the field that holds the contact ID, or ${
@@ -118,45 +107,27 @@ export function contactIdsReader(
 	};
 }
 
-/** What Enrich looks a person up by, and the names its errors give them. */
 export interface Person {
 	email: string;
 	linkedinUrl: string;
-	/** The parameter each value came from, as the editor shows it (for errors about the value). */
+	/** The parameter each value came from, as errors about it name it. */
 	names: { email: string; linkedin_url: string };
 }
 
-const PERSON_FROM = { name: 'personFrom', field: 'fields' };
-const EMAIL: ValueParameters = {
-	from: PERSON_FROM,
-	field: { name: 'emailField', displayName: 'Email Field', fallback: 'email', optional: true },
-	value: { name: 'email', displayName: 'Email' },
-};
-const LINKEDIN_URL: ValueParameters = {
-	from: PERSON_FROM,
-	field: {
-		name: 'linkedinUrlField',
-		displayName: 'LinkedIn URL Field',
-		fallback: 'linkedin_url',
-		optional: true,
-	},
-	value: { name: 'linkedinUrl', displayName: 'LinkedIn URL' },
-};
-
-/** One text value of each item, and the name its errors give it. */
 interface TextReader {
+	/** As errors name it. */
 	name: string;
-	/** The field it is read at, when it is read at a field. */
+	/** When read at a field. */
 	field?: string;
 	read: (json: IDataObject, where: Where) => string;
 }
 
-function textReader(context: IExecuteFunctions, parameters: ValueParameters): TextReader {
+function textReader(context: IExecuteFunctions, parameters: PerItemValue): TextReader {
 	const source = sourceOf(context, parameters);
 	if ('parameter' in source) {
-		const name = source.displayName;
+		const name = source.parameter.displayName;
 		const read = (_: IDataObject, where: Where) =>
-			textOf(where, name, context.getNodeParameter(source.parameter, where.itemIndex, ''));
+			textOf(where, name, context.getNodeParameter(source.parameter.name, where.itemIndex, ''));
 		return { name, read };
 	}
 	const { field } = source;
@@ -166,7 +137,6 @@ function textReader(context: IExecuteFunctions, parameters: ValueParameters): Te
 	return { name, field, read };
 }
 
-/** The run's reader of Enrich's person: Email Field and LinkedIn URL Field (from version 2, by default) or Email and LinkedIn URL. */
 export function personReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -187,7 +157,6 @@ export function personReader(
 	};
 }
 
-/** An item with neither an email nor a LinkedIn URL at the fields named. */
 function noPerson(
 	where: Where,
 	names: Person['names'],

@@ -1,8 +1,7 @@
 /**
- * The Simplify option of Search, Unlock and Enrich: each contact as one flat item with the fields
- * people map first (name, title, company, email, phone, LinkedIn), on by default for an AI agent.
- * From version 2.1 at most 10 fields, as n8n's guideline asks. The trigger's Simplify flattens an
- * event's contact the same way (and keeps its fields: users map them).
+ * Simplify (Search, Unlock and Enrich): each contact as one flat item, the fields people map first;
+ * from version 2.1 at most 10, as n8n's guideline asks. The triggers' Simplify flattens an event's
+ * contact the same way (and keeps its fields: users map them).
  */
 import type {
 	IDataObject,
@@ -12,6 +11,8 @@ import type {
 } from 'n8n-workflow';
 
 import { unlockedContactSchema } from '../client/contract';
+import { SIMPLIFY_OPTION } from '../parameters/descriptions';
+import { label } from '../parameters/filterParameters';
 import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
@@ -21,21 +22,16 @@ import {
 	withToolDefault,
 } from '../parameters/versions';
 
-/** Search, Unlock and Enrich: off by default on the canvas, on for an AI agent's tool (before 2.1). */
+/** On by default for an AI agent's tool (before 2.1). */
 const [onCanvas, asTool] = withToolDefault(
 	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
+		...SIMPLIFY_OPTION,
 		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
-		// n8n's standard wording for Simplify.
-		description: 'Whether to return a simplified version of the response instead of the raw data',
 	},
 	true,
 );
 
-/** A tool's Output (version 2.1), as n8n's guideline names its choices; agent/toolAnswer.ts applies it. */
+/** As n8n's guideline names them; agent/toolAnswer.ts applies them. */
 export const TOOL_OUTPUT_CHOICES = [
 	{ name: 'Raw', value: 'raw', description: 'Return every field of each contact' },
 	{
@@ -50,22 +46,15 @@ export const TOOL_OUTPUT_CHOICES = [
 	},
 ] as const;
 
-const WORDS: Record<string, string> = { linkedin: 'LinkedIn', url: 'URL' };
-const labelOf = (field: string) =>
-	field
-		.split('_')
-		.map((word) => WORDS[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
-
-/** What Selected Fields offers: the fields of an unlocked record (its id always comes). */
+/** The fields of an unlocked record (its id always comes). */
 export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
 	.filter((field) => field !== 'id')
-	.map((field) => ({ name: labelOf(field), value: field }))
+	.map((field) => ({ name: label(field), value: field }))
 	.sort((a, b) => a.name.localeCompare(b.name));
 
 const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);
 
-/** Simplify (before 2.1, a tool's too); from 2.1 a tool has Output instead. */
+/** From 2.1 a tool has Output instead of Simplify. */
 export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
 	onCanvas,
 	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
@@ -96,15 +85,15 @@ function object(value: unknown): IDataObject {
 		: {};
 }
 
-/** The record's own keys, shown flat or left out (work history, unlock time); keys added since follow. */
+/** Shown flat or left out (work history, unlock time); keys added since follow. */
 const FLATTENED = new Set(Object.keys(unlockedContactSchema.shape));
 
-/** Only the keys the record has: a search preview has no email to show, it shows has_email. */
+/** A search preview has no email to show, it shows has_email. */
 function present(fields: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
 }
 
-/** One contact record (a preview or an unlocked record) as a flat item; other keys of the item stay after it. */
+/** A preview or an unlocked record as a flat item; other keys of the item stay after it. */
 export function simplifyContact(json: IDataObject): IDataObject {
 	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined))
 		return json;
@@ -162,7 +151,6 @@ const SIMPLIFIED_FIELDS = [
 ];
 const MAX_SIMPLIFIED_FIELDS = 10;
 
-/** One contact as version 2.1's simplified item: the first 10 fields of SIMPLIFIED_FIELDS it has. */
 export function simplifiedContact(json: IDataObject): IDataObject {
 	const flat = simplifyContact(json);
 	if (flat === json) return json;
@@ -170,7 +158,7 @@ export function simplifiedContact(json: IDataObject): IDataObject {
 	return Object.fromEntries(fields.slice(0, MAX_SIMPLIFIED_FIELDS).map((key) => [key, flat[key]]));
 }
 
-/** Applies the Simplify option to an operation's output items (error items pass unchanged). */
+/** Error items pass unchanged. */
 export function simplifyOutput(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -180,7 +168,7 @@ export function simplifyOutput(
 	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 
-/** One contact (record, preview or simplified item) as the 10 fields at most a model needs to decide and act. */
+/** The 10 fields at most a model needs to decide and act. */
 export function agentContact(json: IDataObject): IDataObject {
 	const flat = simplifyContact(json);
 	return present({

@@ -10,10 +10,7 @@ import {
 } from '../client/contract';
 import { refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
-/**
- * A saved list, picked from the account's lists or given by ID: the one saved-list picker of every
- * node (the triggers' Saved Lists to Watch hold one each).
- */
+/** The one saved-list picker of every node (the triggers' Saved Lists to Watch hold one each). */
 export function savedListPicker(
 	name: string,
 	more: Partial<INodeProperties> = {},
@@ -52,7 +49,6 @@ export function savedListPicker(
 	};
 }
 
-/** The saved list of Get, Delete, Add Contacts, Remove Contacts and Export: one parameter for the five. */
 export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
 	displayOptions: {
 		show: {
@@ -63,7 +59,7 @@ export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
 	description: 'The saved list to use',
 });
 
-/** The saved list id of an item (picked, typed or from an expression), checked: it goes into the path. */
+/** Checked: the id goes into the path. */
 export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
 	const id = typeof value === 'string' ? value.trim() : '';
@@ -93,12 +89,10 @@ const LEVEL_CHOICES = [
 	},
 ];
 
-/** Level, checked: an expression may give anything. */
 export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLevel {
 	return optionParameter(context, 'level', 'Level', itemIndex, LEVEL_CHOICES, 'basic');
 }
 
-/** Max Credits, checked: a whole number of 0 or more. */
 export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): number {
 	return wholeNumber(
 		{ context, itemIndex },
@@ -108,7 +102,7 @@ export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): num
 	);
 }
 
-/** A boolean parameter, checked: "true"/"false" from an expression are taken, anything else refused. */
+/** "true"/"false" from an expression are taken, anything else refused. */
 export function booleanParameter(
 	context: IExecuteFunctions,
 	name: string,
@@ -123,7 +117,6 @@ export function booleanParameter(
 	throw refused({ context, itemIndex }, displayName, value, 'is not true or false');
 }
 
-/** An options parameter, checked against its choices. */
 export function optionParameter<T extends string>(
 	context: IExecuteFunctions,
 	name: string,
@@ -139,7 +132,6 @@ export function optionParameter<T extends string>(
 	throw refused({ context, itemIndex }, displayName, value, `is not one of the choices: ${listed}`);
 }
 
-/** Where Level and Max Credits show: the operations that charge credits. */
 const CHARGING = { show: { resource: ['contact'], operation: ['unlock', 'enrich'] } };
 
 export const LEVEL_PARAMETER: INodeProperties = {
@@ -154,7 +146,7 @@ export const LEVEL_PARAMETER: INodeProperties = {
 		'How much of each record to unlock (read once per run, from the first item). A contact you already hold at this level or higher costs nothing.',
 };
 
-/** Max Credits; how the ceiling holds (worst cases, lost answers, agent tool calls) is in docs/node.md. */
+/** How the ceiling holds (worst cases, lost answers, agent tool calls) is in docs/node.md. */
 export const MAX_CREDITS_PARAMETER: INodeProperties = {
 	displayName: 'Max Credits',
 	name: 'maxCredits',
@@ -165,6 +157,15 @@ export const MAX_CREDITS_PARAMETER: INodeProperties = {
 	displayOptions: CHARGING,
 	description:
 		'The most credits one run may spend, read from the first item: a hard ceiling. As an AI agent’s tool, it caps all Contact Data tool calls of one execution together.',
+};
+
+/** n8n's standard Simplify: both triggers' (their items are alike) and Contact's. */
+export const SIMPLIFY_OPTION: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
 };
 
 export function returnAllAndLimit(displayOptions: IDisplayOptions): INodeProperties[] {
@@ -189,7 +190,7 @@ export function returnAllAndLimit(displayOptions: IDisplayOptions): INodePropert
 	];
 }
 
-/** What a charging run does when it could cost more than Max Credits; the option values are read in shared/budget/. */
+/** The option values are read in shared/budget/. */
 export function whenMaxCreditsReachedParameter(
 	displayOptions: IDisplayOptions,
 	whatFits: { name: string; description: string },
@@ -216,7 +217,7 @@ export function whenMaxCreditsReachedParameter(
 	};
 }
 
-/** How many results Return All and Limit ask for: Infinity for all. */
+/** Infinity for Return All. */
 export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
 	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
 	return wholeNumber(

@@ -1,9 +1,9 @@
 /** Both triggers' Events: as chosen, or as an expression gave them (an array or comma-separated text). */
-import type { INode, INodeProperties } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { OperationError } from '../client/failures';
 
-/** The events chosen, in the order offered, without repeats; `elsewhere` says where the others come from. */
+/** In the order offered, without repeats; `elsewhere` says where the others come from. */
 export function toEventTypes<T extends string>(
 	node: INode,
 	value: unknown,
@@ -25,12 +25,3 @@ export function toEventTypes<T extends string>(
 	}
 	return offered.filter((type) => given.includes(type));
 }
-
-/** Both triggers' Simplify option (their items are the same shape: shared/items/eventItem). */
-export const EVENT_SIMPLIFY_OPTION: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to return a simplified version of the response instead of the raw data',
-};

@@ -1,4 +1,4 @@
-/** The request body's fields by the parameter the editor shows: how an API error about one names it. */
+/** How an API error about a request body field names it: by the parameter the editor shows. */
 import type { FieldNames } from '../client/apiErrors';
 import { FILTER_PARAMETER_NAMES } from './filters';
 
@@ -21,5 +21,4 @@ const FIELD_PARAMETER_NAMES = new Map<string, string>(
 	}),
 );
 
-/** The parameter behind an API field ("filters.company_size" -> "Company Size (Min/Max Employees)"). */
 export const editorFieldNames: FieldNames = (field) => FIELD_PARAMETER_NAMES.get(field);

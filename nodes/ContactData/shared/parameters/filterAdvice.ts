@@ -1,4 +1,4 @@
-/** The advice when a search (or a list from filters) finds nothing: how its text filters are matched. */
+/** The advice when a search (or a list from filters) finds nothing: how text filters match. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { SearchFilters } from '../client/contract';
@@ -8,7 +8,6 @@ import { showValue } from './values';
 /** Filters whose text the service matches exactly or word by word, in the order advice names them. */
 const TEXT_FILTERS = ['title', 'department', 'industry', 'tech_stack', 'keywords'] as const;
 
-/** Which text filters may be at fault and how their values are written; undefined when none. */
 function textFilterAdvice(filters: SearchFilters): string | undefined {
 	const advice: string[] = [];
 	for (const filter of TEXT_FILTERS) {
@@ -36,7 +35,7 @@ function textFilterAdvice(filters: SearchFilters): string | undefined {
 	return advice.length ? advice.join('; ') : undefined;
 }
 
-/** The advice for the items whose search found nothing, collected and shown once in the output pane. */
+/** Collected over the items, shown once in the output pane. */
 export class NoMatchAdvice {
 	private readonly advice: string[] = [];
 
@@ -48,7 +47,7 @@ export class NoMatchAdvice {
 		if (advice) this.advice.push(this.itemCount > 1 ? `item ${itemIndex}: ${advice}` : advice);
 	}
 
-	/** Shows the advice noted, if any, after `lead` ("No contacts matched."). */
+	/** After `lead` ("No contacts matched."). */
 	hint(context: IExecuteFunctions, lead: string): void {
 		if (this.advice.length === 0) return;
 		context.addExecutionHints({

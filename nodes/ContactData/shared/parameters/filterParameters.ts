@@ -1,7 +1,4 @@
-/**
- * The editor's search filter fields: the named filters (values offered as people write them), any
- * further filter by name, and further filters as JSON.
- */
+/** The editor's search filter fields: named filters, any further filter by name, and as JSON. */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { LIST_FILTERS, type ListFilter } from './filters';
@@ -22,27 +19,14 @@ const SPECIAL_LABELS: Record<string, string> = {
 	hubspot: 'HubSpot',
 	information_technology: 'Information Technology (IT)',
 	human_resources: 'Human Resources (People)',
+	linkedin_url: 'LinkedIn URL',
 };
 
 /** Short words Title Case keeps in lower case inside a label ("Food and Beverage"). */
-const MINOR_WORDS = new Set([
-	'a',
-	'an',
-	'and',
-	'as',
-	'at',
-	'by',
-	'for',
-	'in',
-	'of',
-	'on',
-	'or',
-	'the',
-	'to',
-]);
+const MINOR_WORDS = new Set('a an and as at by for in of on or the to'.split(' '));
 
-/** An option's label from its API value, in Title Case as n8n's guideline asks. */
-const label = (value: string) =>
+/** An option's name from its API value, in Title Case as n8n's guideline asks. */
+export const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
@@ -58,7 +42,6 @@ const choicesOf = (values: readonly string[]) =>
 		.map((value) => ({ name: label(value), value }))
 		.sort((a, b) => a.name.localeCompare(b.name));
 
-/** A list filter's field: its known values to pick from, or text. */
 function listFilterField(listFilter: ListFilter): INodeProperties {
 	const { parameter: name, displayName, description, placeholder, known } = listFilter;
 	const field: INodeProperties = known
@@ -93,7 +76,7 @@ const OTHER_NAMED_FILTERS: INodeProperties[] = [
 	},
 ];
 
-/** The filters the node names, in one collection, sorted by name as the editor shows them. */
+/** Sorted by name, as the editor shows them. */
 const NAMED_FILTERS: INodeProperties = {
 	displayName: 'Filters',
 	name: 'filters',
@@ -106,7 +89,6 @@ const NAMED_FILTERS: INodeProperties = {
 	),
 };
 
-/** Any further filter of the service, by name and value. */
 const ADDITIONAL_FILTERS: INodeProperties = {
 	displayName: 'Additional Filters',
 	name: 'additionalFilters',
@@ -141,7 +123,6 @@ const ADDITIONAL_FILTERS: INodeProperties = {
 	],
 };
 
-/** Further filters as one JSON object, merged over the ones above. */
 const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 	displayName: 'Additional Filters (JSON)',
 	name: 'filtersJson',
@@ -152,10 +133,9 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 };
 
 /**
- * The filter fields of Search and of Create from Search Filters: one property each for both (Create
- * From is set only on Create, so hiding them when it is Contact IDs leaves Search as it is).
- * The JSON field stays in version 1 only: n8n's rules want no open-ended JSON field, and Additional
- * Filters already takes any filter by name, its value read as JSON.
+ * One property each for Search and Create (Create From is set only on Create). The JSON field stays
+ * in version 1 only: n8n's rules want no open-ended JSON field, and Additional Filters already
+ * takes any filter by name, its value read as JSON.
  */
 const showForFilters: IDisplayOptions = {
 	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },

@@ -1,8 +1,6 @@
 /**
- * The search filters the node names (Contact → Search, Saved List → Create from filters): each with
- * its parameter, the contract's filter it fills, how the editor shows it and the values the service
- * knows. The editor's fields are ./filterParameters, reading them ./readFilters, the advice when a
- * search finds nothing ./filterAdvice.
+ * The search filters the node names (Contact → Search, Saved List → Create from filters). The
+ * editor's fields are ./filterParameters, reading them ./readFilters, the advice ./filterAdvice.
  */
 import {
 	FUNDING_STAGES,
@@ -84,7 +82,7 @@ export const LIST_FILTERS: ListFilter[] = [
 
 export const COMPANY_SIZE = 'Company Size (Min/Max Employees)';
 
-/** Display names of the parameters behind each filter, for errors. */
+/** For errors. */
 export const FILTER_PARAMETER_NAMES: Record<string, string> = {
 	filters: 'Filters',
 	...Object.fromEntries(

@@ -1,12 +1,11 @@
 /**
- * The contract's `filters` object from an item's filter parameters: values as people write them
- * ("Customer Success") become the service's identifiers (customer_success), and every value is
- * checked before sending.
+ * The contract's `filters` object from an item's filter parameters, checked: values as people write
+ * them ("Customer Success") become the service's identifiers (customer_success).
  */
 import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { searchFiltersSchema, type SearchFilters } from '../client/contract';
-import { COMPANY_SIZE, LIST_FILTERS } from './filters';
+import { COMPANY_SIZE, LIST_FILTERS, type ListFilter } from './filters';
 import { checkBody, refused, stringListOf, textOf, wholeNumber, type Where } from './values';
 
 /** The upper bound when only a minimum is given; larger sizes are refused. */
@@ -19,16 +18,6 @@ const looseKey = (value: string) =>
 		.toLowerCase()
 		.replace(/[\s_-]+/g, '_');
 
-/**
- * A value in the service's words: the known identifier it is written like ("Real Estate" ->
- * real_estate, "Ruby-on-Rails" -> ruby on rails), otherwise its snake_case form, which the service uses.
- */
-function inServiceWords(value: string, known: readonly string[]): string {
-	const key = looseKey(value);
-	return known.find((entry) => looseKey(entry) === key) ?? key;
-}
-
-/** The contract's `filters` object from the filter parameters of one item, checked. */
 export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
 	const where: Where = { context, itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -48,7 +37,7 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	if (companySize) put('company_size', companySize, COMPANY_SIZE);
 
 	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
-	putAdditionalFilters(where, additional as AdditionalFilter[], put);
+	putAdditionalFilters(where, additional as Array<{ name?: unknown; value?: unknown }>, put);
 	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
 	for (const [key, value] of Object.entries(json))
 		put(key, value, `Additional Filters (JSON) › ${key}`);
@@ -59,13 +48,12 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 
 type Put = (filter: string, value: unknown, source: string) => void;
 
-interface AdditionalFilter {
-	name?: unknown;
-	value?: unknown;
-}
-
-/** Additional Filters, each a name and a value; a text value that reads as JSON is taken as JSON. */
-function putAdditionalFilters(where: Where, additional: AdditionalFilter[], put: Put): void {
+/** A text value that reads as JSON is taken as JSON. */
+function putAdditionalFilters(
+	where: Where,
+	additional: Array<{ name?: unknown; value?: unknown }>,
+	put: Put,
+): void {
 	for (const { name, value } of additional) {
 		const key = textOf(where, 'Additional Filters', name);
 		if (key === '')
@@ -79,7 +67,7 @@ function putAdditionalFilters(where: Where, additional: AdditionalFilter[], put:
 	}
 }
 
-/** The `<min>-<max>` company size from the two size parameters, when either is set. */
+/** `<min>-<max>` when either size is set. */
 function companySizeOf(where: Where, named: IDataObject): string | undefined {
 	if (named.companySizeMin === undefined && named.companySizeMax === undefined) return undefined;
 	const bound = (value: unknown, displayName: string, fallback: number) =>
@@ -94,16 +82,14 @@ function companySizeOf(where: Where, named: IDataObject): string | undefined {
 	return `${min}-${max}`;
 }
 
-/**
- * List filters as lists of text in the service's identifiers, keywords as text; whatever their
- * source. Values that are not text (objects, booleans) are refused, not sent as "[object Object]".
- */
+/** List filters as lists of the service's identifiers, keywords as text, whatever their source. */
 function inServiceForm(where: Where, filters: IDataObject, sources: Record<string, string>): void {
-	for (const { filter, known, closed } of LIST_FILTERS) {
+	for (const listFilter of LIST_FILTERS) {
+		const { filter } = listFilter;
 		if (filters[filter] === undefined) continue;
 		const values = stringListOf(where, sources[filter], filters[filter]);
-		filters[filter] = known
-			? values.map((value) => knownValue(where, sources[filter], value, known, closed))
+		filters[filter] = listFilter.known
+			? values.map((value) => inServiceWords(where, sources[filter], value, listFilter))
 			: values;
 		if (values.length === 0) delete filters[filter];
 	}
@@ -114,22 +100,24 @@ function inServiceForm(where: Where, filters: IDataObject, sources: Record<strin
 	}
 }
 
-/** A value in the service's identifiers; a closed filter refuses the others. */
-function knownValue(
+/**
+ * The known identifier a value is written like ("Real Estate" -> real_estate, "Ruby-on-Rails" ->
+ * ruby on rails), else its snake_case form, which the service uses; a closed filter refuses others.
+ */
+function inServiceWords(
 	where: Where,
 	parameter: string,
 	value: string,
-	known: readonly string[],
-	closed?: true,
+	{ known = [], closed }: ListFilter,
 ): string {
-	const identifier = inServiceWords(value, known);
+	const key = looseKey(value);
+	const identifier = known.find((entry) => looseKey(entry) === key) ?? key;
 	if (closed && !known.includes(identifier)) {
 		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
 	}
 	return identifier;
 }
 
-/** A text value as JSON where it reads as JSON, else as text. */
 function parseLoose(value: string): unknown {
 	const trimmed = value.trim();
 	try {
@@ -139,7 +127,7 @@ function parseLoose(value: string): unknown {
 	}
 }
 
-/** Version 1's Additional Filters (JSON): an object, or empty. */
+/** Version 1's Additional Filters (JSON). */
 function filtersJsonOf(where: Where, raw: unknown): IDataObject {
 	if (typeof raw === 'string' && raw.trim() === '') return {};
 	let json = raw;

@@ -25,7 +25,7 @@ export function savedListsToWatch(description: string, hint?: string): INodeProp
 	};
 }
 
-/** Saved-list ids from the "Saved Lists to Watch" entries, sorted; `null` when none is chosen. */
+/** Sorted; `null` when none is chosen. */
 export function toListIds(node: INode, entries: unknown): string[] | null {
 	const ids = (Array.isArray(entries) ? entries : []).map((entry, index) => {
 		const locator = (entry as { savedList?: unknown } | null)?.savedList;

@@ -1,12 +1,12 @@
 /**
- * The subtitles under the nodes on the canvas: the names of the chosen options, in Title Case as
- * n8n's guidelines ask. `subtitle` is an expression, so each writes a map from value to name into one.
+ * The subtitles under the nodes on the canvas, in Title Case as n8n's guidelines ask: `subtitle` is
+ * an expression, so each writes a map from option value to name into one.
  */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 const optionsOf = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
 
-/** "Unlock: Contact": the chosen operation and resource, for a node with a Resource parameter. */
+/** "Unlock: Contact". */
 export function operationSubtitle(
 	resource: INodeProperties,
 	operations: INodeProperties[],
@@ -21,7 +21,7 @@ export function operationSubtitle(
 	return `={{ ${JSON.stringify(names)}[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
-/** "On Job Change, Role Change": the events that start a trigger, from its Events parameter. */
+/** "On Job Change, Role Change". */
 export function eventsSubtitle(properties: INodeProperties[]): string {
 	const events = properties.find(({ name }) => name === 'events');
 	const names = Object.fromEntries(

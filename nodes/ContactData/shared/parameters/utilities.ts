@@ -8,7 +8,6 @@ export function unique<T>(values: Iterable<T>): T[] {
 	return [...new Set(values)];
 }
 
-/** The values in runs of at most `size`, in order. */
 export function chunk<T>(values: T[], size: number): T[][] {
 	const chunks: T[][] = [];
 	for (let start = 0; start < values.length; start += size)

@@ -1,8 +1,6 @@
 /**
- * Parameter values as users give them: typed in, or set by expressions that yield arrays,
- * comma-separated strings, numbers given as text or anything else. Every value is checked before
- * anything is sent, so bad input costs nothing, and the error names the parameter as the editor
- * shows it and the value refused.
+ * Parameter values as typed in or as expressions give them, checked before anything is sent (bad
+ * input costs nothing); an error names the parameter as the editor shows it and the value refused.
  */
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
@@ -10,7 +8,6 @@ import { contactIdSchema, ID_PREFIXES, LIMITS } from '../client/contract';
 import { OperationError, type RaisingContext } from '../client/failures';
 import { plural } from './utilities';
 
-/** Where a value comes from: the node's context and the input item it is read for. */
 export interface Where {
 	context: RaisingContext;
 	itemIndex: number;
@@ -23,7 +20,7 @@ export interface Choice {
 
 const SHOWN_LENGTH = 80;
 
-/** A value as a message shows it: text in quotes, anything else as JSON, long values cut. */
+/** Text in quotes, anything else as JSON, long values cut. */
 export function showValue(value: unknown): string {
 	if (value === undefined || (typeof value === 'string' && value.trim() === '')) return '(empty)';
 	let shown: string;
@@ -41,7 +38,7 @@ export function showValue(value: unknown): string {
 	return shown.length > SHOWN_LENGTH ? `${shown.slice(0, SHOWN_LENGTH - 1)}…` : shown;
 }
 
-/** The error for a value refused before sending: "<Parameter>: <value> <problem>". */
+/** "<Parameter>: <value> <problem>". */
 export function refused(
 	{ context, itemIndex }: Where,
 	parameter: string,
@@ -84,10 +81,7 @@ export function textOf(where: Where, parameter: string, value: unknown): string 
 	throw refused(where, parameter, value, 'is not text');
 }
 
-/**
- * A list of trimmed, non-empty strings from an array, a comma-separated string or one value. Objects
- * and other values that are not text are refused instead of being sent as "[object Object]".
- */
+/** From an array, comma-separated text or one value; refuses objects (no "[object Object]"). */
 export function stringListOf(where: Where, parameter: string, value: unknown): string[] {
 	if (Array.isArray(value)) return value.flatMap((entry) => stringListOf(where, parameter, entry));
 	return commaSeparated(textOf(where, parameter, value));
@@ -99,10 +93,7 @@ const commaSeparated = (text: string) =>
 		.map((part) => part.trim())
 		.filter((part) => part !== '');
 
-/**
- * Contact ids from a parameter value: one id, an array of ids (or of contact objects with an `id`),
- * or comma-separated ids; refused when there is none or one is not a contact id.
- */
+/** One id, an array of ids (or of contacts with an `id`), or comma-separated ids; at least one. */
 export function contactIdsOf(where: Where, parameter: string, value: unknown): string[] {
 	const ids = toContactIds(value);
 	if (ids.length === 0) {
@@ -141,13 +132,9 @@ function toContactIds(value: unknown): unknown[] {
 	return typeof value === 'string' ? commaSeparated(value) : [value];
 }
 
-/** The problem of an id longer than the contract allows. */
 export const tooLongForAnId = `is longer than ${LIMITS.idMaxLength} characters, longer than any id the service gives`;
 
-/**
- * Checks a request body with the contract's schema. A zod issue becomes an error naming the node
- * parameter behind the body field (`parameterNames` maps body paths to display names) and the value.
- */
+/** A zod issue becomes an error naming the parameter behind the body path (`parameterNames`). */
 export function checkBody<Schema extends ZodTypeAny>(
 	context: RaisingContext,
 	schema: Schema,
@@ -195,7 +182,6 @@ const TYPE_WORDS: Record<string, string> = {
 	object: 'an object',
 };
 
-/** A value past a bound, in words for what it is: a text, a list, or a number. */
 function outOfBound(type: string, bound: number | bigint, above: boolean): string {
 	if (type === 'string')
 		return `is ${above ? 'longer' : 'shorter'} than ${plural(Number(bound), 'character')}`;

@@ -22,7 +22,6 @@ export function fromVersion2(node: INode): boolean {
 	return node.typeVersion >= 2;
 }
 
-/** Whether the node is the copy n8n offers an AI agent (what `@tool` tells apart). */
 export function isToolCopy(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
@@ -31,7 +30,7 @@ export function fromVersion2_1(node: INode): boolean {
 	return node.typeVersion >= 2.1;
 }
 
-/** `displayOptions` narrowed by more conditions (all of them must hold). */
+/** Narrowed by more conditions, all of which must hold. */
 export function shownWhen(
 	displayOptions: IDisplayOptions,
 	...conditions: Array<Record<string, unknown[]>>
@@ -42,10 +41,7 @@ export function shownWhen(
 	} as IDisplayOptions;
 }
 
-/**
- * A parameter with another default for an AI agent's tool. n8n has no default per use: it shows
- * the copy whose `@tool` condition holds, so this makes the two copies.
- */
+/** Another default for an agent's tool: n8n has no default per use, so two copies by `@tool`. */
 export function withToolDefault(
 	property: INodeProperties,
 	toolDefault: INodeProperties['default'],
