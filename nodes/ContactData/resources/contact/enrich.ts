@@ -3,7 +3,12 @@
  * budget holds its worst case (a person already charged is free), replay lost answers, then one
  * output item per input item.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { chargingCallOf, sendCharging, type ChargingCall } from '../../shared/budget/chargingCall';
 import * as charging from '../../shared/budget/chargingRun';
@@ -27,7 +32,7 @@ const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showF
 		'Enrich items in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 });
 
-export const description = [
+export const description: INodeProperties[] = [
 	...personParameters(showFor),
 	parameters.LEVEL_PARAMETER,
 	parameters.MAX_CREDITS_PARAMETER,

@@ -2,10 +2,19 @@
  * Contact → Unlock: check every item's ids, plan each id once, Stop Before Spending, send calls of
  * up to 100 ids within the budget, replay lost answers, then one item per wanted id in input order.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { chargingCallOf, notAnswered, sendCharging } from '../../shared/budget/chargingCall';
-import type { ChargingCall } from '../../shared/budget/chargingCall';
+import {
+	chargingCallOf,
+	notAnswered,
+	sendCharging,
+	type ChargingCall,
+} from '../../shared/budget/chargingCall';
 import * as charging from '../../shared/budget/chargingRun';
 import * as contract from '../../shared/client/contract';
 import { entryNotFound, isRefusal } from '../../shared/client/failures';
@@ -27,7 +36,7 @@ const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showF
 		'Unlock contacts in input order up to Max Credits; the rest pass through unsent, marked "unlock_skipped": "budget"',
 });
 
-export const description = [
+export const description: INodeProperties[] = [
 	...CONTACT_IDS_PARAMETERS,
 	parameters.LEVEL_PARAMETER,
 	parameters.MAX_CREDITS_PARAMETER,
@@ -38,7 +47,7 @@ export const description = [
 		displayName:
 			'All input items are unlocked together: IDs are deduplicated and sent 100 per call, so a contact is never paid for twice.',
 		name: 'unlockNotice',
-		type: 'notice' as const,
+		type: 'notice',
 		default: '',
 		displayOptions: showFor,
 	},
@@ -128,8 +137,9 @@ function nextCall({ run, queue, context }: Unlocking, from: number, room: number
 	let credits = 0;
 	let to = from;
 	for (; to < queue.length && to - from < contract.LIMITS.idsPerUnlock; to++) {
-		if (credits + priceOf(queue[to]) > room) break;
-		credits += priceOf(queue[to]);
+		const price = priceOf(queue[to]);
+		if (credits + price > room) break;
+		credits += price;
 	}
 	return { ids: queue.slice(from, to), credits, lost: undefined };
 }

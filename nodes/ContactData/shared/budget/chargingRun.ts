@@ -2,8 +2,13 @@
  * A charging run (Unlock, Enrich) in n8n: its settings and budget read once, Stop Before Spending
  * and what the budget did not reach as errors, and its output with a notice of what it spent.
  */
-import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { mcpSessionIdOf, runsAsTool } from '../items/toolCall';
 import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from '../client/contract';

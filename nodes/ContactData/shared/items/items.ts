@@ -54,11 +54,12 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
 }
 
 /**
- * Items read between two yields to the event loop. Reading an item's parameters can take half a
- * millisecond (n8n's expression engine): other executions in the process (their calls, their pacing)
- * go on between slices, and Stop ends a long read.
+ * How long items are read between two yields to the event loop: other executions in the process
+ * (their calls, their pacing) go on between slices, and Stop ends a long read. By time, not by
+ * count: n8n's expression engine may take half a millisecond an item, a field a microsecond, and
+ * each yield costs a timer's millisecond.
  */
-const ITEMS_PER_SLICE = 200;
+const SLICE_MS = 50;
 
 /**
  * Checks every input item before anything is sent (a run that charges sends all items' calls
@@ -71,8 +72,12 @@ export async function checkEveryItem<T>(
 ): Promise<{ checked: T[]; refused: Map<number, Error> }> {
 	const checked: T[] = [];
 	const refused = new Map<number, Error>();
+	let sliceEnd = Date.now() + SLICE_MS;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (itemIndex > 0 && itemIndex % ITEMS_PER_SLICE === 0) await letOthersRun(context, itemIndex);
+		if (Date.now() >= sliceEnd) {
+			await letOthersRun(context, itemIndex);
+			sliceEnd = Date.now() + SLICE_MS;
+		}
 		try {
 			checked.push(check(itemIndex));
 		} catch (error) {
