@@ -1,7 +1,7 @@
 /**
- * Contact → Enrich, top-down: check every item, Stop Before Spending, one call per item in order
- * while the budget holds its worst case (a person already charged in the run is free), replay lost
- * answers, then one output item per input item. The credit rules are ../../shared/budget/ledger.
+ * Contact → Enrich: check every item, Stop Before Spending, one call per item in order while the
+ * budget holds its worst case (a person already charged is free), replay lost answers, then one
+ * output item per input item.
  */
 import type {
 	IDataObject,
@@ -12,7 +12,6 @@ import type {
 
 import { chargingCallOf, sendCharging, type ChargingCall } from '../../shared/budget/chargingCall';
 import * as charging from '../../shared/budget/chargingRun';
-import type { ChargingRun } from '../../shared/budget/chargingRun';
 import * as contract from '../../shared/client/contract';
 import { ApiFailure, failureOf } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
@@ -27,7 +26,6 @@ import { CHARGING_OPTIONS } from './chargingOptions';
 
 const showFor = { show: { resource: ['contact'], operation: ['enrich'] } };
 
-/** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
 const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showFor, {
 	name: 'Enrich What Fits',
 	description:
@@ -43,45 +41,31 @@ export const description: INodeProperties[] = [
 	CHARGING_OPTIONS,
 ];
 
-/** One item's enrich call, checked before anything is sent. */
-interface Lookup {
-	itemIndex: number;
-	body: IDataObject;
-	email: string;
-	linkedinUrl: string;
-	outputNoMatch: boolean;
-	/** The person asked for (the body without its level): once charged, free at that level or below. */
-	person: string;
-	/** Its call's Idempotency-Key, naming its item: the same for every send. */
-	key: string;
-}
+type Lookup = ReturnType<typeof lookupOf>;
+type Outcomes = Map<number, IDataObject | Error>;
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 	const run = charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
-	// 1. Check every item before anything is sent.
+	const { budget, rank, level } = run;
 	const personOf = personReader(this, items);
 	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>
-		readLookup(this, itemIndex, run.level, personOf(itemIndex)),
+		lookupOf(this, itemIndex, level, personOf(itemIndex)),
 	);
-	const outcomes = new Map<number, IDataObject | Error>(refused);
-	// 2. Stop Before Spending (the same person twice is charged once; a call sent before needs no room).
+	const outcomes: Outcomes = new Map(refused);
+	// Stop Before Spending: the same person twice is charged once; a call sent before needs no room.
 	const mayCharge = lookups.filter(
-		({ person, key }) => run.budget.priceOf(person, run.rank, 1) > 0 && !run.budget.sentBefore(key),
+		({ person, key }) => budget.priceOf(person, rank, 1) > 0 && !budget.sentBefore(key),
 	);
-	const people = new Set(mayCharge.map(({ person }) => person)).size;
-	const what = `enriching ${plural(people, 'item')} at ${run.level} level`;
-	const refusal = charging.stopBeforeSpending(this, run, what, people * run.cost);
-	const queue = refusal ? [] : lookups;
-	// 3. One call per item, in order, while the budget holds its worst case; lost answers replayed.
-	const notSent = queue.slice(await sendWithinBudget(this, run, queue, outcomes));
-	// 4. What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
+	const people = new Set(mayCharge.map(({ person }) => person));
+	const what = `enriching ${plural(people.size, 'item')} at ${level} level`;
+	const refusal = charging.stopBeforeSpending(this, run, what, people.size * run.cost);
+	const notSent = refusal
+		? lookups
+		: lookups.slice(await sendWithinBudget(this, run, lookups, outcomes));
+	// What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
 	const reason = refusal ?? charging.budgetReached(this, run, notSent.length, 'item');
-	for (const { itemIndex } of refusal ? lookups : notSent)
+	for (const { itemIndex } of notSent)
 		outcomes.set(itemIndex, reason ?? charging.skippedForBudget(items[itemIndex].json));
-	// 5. One output item per input item, in order.
 	const output = [...outcomes].sort(([a], [b]) => a - b);
 	const enriched = output.filter(
 		([, json]) => !(json instanceof Error) && charging.isContactRecord(json),
@@ -91,103 +75,107 @@ export async function execute(
 		run,
 		output.map(([itemIndex, outcome]) => ({ itemIndex, outcome })),
 		{
-			done: `Enriched ${plural(enriched.length, 'item')} (${run.level})`,
+			done: `Enriched ${plural(enriched.length, 'item')} (${level})`,
 			notSent: refusal ? 0 : notSent.length,
 			unit: 'item',
 		},
 	);
 }
 
-/** Step 1 for one item: its parameters, checked, as the body it sends. */
-function readLookup(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	level: contract.UnlockLevel,
-	asked: Person,
-): Lookup {
+/** One item's call, checked before anything is sent. */
+function lookupOf(context: IExecuteFunctions, itemIndex: number, level: string, asked: Person) {
 	const { email, linkedinUrl, names } = asked;
+	const option = 'options.outputNoMatch';
 	const outputNoMatch = parameters.booleanParameter(
 		context,
-		'options.outputNoMatch',
+		option,
 		'Output No-Match Items',
 		itemIndex,
 	);
+	const wanted = {
+		...(email ? { email } : {}),
+		...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}),
+	};
+	const { enrichRequestSchema, PATHS } = contract;
+	const fieldNames = { ...names, level: 'Level' };
 	const body = checkBody(
 		context,
-		contract.enrichRequestSchema,
-		{ ...(email ? { email } : {}), ...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}), level },
+		enrichRequestSchema,
+		{ ...wanted, level },
 		itemIndex,
-		{ ...names, level: 'Level' },
+		fieldNames,
 	) as IDataObject;
+	// Once charged, the person (the body without its level) is free at that level or below.
 	const person = JSON.stringify({ ...body, level: undefined });
-	const key = idempotencyKeyFor(context, contract.PATHS.enrich, body, itemIndex);
+	const key = idempotencyKeyFor(context, PATHS.enrich, body, itemIndex);
 	return { itemIndex, body, email, linkedinUrl, outputNoMatch, person, key };
 }
 
-/**
- * Sends one call per lookup, in order, while the budget holds its worst case (nothing for a person
- * charged before), then replays each lost answer once. Returns how many lookups were sent.
- */
+/** One call per lookup in order while the budget holds it, then each lost answer replayed once. */
 async function sendWithinBudget(
 	context: IExecuteFunctions,
-	{ budget, rank, cost }: ChargingRun,
+	{ budget, rank, cost }: charging.ChargingRun,
 	queue: Lookup[],
-	outcomes: Map<number, IDataObject | Error>,
+	outcomes: Outcomes,
 ): Promise<number> {
 	const lost: [Lookup, ChargingCall][] = [];
-	const send = async (lookup: Lookup, call: ChargingCall) => {
-		const sent = await sendCharging(context, budget, call, contract.enrichAnswerSchema);
-		if ('answer' in sent) {
-			budget.hold(lookup.person, charging.rankOf(sent.answer.contact.level));
-			const contact = sent.answer.contact as IDataObject;
-			outcomes.set(
-				lookup.itemIndex,
-				lookup.outputNoMatch ? { matched: true, ...contact } : contact,
-			);
-		} else if (failureOf(sent.failure)?.kind === 'noMatch')
-			outcomes.set(lookup.itemIndex, noMatch(context, lookup));
-		else outcomes.set(lookup.itemIndex, sent.failure);
-		return 'lost' in sent && sent.lost;
-	};
 	let next = 0;
 	for (; next < queue.length; next++) {
 		const lookup = queue[next];
 		const { body, itemIndex, person, key } = lookup;
 		const priceNow = () => budget.priceOf(person, rank, cost);
-		// Lost answers hold their worst case: their real charge may leave room for more (or hold this person).
-		if (priceNow() > budget.headroom) await replayLost(budget, lost, send);
-		const request = { path: contract.PATHS.enrich, body, key, credits: priceNow() };
-		const call = chargingCallOf(budget, request, { itemIndex });
+		// A lost answer holds its worst case: its real charge may leave room (or hold this person).
+		if (priceNow() > budget.headroom) await replayLost(context, budget, lost, outcomes);
+		const path = contract.PATHS.enrich;
+		const call = chargingCallOf(budget, { path, body, key, credits: priceNow(), itemIndex });
 		if (!call) break;
-		if (await send(lookup, call)) lost.push([lookup, call]);
+		if (await send(context, budget, lookup, call, outcomes)) lost.push([lookup, call]);
 		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail()) {
 			for (const [, waiting] of lost) budget.keepLost(waiting.reservation); // for Retry On Fail
 			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
 		}
 	}
-	await replayLost(budget, lost, send);
+	await replayLost(context, budget, lost, outcomes);
 	return next;
 }
 
-/**
- * Sends each lost call once more; one lost again keeps its worst case held under its key. After a
- * charge above its worst case no charging call follows, a replay neither.
- */
+/** Sends a call and sets its item's outcome; true when its answer was lost. */
+async function send(
+	context: IExecuteFunctions,
+	budget: charging.ChargingRun['budget'],
+	lookup: Lookup,
+	call: ChargingCall,
+	outcomes: Outcomes,
+): Promise<boolean> {
+	const sent = await sendCharging(context, budget, call, contract.enrichAnswerSchema);
+	if ('failure' in sent) {
+		const noMatch = failureOf(sent.failure)?.kind === 'noMatch';
+		outcomes.set(lookup.itemIndex, noMatch ? noMatchOf(context, lookup) : sent.failure);
+		return sent.lost;
+	}
+	const contact = sent.answer.contact as IDataObject;
+	budget.hold(lookup.person, charging.rankOf(contact.level));
+	outcomes.set(lookup.itemIndex, lookup.outputNoMatch ? { matched: true, ...contact } : contact);
+	return false;
+}
+
+/** Each lost call sent once more; lost again (or after an overcharge), its worst case stays held. */
 async function replayLost(
-	budget: ChargingRun['budget'],
+	context: IExecuteFunctions,
+	budget: charging.ChargingRun['budget'],
 	lost: [Lookup, ChargingCall][],
-	send: (lookup: Lookup, call: ChargingCall) => Promise<boolean>,
+	outcomes: Outcomes,
 ): Promise<void> {
 	for (const [lookup, call] of lost.splice(0))
-		if (budget.overcharge !== undefined || (await send(lookup, call)))
+		if (budget.overcharge !== undefined || (await send(context, budget, lookup, call, outcomes)))
 			budget.keepLost(call.reservation);
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */
-function noMatch(
+function noMatchOf(
 	context: IExecuteFunctions,
 	{ itemIndex, email, linkedinUrl, outputNoMatch }: Lookup,
-): IDataObject | Error {
+) {
 	if (outputNoMatch)
 		return { matched: false, email: email || null, linkedin_url: linkedinUrl || null };
 	return new ApiFailure(context, 'noMatch', {

@@ -1,7 +1,6 @@
 /**
- * Contact → Unlock, top-down: read and check every item's ids, plan what to send (each id once),
- * Stop Before Spending, send calls of up to 100 ids within the budget, replay lost answers, then
- * one output item per wanted id in input order. The credit rules are ../../shared/budget/ledger.
+ * Contact → Unlock: check every item's ids, plan each id once, Stop Before Spending, send calls of
+ * up to 100 ids within the budget, replay lost answers, then one item per wanted id in input order.
  */
 import type {
 	IDataObject,
@@ -17,7 +16,6 @@ import {
 	type ChargingCall,
 } from '../../shared/budget/chargingCall';
 import * as charging from '../../shared/budget/chargingRun';
-import type { ChargingRun, Outcome } from '../../shared/budget/chargingRun';
 import * as contract from '../../shared/client/contract';
 import { entryNotFound, isRefusal } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
@@ -32,7 +30,6 @@ import { CHARGING_OPTIONS } from './chargingOptions';
 
 const showFor = { show: { resource: ['contact'], operation: ['unlock'] } };
 
-/** The operation's When Max Credits Is Reached: its What Fits choice, also read by the run. */
 const WHEN_MAX_CREDITS_REACHED = parameters.whenMaxCreditsReachedParameter(showFor, {
 	name: 'Unlock What Fits',
 	description:
@@ -56,28 +53,24 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
 	const run = charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
-	// 1. Read and check every item's ids before anything is sent; an id an item repeats is one contact.
-	const contactIdsOf = contactIdsReader(this, items);
+	// 1. Check every item's ids before anything is sent; an id an item repeats is one contact.
+	const idsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
-		unique(contactIdsOf(itemIndex)).map((id) => ({ itemIndex, id })),
+		unique(idsOf(itemIndex)).map((id) => ({ itemIndex, id })),
 	);
 	const u: Unlocking = { context: this, run, ...planOf(this, items, checked.flat(), run) };
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const mayCharge = forecastOf(u);
 	const what = `unlocking ${plural(mayCharge / run.cost, 'contact')} at ${run.level} level`;
 	const refusal = charging.stopBeforeSpending(this, run, what, mayCharge);
-	// 3. Calls of up to 100 ids in order, each what the budget still holds; lost answers replayed.
+	// 3. Calls in order, each what the budget still holds.
 	const notSent = u.queue.slice(refusal ? 0 : await sendWithinBudget(u));
 	// 4. What the budget did not reach: an error after a refused balance or under Stop Before Spending.
 	const reason =
 		refusal ?? u.refusedBalance ?? charging.budgetReached(this, run, notSent.length, 'contact');
 	for (const id of notSent) u.outcomes.set(id, reason ?? charging.skippedForBudget({ id }));
-	// 5. One output item per wanted id, in input order.
 	const records = [...u.outcomes.values()].filter(
 		(json) => !(json instanceof Error) && charging.isContactRecord(json),
 	);
@@ -90,74 +83,57 @@ export async function execute(
 	});
 }
 
-/** One contact id wanted by one input item (an item may hold several). */
+/** One contact id wanted by one input item. */
 type Wanted = { itemIndex: number; id: string };
 
-/** A run of Unlock: what it sends, worked out before anything is sent, and what came back. */
-interface Unlocking {
+/** A run of Unlock: what it sends, planned before anything is sent, and what came back. */
+type Unlocking = ReturnType<typeof planOf> & {
 	context: IExecuteFunctions;
-	run: ChargingRun;
-	/** One entry per id an item wants, in input order. */
-	wanted: Wanted[];
-	/** Whether Skip Already Unlocked passes this entry through unsent. */
-	isSkipped: (entry: Wanted) => boolean;
-	/** The unique ids to send, those the input shows as held first (likely free). */
-	queue: string[];
-	/** Those the input shows as held: left out of the forecast, though each call reserves them. */
-	shown: Set<string>;
-	/** The first item that wants an id: the item named in the errors of its call. */
-	firstItemOf: Map<string, number>;
-	/** By contact id: its answer entry, its pass-through, or the error of its call. */
-	outcomes: Map<string, IDataObject | Error>;
-	/** A refused balance (402): every later call would be refused too. */
+	run: charging.ChargingRun;
+	/** A refused balance (402) refuses every later call too. */
 	refusedBalance?: Error;
-	calls: number;
-}
+};
 
-/** Whether the input item says it holds the contact at this level: decides Skip Already Unlocked, never the budget. */
-function shownAsHeld(json: IDataObject, id: string, level: contract.UnlockLevel): boolean {
-	// A preview says only "unlocked": held at the lowest level at least.
-	const rank = Math.max(1, charging.rankOf(json.level));
-	return json.id === id && json.unlocked === true && rank >= charging.rankOf(level);
-}
-
-/** The checked ids as what to send: Skip Already Unlocked applied, each id once, those shown as held first. */
+/** The checked ids as what to send: Skip Already Unlocked applied, each id once, held ones first. */
 function planOf(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	wanted: Wanted[],
-	{ level }: ChargingRun,
+	{ rank }: charging.ChargingRun,
 ) {
-	const skipHeld = parameters.booleanParameter(
-		context,
-		'options.skipAlreadyUnlocked',
-		'Skip Already Unlocked',
-		0,
-	);
-	const held = ({ itemIndex, id }: Wanted) => shownAsHeld(items[itemIndex].json, id, level);
+	const option = 'options.skipAlreadyUnlocked';
+	const skipHeld = parameters.booleanParameter(context, option, 'Skip Already Unlocked', 0);
+	// The input's word decides Skip Already Unlocked, never the budget; a preview is held at basic.
+	const held = ({ itemIndex, id }: Wanted) => {
+		const json = items[itemIndex].json;
+		return (
+			json.id === id && json.unlocked === true && Math.max(1, charging.rankOf(json.level)) >= rank
+		);
+	};
+	// Left out of the forecast, though each call reserves them.
 	const shown = new Set(wanted.filter(held).map(({ id }) => id));
 	const isSkipped = (entry: Wanted) => skipHeld && held(entry);
 	const toSend = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	const queue = [...toSend.filter((id) => shown.has(id)), ...toSend.filter((id) => !shown.has(id))];
+	// The item named in the errors of an id's call.
 	const firstItemOf = new Map<string, number>();
 	for (const { id, itemIndex } of wanted) if (!firstItemOf.has(id)) firstItemOf.set(id, itemIndex);
-	return { wanted, isSkipped, queue, shown, firstItemOf, outcomes: new Map(), calls: 0 };
+	// By contact id: its answer entry, its pass-through, or its call's error.
+	const outcomes = new Map<string, IDataObject | Error>();
+	return { wanted, isSkipped, queue, shown, firstItemOf, outcomes, calls: 0 };
 }
 
 /**
- * The next call from `queue[from]`, formed the same way every time, so a repeated request makes the
- * same calls with the same keys: a lost call of the same ids as it was (it takes its held worst case
- * over), else up to 100 ids in order while their prices (held contacts free) fit `room`.
+ * The call from `queue[from]`, formed the same way every time so a repeat makes the same calls with
+ * the same keys: a lost call as it was sent, else up to 100 ids while their prices fit `room`.
  */
-function nextCall(u: Unlocking, from: number, room: number) {
-	const { budget, rank, cost } = u.run;
-	const queue = u.queue;
-	const priceOf = (id: string) => budget.priceOf(id, rank, cost);
-	const lost = budget.lostCallFrom(queue[from]);
-	// Lined up as it was sent, and by its key, not its ids alone: at another level they are another call.
-	const linedUp = lost?.every((id, at) => queue[from + at] === id);
-	if (lost && linedUp && budget.sentBefore(requestOf(u, lost).key))
-		return { ids: lost, credits: lost.map(priceOf).reduce((sum, price) => sum + price, 0), lost };
+function nextCall({ run, queue, context }: Unlocking, from: number, room: number) {
+	const priceOf = (id: string) => run.budget.priceOf(id, run.rank, run.cost);
+	const lost = run.budget.lostCallFrom(queue[from]);
+	// By its key too: at another level the same ids are another call.
+	if (lost?.every((id, at) => queue[from + at] === id))
+		if (run.budget.sentBefore(requestOf(context, run, lost).key))
+			return { ids: lost, credits: lost.reduce((sum, id) => sum + priceOf(id), 0), lost };
 	let credits = 0;
 	let to = from;
 	for (; to < queue.length && to - from < contract.LIMITS.idsPerUnlock; to++) {
@@ -168,7 +144,7 @@ function nextCall(u: Unlocking, from: number, room: number) {
 	return { ids: queue.slice(from, to), credits, lost: undefined };
 }
 
-/** What the run's calls may charge: lost calls taken over and contacts the input shows as held left out. */
+/** What the calls may charge: lost calls taken over and contacts shown as held left out. */
 function forecastOf(u: Unlocking): number {
 	let credits = 0;
 	for (let from = 0; from < u.queue.length; ) {
@@ -180,25 +156,26 @@ function forecastOf(u: Unlocking): number {
 	return credits;
 }
 
-/** The body of a call for these ids, and its Idempotency-Key. */
-function requestOf({ context, run }: Unlocking, ids: string[], itemIndex = 0) {
-	const names = { ids: 'Contact IDs', level: 'Level' };
+const FIELD_NAMES = { ids: 'Contact IDs', level: 'Level' };
+
+function requestOf(context: IExecuteFunctions, { level }: charging.ChargingRun, ids: string[]) {
 	const { unlockRequestSchema, PATHS } = contract;
-	const asked = { ids, level: run.level };
-	const body = checkBody(context, unlockRequestSchema, asked, itemIndex, names) as IDataObject;
+	const body = checkBody(
+		context,
+		unlockRequestSchema,
+		{ ids, level },
+		0,
+		FIELD_NAMES,
+	) as IDataObject;
 	return { path: PATHS.unlock, body, key: idempotencyKeyFor(context, PATHS.unlock, body) };
 }
 
-/** A call for these ids, its worst case reserved under its key; undefined when it does not fit. */
-function unlockCall(u: Unlocking, ids: string[], credits: number, itemIndex = 0) {
-	const request = { ...requestOf(u, ids, itemIndex), credits };
-	return chargingCallOf(u.run.budget, request, { itemIndex, ids });
+/** A call with its worst case reserved under its key; undefined when it does not fit. */
+function unlockCall({ context, run }: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+	return chargingCallOf(run.budget, { ...requestOf(context, run, ids), credits, itemIndex, ids });
 }
 
-/**
- * Sends the queue in order, each call what the budget still holds (What Fits), and replays each
- * lost answer once. Returns how many ids were sent; the rest were not reached.
- */
+/** Sends the queue in order within the budget and replays each lost answer once; how many were sent. */
 async function sendWithinBudget(u: Unlocking): Promise<number> {
 	const lost: ChargingCall[] = [];
 	let next = 0;
@@ -211,7 +188,7 @@ async function sendWithinBudget(u: Unlocking): Promise<number> {
 				next += ids.length;
 				await send(u, call, lost);
 			} else if (lost.length > 0) {
-				// Lost answers hold their worst case: their real charge may leave room for more.
+				// A lost answer holds its worst case: its real charge may leave room for more.
 				for (const again of lost.splice(0)) await send(u, again);
 			} else break;
 		}
@@ -226,8 +203,7 @@ async function sendWithinBudget(u: Unlocking): Promise<number> {
 
 /**
  * Sends a call and sorts out what came of it by id. A lost answer is replayed once (`lost` collects
- * it), then kept lost with its worst case held; any other failure stops the node unless
- * continueOnFail, and a refused balance (402) refuses every later call too.
+ * it), then kept lost; any other failure stops the node unless continueOnFail.
  */
 async function send(u: Unlocking, call: ChargingCall, lost?: ChargingCall[]): Promise<void> {
 	const { context, run } = u;
@@ -245,14 +221,13 @@ async function send(u: Unlocking, call: ChargingCall, lost?: ChargingCall[]): Pr
 }
 
 /**
- * Each entry of an answer: a record (its contact now held at its level) or an id the API does not
- * know. Ids it left out are asked for again once (free if they were unlocked), with what the call's
- * charge leaves of its worst case (all if unreadable); left out again, each may have been charged.
+ * Each entry holds its contact at the level it came back with. Ids left out are asked for again
+ * once with what the charge leaves of the worst case; left out again, they may have been charged.
  */
 async function takeAnswer(
 	u: Unlocking,
 	call: ChargingCall,
-	{ answer, charged }: { answer: contract.UnlockAnswer; charged: number | undefined },
+	{ answer, charged }: { answer: contract.UnlockAnswer; charged?: number },
 ): Promise<void> {
 	for (const entry of answer.contacts as IDataObject[]) {
 		u.outcomes.set(String(entry.id), entry);
@@ -273,8 +248,8 @@ async function takeAnswer(
 
 /** By input item in input order: its error, or one outcome per id it wants. */
 function outcomesOf(u: Unlocking, items: INodeExecutionData[], refused: Map<number, Error>) {
-	const output: Outcome[] = [];
-	let next = 0; // `wanted` is in input order: one pass over it.
+	const output: charging.Outcome[] = [];
+	let next = 0; // `wanted` is in input order: one pass over it
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const error = refused.get(itemIndex);
 		if (error) output.push({ itemIndex, outcome: error });

@@ -1,7 +1,6 @@
 /**
- * One charging call (Unlock, Enrich): sent with its Idempotency-Key once its worst case is reserved,
- * and settled with the charge the API reports. The operation owns its loop: this sends one call and
- * says what came of it.
+ * One charging call (Unlock, Enrich), sent with its Idempotency-Key once its worst case is reserved
+ * and settled with the charge reported. The operation owns its loop; this says what came of a send.
  */
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
@@ -19,29 +18,38 @@ export interface ChargingCall {
 	path: string;
 	body: IDataObject;
 	reservation: Reservation;
-	/** The input item named in its errors. */
+	/** The input item its errors name. */
 	itemIndex?: number;
 	/** The contacts it asks for (Unlock). */
 	ids?: string[];
-	/** How often the node sent it, each time with the transport's own retries. */
+	/** How often the node sent it, each time with the transport's retries. */
 	sends: number;
-	/** Whether it asks again for ids an earlier answer left out (asked twice at most). */
+	/** It asks again for ids an answer left out: asked twice at most. */
 	askedAgain?: boolean;
 }
 
-/** What came of a call: its answer and the charge counted, or its failure; a lost one may be replayed. */
-export type Sent<A> =
-	| { answer: A; charged: number | undefined }
-	| { failure: NodeApiError; lost: boolean };
+/** A call with its worst case reserved under its key; undefined when it does not fit. */
+export function chargingCallOf(
+	budget: CreditBudget,
+	{
+		key,
+		credits,
+		...call
+	}: Omit<ChargingCall, 'reservation' | 'sends'> & { key: string; credits: number },
+): ChargingCall | undefined {
+	const reservation = budget.reserve(credits, key);
+	return reservation && { ...call, reservation, sends: 0 };
+}
 
+/** Its answer and the charge counted, or its failure (a lost one may be replayed). */
 export async function sendCharging<A extends ChargeReport>(
 	context: IExecuteFunctions,
 	budget: CreditBudget,
 	call: ChargingCall,
 	schema: ZodType<A, ZodTypeDef, unknown>,
-): Promise<Sent<A>> {
-	call.sends++;
+): Promise<{ answer: A; charged?: number } | { failure: NodeApiError; lost: boolean }> {
 	const { path, body, reservation, itemIndex } = call;
+	call.sends++;
 	try {
 		const response = await (apiRequest<A>).call(context, {
 			...{ method: 'POST', path, body, schema, fieldNames: editorFieldNames },
@@ -69,7 +77,6 @@ function chargingFailure(
 	refused: boolean,
 ): NodeApiError {
 	const { message, description } = error as { message?: string; description?: string | null };
-	// The transport's words before they name the item: this error names it once.
 	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
@@ -101,30 +108,14 @@ function chargedBeforeText(context: IExecuteFunctions, { chargedHere }: CreditBu
 	return `. This run's earlier calls charged ${plural(chargedHere, 'credit')}: ${where}`;
 }
 
-/** Ids an answer left out twice: they may have been charged, and their worst case stays held. */
-export function notAnswered(
-	context: IExecuteFunctions,
-	{ path, itemIndex }: ChargingCall,
-	missing: string[],
-) {
-	const them = missing.length === 1 ? 'it' : 'them';
+/** Ids an answer left out twice: they may have been charged. */
+export function notAnswered(context: IExecuteFunctions, call: ChargingCall, missing: string[]) {
 	return new ApiFailure(context, 'notAnswered', {
 		message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
-		description: `${path} was asked for ${missing.join(', ')} twice, and its answer had no entry for ${them} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
-		itemIndex,
+		description: `${call.path} was asked for ${missing.join(', ')} twice, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+		itemIndex: call.itemIndex,
 	});
 }
 
-/** "contact c_1" or "contacts c_1, c_2": the ids a message names. */
 const contactsNamed = (ids: string[]): string =>
 	`${ids.length === 1 ? 'contact' : 'contacts'} ${ids.join(', ')}`;
-
-/** A call with its worst case reserved under its Idempotency-Key; undefined when it does not fit. */
-export function chargingCallOf(
-	budget: CreditBudget,
-	{ path, body, key, credits }: { path: string; body: IDataObject; key: string; credits: number },
-	{ itemIndex, ids }: { itemIndex?: number; ids?: string[] },
-): ChargingCall | undefined {
-	const reservation = budget.reserve(credits, key);
-	return reservation && { path, body, reservation, itemIndex, ids, sends: 0 };
-}

@@ -1,7 +1,6 @@
 /**
  * A charging run (Unlock, Enrich) in n8n: its settings and budget read once, Stop Before Spending
- * and what the budget did not reach as errors, and its output with the notice of what it spent.
- * The rules are ./ledger; each call is sent by ./chargingCall.
+ * and what the budget did not reach as errors, and its output with a notice of what it spent.
  */
 import {
 	NodeOperationError,
@@ -18,13 +17,12 @@ import { simplifyOutput } from '../items/simplify';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
 import { wholeNumber, type Choice } from '../parameters/values';
 import { plural, unique } from '../parameters/utilities';
-import { CreditBudget, leftOf, mustStop, tallyOf, type Cap, type Tally } from './ledger';
+import { CreditBudget, leftOf, tallyOf, type Cap, type Tally } from './ledger';
 
 export interface ChargingRun {
 	level: UnlockLevel;
-	/** The level's rank: a contact held at this rank or above costs nothing. */
+	/** A contact held at this rank or above costs nothing. */
 	rank: number;
-	/** The price of one contact at that level. */
 	cost: number;
 	budget: CreditBudget;
 	policy: 'stop' | 'whatFits';
@@ -38,10 +36,10 @@ export const rankOf = (level: unknown): number => UNLOCK_LEVELS.indexOf(level as
 /** Read once per run, from the first item; the policy's choices are the operation's own parameter. */
 export function chargingRunOf(
 	context: IExecuteFunctions,
-	{ name, displayName, options }: INodeProperties,
+	policyParameter: INodeProperties,
 ): ChargingRun {
-	const level = levelOf(context, 0);
-	const choices = options as Choice[];
+	const { name, displayName } = policyParameter;
+	const choices = policyParameter.options as Choice[];
 	const policy = optionParameter<ChargingRun['policy']>(
 		context,
 		name,
@@ -51,6 +49,7 @@ export function chargingRunOf(
 		'stop',
 	);
 	const whatFits = choices.find(({ value }) => value === 'whatFits')!.name;
+	const level = levelOf(context, 0);
 	const budget = creditBudgetOf(context);
 	return { level, rank: rankOf(level), cost: CREDIT_COST[level], budget, policy, whatFits };
 }
@@ -58,29 +57,24 @@ export function chargingRunOf(
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
 /**
- * This node run's budget. Its ledger is kept in the execution (n8n's flow context): as a tool, the
- * execution's, shared by every Contact Data tool call in it, so an agent cannot spend a Max Credits
- * per call; on the canvas, the node run's, so Retry On Fail's tries share it and a loop's next run
- * starts afresh.
+ * This node run's budget, its ledger in n8n's flow context: as a tool the execution's, shared by
+ * every tool call in it, so an agent cannot spend a Max Credits per call; on the canvas the node
+ * run's, so Retry On Fail's tries share it and a loop's next run starts afresh.
  */
 export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
-	let budget = budgets.get(context);
-	if (budget) return budget;
-	const tool = runsAsTool(context);
+	const known = budgets.get(context);
+	if (known) return known;
 	const flow = context.getContext('flow');
 	const runs = (flow.contactDataRuns ??= {}) as Record<string, { run: number; ledger: Tally }>;
 	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const node = context.getNode().id;
 	if (runs[node]?.run !== run) runs[node] = { run, ledger: { charged: 0, reserved: 0 } };
+	const tool = runsAsTool(context);
 	const ledger = tool
 		? (flow.contactDataCredits ??= { charged: 0, reserved: 0 })
 		: runs[node].ledger;
-	budget = new CreditBudget(
-		maxCreditsOf(context, 0),
-		ledger as Tally,
-		tool,
-		capsOverTimeOf(context),
-	);
+	const maxCredits = maxCreditsOf(context, 0);
+	const budget = new CreditBudget(maxCredits, ledger as Tally, tool, capsOverTimeOf(context));
 	budgets.set(context, budget);
 	return budget;
 }
@@ -91,7 +85,7 @@ export const CAPS_OVER_TIME = {
 } as const;
 
 /** The caps over time set on this node (from the first item), counted in this process's memory. */
-function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
+function capsOverTimeOf(context: IExecuteFunctions): Cap[] {
 	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
 	return Object.entries(CAPS_OVER_TIME).flatMap(([name, { label, leftField }]) => {
 		const value = context.getNodeParameter(`options.${name}`, 0, 0);
@@ -99,7 +93,9 @@ function capsOverTimeOf(context: IExecuteFunctions, now = Date.now()): Cap[] {
 		const perSession = leftField === 'left_in_session';
 		const session = perSession && max > 0 ? mcpSessionIdOf(context) : undefined;
 		if (max === 0 || (perSession && !session)) return [];
-		return [{ label, max, tally: tallyOf(node, session ? { session } : { now }), leftField }];
+		return [
+			{ label, max, tally: tallyOf(node, session ? { session } : { now: Date.now() }), leftField },
+		];
 	});
 }
 
@@ -111,15 +107,15 @@ const CAP_WORDS = {
 	retries: ['Earlier tries of this node run (Retry On Fail)', ''],
 };
 
-/** Stop Before Spending: a refusal when the run's worst case may not fit (thrown without continueOnFail). */
+/** Stop Before Spending: a refusal when the run's worst case may not fit. */
 export function stopBeforeSpending(
 	context: IExecuteFunctions,
 	run: ChargingRun,
 	what: string,
 	worstCase: number,
-): NodeOperationError | undefined {
-	const { budget, policy, whatFits } = run;
-	if (!mustStop(policy, worstCase, budget.headroom)) return undefined;
+) {
+	const { budget, whatFits } = run;
+	if (run.policy !== 'stop' || worstCase <= budget.headroom) return undefined;
 	const cap = budget.tightest;
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
 	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
@@ -134,29 +130,25 @@ export function stopBeforeSpending(
 	);
 }
 
-/** What the budget did not reach (`notSentCount` of `unit`): under Stop Before Spending an error (thrown without continueOnFail). */
+/** What the budget did not reach, as an error under Stop Before Spending. */
 export function budgetReached(
 	context: IExecuteFunctions,
-	{ budget, policy }: ChargingRun,
-	notSentCount: number,
+	run: ChargingRun,
+	notSent: number,
 	unit: string,
-): NodeOperationError | undefined {
-	if (policy !== 'stop' || notSentCount === 0) return undefined;
-	const cap = budget.tightest;
-	const runAgain = `Raise ${cap.label} and run again: contacts already unlocked come back free`;
+) {
+	if (run.policy !== 'stop' || notSent === 0) return undefined;
+	const { label, max } = run.budget.tightest;
+	const runAgain = `Raise ${label} and run again: contacts already unlocked come back free`;
 	return refusal(
 		context,
-		`${cap.label} of ${cap.max} reached: ${plural(budget.chargedHere, 'credit')} charged${heldBackText(budget)}; ${plural(notSentCount, unit)} not sent. ${runAgain}`,
+		`${label} of ${max} reached: ${plural(run.budget.chargedHere, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}`,
 		`${runAgain} of charge, so nothing is paid twice.`,
 	);
 }
 
-/** A budget refusal of the run: thrown without continueOnFail, else each item's error. */
-function refusal(
-	context: IExecuteFunctions,
-	message: string,
-	description: string,
-): NodeOperationError {
+/** A refusal of the whole run: thrown without continueOnFail, else each item's error. */
+function refusal(context: IExecuteFunctions, message: string, description: string) {
 	const error = new NodeOperationError(context.getNode(), message, { description });
 	if (!context.continueOnFail()) throw error;
 	return error;
@@ -166,24 +158,15 @@ function refusal(
 export const isContactRecord = (json: IDataObject): boolean =>
 	typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined;
 
-/** An input item passed through because the budget did not reach it. */
 export const skippedForBudget = (json: IDataObject): IDataObject => ({
 	...json,
 	unlock_skipped: 'budget',
 });
 
-/** What a run gives for one input item: a record or a pass-through, or an error. */
-export interface Outcome {
-	itemIndex: number;
-	outcome: IDataObject | Error;
-	/** The contact id an error item names. */
-	id?: string;
-}
+/** What a run gives for one input item; `id` is the contact an error item names. */
+export type Outcome = { itemIndex: number; outcome: IDataObject | Error; id?: string };
 
-/**
- * The run's output, one item per outcome (an error thrown without continueOnFail), the run's
- * totals on every record, Simplify, and a notice of what was done and spent.
- */
+/** The run's output (the run's totals on every record), Simplify, and a notice of what it spent. */
 export function finishRun(
 	context: IExecuteFunctions,
 	{ budget }: ChargingRun,
@@ -214,7 +197,6 @@ export function finishRun(
 	return simplifyOutput(context, output);
 }
 
-/** Charges the contract rules out: unreadable ones keep their worst case, one above it ends the calls. */
 function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string {
 	const over =
 		overcharge === undefined
@@ -225,7 +207,6 @@ function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string
 	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits${over}`;
 }
 
-/** Credits still reserved for answers that were lost (they may have been charged). */
 function heldBackText(budget: CreditBudget): string {
 	if (budget.reservedHere <= 0) return '';
 	return `, and ${budget.reservedHere} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`;

@@ -1,66 +1,43 @@
 /**
- * The credit rules of Unlock and Enrich, with no n8n context (tested with plain values and a fake
- * clock). Max Credits, and each cap over time, is a hard ceiling:
- * - a call is sent only once its worst case is reserved in every tally;
- * - a contact (or person) the ledger saw charged at a level costs nothing more at that level or
- *   below (the contract), so it needs no room;
- * - the charge an answer reports replaces the worst case, counted once per Idempotency-Key; one the
- *   contract rules out keeps the worst case held; one above the worst case is counted as reported
- *   and ends the run's charging calls, so a misbehaving API passes a cap by one call at most;
- * - a call whose answer stayed lost keeps its worst case held under its key, with its ids: the same
- *   call sent again takes it over.
+ * The credit rules of Unlock and Enrich, free of n8n. Every cap is a hard ceiling: a call is sent
+ * once its worst case is reserved in every tally, and the charge reported replaces it, once per
+ * Idempotency-Key. A contact held at a level costs nothing more at that level or below (the
+ * contract). A lost answer's worst case stays held under its key, with its ids, for the same call
+ * sent again. A charge the contract rules out keeps the worst case; one above it ends the charging
+ * calls, so a misbehaving API passes a cap by one call at most.
  */
-export type WhenMaxCreditsReached = 'stop' | 'whatFits';
-
 export interface ChargeReport {
 	credits_charged?: unknown;
 	credits_remaining?: unknown;
 }
 
-/** What a cap counts, as plain JSON: a run's ledger is kept in n8n's flow context. */
+/** What a cap counts, as plain JSON: a run's ledger lives in n8n's flow context. */
 export interface Tally {
 	charged: number;
 	reserved: number;
 	/** The charge of each settled Idempotency-Key. */
 	settled?: Record<string, number>;
-	/** Calls whose answer stayed lost, by Idempotency-Key: their worst case (part of `reserved`). */
+	/** Calls whose answer stayed lost, by key: their worst case (part of `reserved`) and ids. */
 	lost?: Record<string, { credits: number; ids?: string[] }>;
-	/** Contacts and people seen charged: the rank of the highest level held (1 basic, 2 premium). */
+	/** Contacts and people charged: the rank of the highest level held (1 basic, 2 premium). */
 	held?: Record<string, number>;
-	/** How many entries each record has (read back from JSON, so kept beside them). */
+	/** Entries of each record, kept beside them: counting keys of JSON read back is linear. */
 	sizes?: Partial<Record<Remembered, number>>;
 }
 
 type Remembered = 'settled' | 'lost' | 'held';
 
-/**
- * Entries a tally keeps of each kind; past that the oldest 1,000 are forgotten, which only counts
- * more: a settled key forgotten counts its replay again, a held contact costs its price again, and
- * a lost call's worst case stays reserved.
- */
+/** Past a bound the oldest 1,000 are forgotten, which only ever counts more. */
 const BOUNDS: Record<Remembered, number> = { settled: 10_000, lost: 1_000, held: 100_000 };
-const FORGET_AT_ONCE = 1_000;
 
-function remember<K extends Remembered>(
-	tally: Tally,
-	kind: K,
-	key: string,
-	value: NonNullable<Tally[K]>[string],
-): void {
+function remember(tally: Tally, kind: Remembered, key: string, value: unknown): void {
 	const record = (tally[kind] ??= {}) as Record<string, unknown>;
 	const sizes = (tally.sizes ??= {});
 	if (record[key] === undefined) sizes[kind] = (sizes[kind] ?? 0) + 1;
 	record[key] = value;
 	if (sizes[kind]! <= BOUNDS[kind]) return;
-	const oldest = Object.keys(record).slice(0, FORGET_AT_ONCE);
-	for (const old of oldest) delete record[old];
-	sizes[kind]! -= oldest.length;
-}
-
-function forget(tally: Tally, kind: Remembered, key: string): void {
-	if (tally[kind]?.[key] === undefined) return;
-	delete tally[kind]![key];
-	tally.sizes![kind]! -= 1;
+	for (const old of Object.keys(record).slice(0, 1_000)) delete record[old];
+	sizes[kind]! -= 1_000;
 }
 
 export interface Cap {
@@ -72,48 +49,40 @@ export interface Cap {
 	leftField?: 'left_today' | 'left_in_session';
 }
 
-/** The worst case held for one call until its answer settles it. */
+/** One call's worst case, held in each tally (released from that one, never a later day's). */
 export interface Reservation {
-	/** What it holds against Max Credits. */
 	credits: number;
 	open: boolean;
 	key?: string;
-	/** Whether its key was sent before: a refusal now says nothing of that earlier send. */
+	/** Its key was sent before: a refusal now says nothing of that earlier send. */
 	sentBefore: boolean;
-	/** What it holds in each tally: released from those, never from a later day's. */
 	shares: { tally: Tally; credits: number }[];
 }
 
 export const leftOf = ({ max, tally }: Cap): number =>
 	Math.max(0, max - tally.charged - tally.reserved);
 
-/** Stop Before Spending: whether a run whose worst case is `worstCase` must send nothing. */
-export const mustStop = (policy: WhenMaxCreditsReached, worstCase: number, headroom: number) =>
-	policy === 'stop' && worstCase > headroom;
-
 const isCharge = (charge: unknown): charge is number =>
 	typeof charge === 'number' && Number.isInteger(charge) && charge >= 0;
 
 export class CreditBudget {
-	/** What this node run charged, held reserved at its end, and had answered as replays. */
+	/** What this node run charged and still holds for lost answers. */
 	chargedHere = 0;
 	reservedHere = 0;
 	replayedHere = 0;
-	/** The balance the API reported after this run's last settled call (null before any). */
 	creditsRemaining: number | null = null;
-	/** Charges the contract rules out, as reported: their worst case stays reserved. */
+	/** Charges the contract rules out, as reported. */
 	readonly impossibleCharges: string[] = [];
-	/** A charge above its call's worst case, counted as reported: no charging call follows. */
+	/** A charge above its call's worst case: no charging call follows. */
 	overcharge?: number;
-	/** Max Credits first, then the caps over time: every reservation and charge counts in each. */
+	/** Max Credits first, then the caps over time. */
 	readonly caps: Cap[];
-	/** The lost calls of the ledger that take ids, by their first id. */
 	private readonly lostByFirstId = new Map<string, string[]>();
 
 	constructor(
 		readonly maxCredits: number,
 		private readonly ledger: Tally = { charged: 0, reserved: 0 },
-		/** Whether the ledger is shared by the tool calls of an execution. */
+		/** Shared by the tool calls of an execution. */
 		readonly shared = false,
 		capsOverTime: Cap[] = [],
 	) {
@@ -126,36 +95,32 @@ export class CreditBudget {
 		return this.ledger.charged;
 	}
 
-	/** What every cap still leaves; none after an overcharge. */
 	get headroom(): number {
 		return this.overcharge === undefined ? Math.min(...this.caps.map(leftOf)) : 0;
 	}
 
-	/** The cap that leaves the least (Max Credits when several leave as little). */
+	/** The cap that leaves the least (Max Credits on a tie). */
 	get tightest(): Cap {
 		return this.caps.reduce((tightest, cap) => (leftOf(cap) < leftOf(tightest) ? cap : tightest));
 	}
 
-	/** A contact's (or person's) worst case: nothing when the ledger saw it charged at this level or above. */
 	priceOf(id: string, rank: number, cost: number): number {
 		return (this.ledger.held?.[id] ?? 0) >= rank ? 0 : cost;
 	}
 
-	/** Notes a contact (or person) as held at a level's rank. */
 	hold(id: string, rank: number): void {
 		if ((this.ledger.held?.[id] ?? 0) < rank) remember(this.ledger, 'held', id, rank);
 	}
 
-	/** The ids of a lost call starting with this id: sent as they were, it takes its worst case over. */
+	/** The ids of a lost call starting with this id. */
 	lostCallFrom(firstId: string): string[] | undefined {
 		return this.lostByFirstId.get(firstId);
 	}
 
 	/**
-	 * Holds a call's worst case in every tally: a lost call's key takes its held worst case over, and
-	 * a key a tally settled holds nothing there (the API answers it again for free). A call sent before
-	 * is never refused: its worst case was held when it was first sent. Undefined: it does not fit,
-	 * or an overcharge ended the charging calls (of this run, or of any run its caps count).
+	 * Holds a call's worst case in every tally, or undefined when it does not fit or a cap was passed.
+	 * In a tally that lost the key the call takes the held worst case over; one that settled it holds
+	 * nothing (a free replay). A call sent before is never refused: its worst case was held.
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		if (this.overcharge !== undefined) return undefined;
@@ -163,35 +128,32 @@ export class CreditBudget {
 		const shares = this.caps.map(({ tally }) => {
 			const lost = key === undefined ? undefined : tally.lost?.[key];
 			const settled = key !== undefined && tally.settled?.[key] !== undefined;
-			return { tally, credits: lost?.credits ?? (settled ? 0 : credits), fresh: !lost };
+			return { tally, credits: lost?.credits ?? (settled ? 0 : credits), lost: !!lost };
 		});
-		const fits = shares.every(
-			({ credits, fresh }, at) => !fresh || credits <= leftOf(this.caps[at]),
-		);
-		// A cap already passed (an overcharge counted) sends no new call, not even of held contacts.
+		const fits = shares.every(({ credits, lost }, at) => lost || credits <= leftOf(this.caps[at]));
 		const passed = this.caps.some(({ max, tally }) => tally.charged > max);
 		if ((!fits || passed) && !sentBefore) return undefined;
-		for (const { tally, credits, fresh } of shares)
-			if (fresh) tally.reserved += credits;
-			else forget(tally, 'lost', key!);
+		for (const { tally, credits, lost } of shares)
+			if (!lost) tally.reserved += credits;
+			else {
+				delete tally.lost![key!];
+				tally.sizes!.lost! -= 1;
+			}
 		this.reservedHere += shares[0].credits;
 		const held = shares.map(({ tally, credits }) => ({ tally, credits }));
 		return { credits: shares[0].credits, open: true, key, sentBefore, shares: held };
 	}
 
 	/**
-	 * The charge the API reported replaces the worst case; a key a tally settled before counts nothing
-	 * more there, whether or not the answer says it is a replay. Returns the charge counted against
-	 * Max Credits; undefined for one the contract rules out, or one that differs from the charge a
-	 * tally remembers for the key (its worst case stays reserved).
+	 * The charge counted against Max Credits: a key a tally settled counts nothing more there, replayed
+	 * or not. Undefined for a charge the contract rules out or one that differs from a tally's
+	 * remembered charge for the key: its worst case stays reserved.
 	 */
 	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
 		const { key } = reservation;
-		const firsts = this.caps.map(({ tally }) =>
-			key === undefined ? undefined : tally.settled?.[key],
-		);
+		const firsts = this.caps.map(({ tally }) => (key ? tally.settled?.[key] : undefined));
 		if (!isCharge(charge) || firsts.some((first) => first !== undefined && first !== charge)) {
 			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 			return undefined;
@@ -210,19 +172,18 @@ export class CreditBudget {
 		return counted;
 	}
 
-	/** Whether a call with this key was sent before: lost (its worst case held) or settled (a free replay). */
 	sentBefore(key: string): boolean {
 		return this.caps.some(({ tally }) => (tally.lost?.[key] ?? tally.settled?.[key]) !== undefined);
 	}
 
-	/** A call whose answer stayed lost: its worst case stays held, with its ids, for the same call sent again. */
+	/** A call whose answer stayed lost: its worst case stays held under its key, with its ids. */
 	keepLost(reservation: Reservation, ids?: string[]): void {
 		if (!reservation.open || reservation.key === undefined) return;
 		for (const { tally, credits } of reservation.shares)
 			if (credits > 0) remember(tally, 'lost', reservation.key, { credits, ids });
 	}
 
-	/** Frees a reservation: the API refused the call (nothing charged), or its charge is counted. */
+	/** Frees a reservation: the call was refused (nothing charged), or its charge is counted. */
 	release(reservation: Reservation): void {
 		if (!reservation.open) return;
 		reservation.open = false;
@@ -232,50 +193,33 @@ export class CreditBudget {
 }
 
 /**
- * Tallies of caps over time in this process. Past the limit only the least recently used session
- * tally is dropped (its session then starts afresh; the daily cap still holds), and a day's tally
- * only once that day is over: no eviction raises what the daily cap allows. A key's kind is its
- * first word, so no session id (which the MCP client sends) can pass for a day.
+ * Tallies of caps over time in this process. Past the limit the least recently used session is
+ * dropped (it starts afresh; the daily cap still holds), a day only once it is over. A key's kind is
+ * its first word, so no session id (the MCP client's) can pass for a day.
  */
 const MAX_TALLIES = 10_000;
 const tallies = new Map<string, Tally>();
 /** The latest day each store counted: a clock set back never reopens a day already dropped. */
 const latestDays = new WeakMap<Map<string, Tally>, string>();
 
-/** The tally of a cap over time: per node and UTC day of `now`, or per node and MCP session. */
 export function tallyOf(
 	node: string,
 	over: { now: number } | { session: string },
 	store = tallies,
-): Tally {
-	const day = 'now' in over ? dayOf(store, over.now) : undefined;
+) {
+	let day = 'now' in over ? new Date(over.now).toISOString().slice(0, 10) : undefined;
+	const latest = latestDays.get(store);
+	if (day && latest && latest > day) day = latest;
 	const key = 'session' in over ? `session|${node}|${over.session}` : `day|${day}|${node}`;
 	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
-	// Used last, so dropped last.
-	store.delete(key);
+	store.delete(key); // used last, so dropped last
 	store.set(key, tally);
-	if (day) dropPastDays(store, day);
-	if (store.size > MAX_TALLIES) dropOldestSession(store);
+	if (day) latestDays.set(store, day);
+	if (day)
+		for (const old of store.keys())
+			if (old.startsWith('day|') && old < `day|${day}`) store.delete(old);
+	const oldestSession =
+		store.size > MAX_TALLIES && [...store.keys()].find((old) => old.startsWith('session|'));
+	if (oldestSession) store.delete(oldestSession);
 	return tally;
-}
-
-function dayOf(store: Map<string, Tally>, now: number): string {
-	const day = new Date(now).toISOString().slice(0, 10);
-	const latest = latestDays.get(store);
-	if (latest !== undefined && latest > day) return latest;
-	latestDays.set(store, day);
-	return day;
-}
-
-function dropPastDays(store: Map<string, Tally>, today: string): void {
-	for (const key of store.keys())
-		if (key.startsWith('day|') && key.slice(4, 14) < today) store.delete(key);
-}
-
-function dropOldestSession(store: Map<string, Tally>): void {
-	for (const key of store.keys())
-		if (key.startsWith('session|')) {
-			store.delete(key);
-			return;
-		}
 }

@@ -47,14 +47,15 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
 }
 
 /**
- * Reading an item's parameters can take half a millisecond (n8n's expression engine): between
- * slices other executions in the process go on, and Stop ends a long read.
+ * Items are read in slices of this many milliseconds: between slices other executions in the
+ * process go on, and Stop ends a long read. By time, not count: an expression may take half a
+ * millisecond an item, a field a microsecond, and each yield costs a timer's millisecond.
  */
-const ITEMS_PER_SLICE = 200;
+const SLICE_MS = 50;
 
 /**
- * Before anything is sent (a run that charges sends all items' calls together). A refused item
- * stops the node, or under continueOnFail is kept with its error.
+ * Checks every item before anything is sent (a charging run sends all items' calls together). A
+ * refused item stops the node, or under continueOnFail is kept with its error.
  */
 export async function checkEveryItem<T>(
 	context: IExecuteFunctions,
@@ -63,8 +64,12 @@ export async function checkEveryItem<T>(
 ): Promise<{ checked: T[]; refused: Map<number, Error> }> {
 	const checked: T[] = [];
 	const refused = new Map<number, Error>();
+	let sliceEnd = Date.now() + SLICE_MS;
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		if (itemIndex > 0 && itemIndex % ITEMS_PER_SLICE === 0) await letOthersRun(context, itemIndex);
+		if (Date.now() >= sliceEnd) {
+			await letOthersRun(context, itemIndex);
+			sliceEnd = Date.now() + SLICE_MS;
+		}
 		try {
 			checked.push(check(itemIndex));
 		} catch (error) {

@@ -1,10 +1,9 @@
 /**
  * The credit rules with plain values and a fake clock: reserve, settle, replay, held contacts,
- * impossible charges, Stop Before Spending and the caps over time. No sandbox, no n8n.
+ * impossible charges and the caps over time. No sandbox, no n8n.
  */
 import {
 	CreditBudget,
-	mustStop,
 	tallyOf,
 	type Cap,
 	type Tally,
@@ -155,14 +154,6 @@ describe('held contacts (issue 31)', () => {
 		expect(Object.keys(ledger.held!)).toHaveLength(99_001);
 		expect([budget.priceOf('ct_999', 1, 1), budget.priceOf('ct_1000', 1, 1)]).toEqual([1, 0]);
 		expect(JSON.parse(JSON.stringify(ledger)).sizes).toEqual({ held: 99_001 });
-	});
-});
-
-describe('Stop Before Spending', () => {
-	it('Stop Before Spending refuses a run whose worst case does not fit; What Fits never does', () => {
-		expect(mustStop('stop', 11, 10)).toBe(true);
-		expect(mustStop('stop', 10, 10)).toBe(false);
-		expect(mustStop('whatFits', 11, 10)).toBe(false);
 	});
 });
 
