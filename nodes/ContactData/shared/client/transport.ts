@@ -1,12 +1,6 @@
 /**
- * The one place requests to the Contact Data API are made: authentication (through n8n's
- * `httpRequestWithAuthentication`), the https rule, a timeout on every call, pacing by the
- * rate-limit headers, retries, waits that end when the user presses Stop, and the mapping of API
- * errors to `NodeApiError`.
- *
- * Usable from any n8n context that has credentials and request helpers (the action node, the
- * trigger's webhook lifecycle, list searches). When a call is sent again is ./retries; the errors
- * of a failed call are ./apiErrors; export downloads are ./exportDownload.
+ * The one place requests to the Contact Data API are made: authenticated, timed out, paced by the
+ * rate-limit headers, retried where safe, and failed as `NodeApiError`.
  */
 import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
@@ -29,8 +23,8 @@ import {
 	type FieldNames,
 	type NoUsableAnswer,
 } from './apiErrors';
-import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
-import { firstHeaderValue, type ResponseHeaders } from './headers';
+import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf } from './contract';
+import type { ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
 import {
@@ -45,34 +39,20 @@ import { pause } from './waits';
 
 export interface ApiRequest<T = unknown> {
 	method: 'GET' | 'POST' | 'DELETE';
-	/** A path from the contract's PATHS, starting with /v1. */
 	path: string;
 	body?: IDataObject;
 	qs?: IDataObject;
-	/**
-	 * Sent as `Idempotency-Key`. A call that carries one may be sent again after a 5xx or a lost
-	 * connection: the API answers a replay with the first response and charges nothing more.
-	 */
+	/** The API answers a replay of this key with the first answer, charging nothing more. */
 	idempotencyKey?: string;
-	/**
-	 * Whether sending the call again after a 5xx or a lost connection can do no harm (reads, free
-	 * set-like changes, enrich whose re-unlock is free). GET and DELETE default to true; a POST
-	 * defaults to false unless it carries an idempotency key.
-	 */
+	/** Whether a resend after a 5xx or a lost connection is harmless; by default all but a keyless POST. */
 	safeToRetry?: boolean;
-	/** The input item the call is made for; named in errors. */
 	itemIndex?: number;
-	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
+	/** The parameter the path's id comes from ("Saved List"), named when the API does not know it. */
 	pathParameter?: string;
-	/** How the editor names the body's fields; an API error about a field names its parameter. */
 	fieldNames?: FieldNames;
-	/**
-	 * Checks (and types) a 2xx JSON body: the fields the node needs, everything else passed through.
-	 * A body that is not JSON (garbled on the way) counts as a transient failure; JSON without a
-	 * field the node needs is an error that names the field, and the call is not sent again.
-	 */
+	/** Checks a 2xx JSON body for the fields the node needs; the rest passes through. */
 	schema?: ZodType<T, ZodTypeDef, unknown>;
-	/** Return the 2xx body as a stream (exports) instead of parsed JSON. */
+	/** The 2xx body as a stream (exports). */
 	stream?: boolean;
 }
 
@@ -83,20 +63,12 @@ export interface ApiResponse<T> {
 }
 
 type Attempt<T> =
-	| { kind: 'ok'; response: ApiResponse<T> }
+	| { kind: 'ok'; response: ApiResponse<T>; headers: ResponseHeaders }
 	| { kind: 'rateLimited'; waitMs: number; headers: ResponseHeaders }
 	| ({ kind: 'transient'; headers?: ResponseHeaders } & NoUsableAnswer)
 	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
 
-/** The rate window of a credential's key (by its hash) and a rate-limit class at its base URL. */
-function rateWindowFor(
-	{ baseUrl, keyHash }: ApiCredential,
-	rateClass: RateLimitClass | null,
-): RateWindow | undefined {
-	return rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
-}
-
-/** What one call has met so far: how long it has been rate limited, and how often it went unanswered. */
+/** What one call has met so far. */
 interface Retrying {
 	rateLimitedSince?: number;
 	longestRateWait: number;
@@ -105,10 +77,7 @@ interface Retrying {
 	lostBefore?: NoUsableAnswer;
 }
 
-/**
- * Sends one API call: paced, retried where safe, and mapped to `NodeApiError` when it fails.
- * Resolves with the 2xx answer.
- */
+/** Sends one API call and resolves with its 2xx answer. */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	request: ApiRequest<T>,
@@ -129,18 +98,15 @@ async function sendUntilAnswered<T>(
 	request: ApiRequest<T>,
 	retrying: Retrying,
 ): Promise<ApiResponse<T>> {
-	const window = rateWindowFor(credential, rateLimitClassOf(request.method, request.path));
+	const rateClass = rateLimitClassOf(request.method, request.path);
+	const { baseUrl, keyHash } = credential;
+	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 	for (;;) {
 		const attempt = await inTurn(context, window, request.itemIndex, async (sentAt) => {
 			const outcome = await sendOnce(context, credential, request);
 			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
 			// Refused and failed calls count against the limit too, and say so in their headers.
-			else
-				noteCountedCall(
-					window,
-					sentAt,
-					outcome.kind === 'ok' ? outcome.response.headers : outcome.headers,
-				);
+			else noteCountedCall(window, sentAt, outcome.headers);
 			return outcome;
 		});
 		if (attempt.kind === 'ok') return attempt.response;
@@ -190,7 +156,6 @@ async function afterTransient(
 	await pause(context, delay, request.itemIndex);
 }
 
-/** One send of a call, and what came of it. */
 async function sendOnce<T>(
 	context: ApiContext,
 	credential: ApiCredential,
@@ -238,29 +203,22 @@ function httpOptionsOf(
 	};
 }
 
-/** A 2xx: its body as the request's schema reads it (a stream or an unchecked body as it came). */
 function readSuccess<T>(
 	context: ApiContext,
 	request: ApiRequest<T>,
 	raw: ApiResponse<unknown>,
 ): Attempt<T> {
 	const { statusCode, headers } = raw;
-	if (request.stream || !request.schema) {
-		return { kind: 'ok', response: raw as unknown as ApiResponse<T> };
-	}
+	if (request.stream || !request.schema)
+		return { kind: 'ok', response: raw as ApiResponse<T>, headers };
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
-	if (raw.body === null || typeof raw.body !== 'object') {
+	if (raw.body === null || typeof raw.body !== 'object')
 		return { kind: 'transient', reason: 'its answer was not readable', headers };
-	}
 	const checked = request.schema.safeParse(raw.body);
-	if (!checked.success) {
-		return {
-			kind: 'failed',
-			error: unexpectedAnswer(context, request, statusCode, checked.error),
-			headers,
-		};
-	}
-	return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
+	if (checked.success)
+		return { kind: 'ok', response: { statusCode, headers, body: checked.data }, headers };
+	const error = unexpectedAnswer(context, request, statusCode, checked.error);
+	return { kind: 'failed', error, headers };
 }
 
 /** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, or the API's refusal. */
@@ -276,24 +234,10 @@ async function readRefusal<T>(
 		return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
 	if (isTransientStatus(statusCode))
 		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode, headers };
-	if (statusCode >= 300 && statusCode < 400) {
-		const error = redirected(
-			context,
-			credential,
-			request,
-			statusCode,
-			firstHeaderValue(headers, 'location'),
-		);
-		return { kind: 'failed', error, headers };
-	}
+	if (statusCode >= 300 && statusCode < 400)
+		return { kind: 'failed', error: redirected(context, credential, request, raw), headers };
+	const { itemIndex, pathParameter, fieldNames } = request;
 	const scrubbed = scrub(body, credential.apiKey);
-	const error = apiError(
-		context,
-		statusCode,
-		scrubbed,
-		request.itemIndex,
-		request.pathParameter,
-		request.fieldNames,
-	);
+	const error = apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
 	return { kind: 'failed', error, headers };
 }
