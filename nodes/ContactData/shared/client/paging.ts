@@ -1,7 +1,4 @@
-/**
- * Paging through the API's lists. Return All follows cursors until the API gives none; a cursor
- * given before, or a page that adds nothing new, would go on forever, so that stops with an error.
- */
+/** Paging: a cursor given before, or a page that adds nothing new, would go on forever. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from './apiCredential';
@@ -11,14 +8,10 @@ import { apiRequest } from './transport';
 
 export interface Page<T> {
 	results: T[];
-	/** Where the next page starts; null after the last. */
 	next_cursor: string | null;
 }
 
-/**
- * Up to `limit` results from `cursor` on (null: the first page), reading pages of at most
- * `pageMax`. `call` names what is paged in the error (`POST /v1/search`).
- */
+/** Up to `limit` results from `cursor` on; `call` names what is paged (`POST /v1/search`). */
 export async function readPages<T extends { id: string }>(
 	context: IExecuteFunctions,
 	call: string,
@@ -56,7 +49,6 @@ export async function readPages<T extends { id: string }>(
 	return { results, next_cursor: cursor };
 }
 
-/** A page of the account's saved lists, for the list picker and Get Many. */
 export async function savedListsPage(
 	context: ApiContext,
 	cursor: string | null | undefined,

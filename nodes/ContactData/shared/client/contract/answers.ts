@@ -10,7 +10,15 @@ import {
 	UNLOCK_LEVELS,
 	USAGE_OPERATIONS,
 } from './enums';
-import { openEnum } from './openEnum';
+
+/** An enum in an answer: one of `values`, or a value added since, passed through as it came. */
+export function openEnum<T extends readonly [string, ...string[]]>(values: T) {
+	return z.union([z.enum(values), z.string()]) as unknown as z.ZodType<
+		T[number] | (string & {}),
+		z.ZodTypeDef,
+		unknown
+	>;
+}
 
 export const contactPreviewSchema = z
 	.object({

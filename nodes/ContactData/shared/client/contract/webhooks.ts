@@ -2,11 +2,10 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
-import { contactPreviewSchema } from './answers';
+import { contactPreviewSchema, openEnum } from './answers';
 import { EVENT_TYPES } from './enums';
 import { ID_PREFIXES } from './ids';
 import { LIMITS } from './limits';
-import { openEnum } from './openEnum';
 
 export const WEBHOOKS = {
 	secretPrefix: 'whsec_',
