@@ -68,11 +68,16 @@ type Attempt<T> =
 	| ({ kind: 'transient'; headers?: ResponseHeaders } & NoUsableAnswer)
 	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
 
-/** What one call has met so far. */
-interface Retrying {
+/** One call as it goes: what it is, and what it has met so far. */
+interface Call<T> {
+	context: ApiContext;
+	credential: ApiCredential;
+	request: ApiRequest<T>;
+	window: RateWindow | undefined;
 	rateLimitedSince?: number;
-	longestRateWait: number;
-	transientAttempts: number;
+	longestWait?: number;
+	/** Attempts that got no usable answer (a 5xx, a lost connection, a garbled body). */
+	unanswered?: number;
 	/** The first attempt that got no usable answer: it may have been carried out. */
 	lostBefore?: NoUsableAnswer;
 }
@@ -83,27 +88,23 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this, request.itemIndex);
-	const retrying: Retrying = { longestRateWait: 0, transientAttempts: 0 };
+	const { baseUrl, keyHash } = credential;
+	const rateClass = rateLimitClassOf(request.method, request.path);
+	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
+	const call: Call<T> = { context: this, credential, request, window };
 	try {
-		return await sendUntilAnswered(this, credential, request, retrying);
+		return await sendUntilAnswered(call);
 	} catch (error) {
-		throw failureAfter(this, request, retrying.lostBefore, error);
+		throw failureAfter(this, request, call.lostBefore, error);
 	}
 }
 
 /** Sends, and sends again where the answer allows, until a 2xx or a failure (thrown). */
-async function sendUntilAnswered<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-	retrying: Retrying,
-): Promise<ApiResponse<T>> {
-	const rateClass = rateLimitClassOf(request.method, request.path);
-	const { baseUrl, keyHash } = credential;
-	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
+async function sendUntilAnswered<T>(call: Call<T>): Promise<ApiResponse<T>> {
+	const { context, request, window } = call;
 	for (;;) {
 		const attempt = await inTurn(context, window, request.itemIndex, async (sentAt) => {
-			const outcome = await sendOnce(context, credential, request);
+			const outcome = await sendOnce(call);
 			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
 			// Refused and failed calls count against the limit too, and say so in their headers.
 			else noteCountedCall(window, sentAt, outcome.headers);
@@ -111,23 +112,17 @@ async function sendUntilAnswered<T>(
 		});
 		if (attempt.kind === 'ok') return attempt.response;
 		if (attempt.kind === 'failed') throw attempt.error;
-		if (attempt.kind === 'rateLimited')
-			await afterRateLimited(context, request, window, attempt.waitMs, retrying);
-		else await afterTransient(context, request, attempt, retrying);
+		if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
+		else await afterTransient(call, attempt);
 	}
 }
 
 /** After a 429: gives up past the rate windows allowed, else waits (in turn, where there is a window). */
-async function afterRateLimited(
-	context: ApiContext,
-	request: ApiRequest<unknown>,
-	window: RateWindow | undefined,
-	waitMs: number,
-	retrying: Retrying,
-): Promise<void> {
-	const since = (retrying.rateLimitedSince ??= Date.now());
-	retrying.longestRateWait = Math.max(retrying.longestRateWait, waitMs);
-	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, retrying.longestRateWait);
+async function afterRateLimited(call: Call<unknown>, waitMs: number): Promise<void> {
+	const { context, request, window } = call;
+	const since = (call.rateLimitedSince ??= Date.now());
+	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
+	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
 	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs) {
 		throw keptRateLimited(context, request, Date.now() - since);
 	}
@@ -136,16 +131,12 @@ async function afterRateLimited(
 }
 
 /** After a 5xx, a lost connection or a garbled body: gives up where unsafe or too often, else backs off. */
-async function afterTransient(
-	context: ApiContext,
-	request: ApiRequest<unknown>,
-	last: NoUsableAnswer,
-	retrying: Retrying,
-): Promise<void> {
-	retrying.lostBefore ??= last;
+async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promise<void> {
+	const { context, request } = call;
+	call.lostBefore ??= last;
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
-	const attempts = ++retrying.transientAttempts;
+	const attempts = (call.unanswered = (call.unanswered ?? 0) + 1);
 	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS) {
 		throw keptFailing(context, request, last, attempts, safeToRetry);
 	}
@@ -156,32 +147,26 @@ async function afterTransient(
 	await pause(context, delay, request.itemIndex);
 }
 
-async function sendOnce<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-): Promise<Attempt<T>> {
+async function sendOnce<T>(call: Call<T>): Promise<Attempt<T>> {
+	const { context, credential, request } = call;
 	const { decrypted } = credential;
 	let raw: ApiResponse<unknown>;
 	try {
 		raw = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
 			CREDENTIAL_NAME,
-			httpOptionsOf(credential, request),
+			httpOptionsOf(call),
 			// A copy each time: n8n may add to the data it is given (pre-authentication).
 			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
 		return { kind: 'transient', ...noAnswer(context, credential, request, error) };
 	}
-	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(context, request, raw);
-	return await readRefusal(context, credential, request, raw);
+	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(call, raw);
+	return await readRefusal(call, raw);
 }
 
-function httpOptionsOf(
-	credential: ApiCredential,
-	request: ApiRequest<unknown>,
-): IHttpRequestOptions {
+function httpOptionsOf({ credential, request }: Call<unknown>): IHttpRequestOptions {
 	return {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
@@ -203,11 +188,7 @@ function httpOptionsOf(
 	};
 }
 
-function readSuccess<T>(
-	context: ApiContext,
-	request: ApiRequest<T>,
-	raw: ApiResponse<unknown>,
-): Attempt<T> {
+function readSuccess<T>({ context, request }: Call<T>, raw: ApiResponse<unknown>): Attempt<T> {
 	const { statusCode, headers } = raw;
 	if (request.stream || !request.schema)
 		return { kind: 'ok', response: raw as ApiResponse<T>, headers };
@@ -221,13 +202,9 @@ function readSuccess<T>(
 	return { kind: 'failed', error, headers };
 }
 
-/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, or the API's refusal. */
-async function readRefusal<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-	raw: ApiResponse<unknown>,
-): Promise<Attempt<T>> {
+/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, or a refusal. */
+async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise<Attempt<T>> {
+	const { context, credential, request } = call;
 	const { statusCode, headers } = raw;
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
 	if (statusCode === 429)
