@@ -6,7 +6,13 @@ import { scrub, type ApiContext, type ApiCredential } from './apiCredential';
 import { apiErrorBodySchema } from './contract';
 import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
 import { firstHeaderValue } from './headers';
-import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
+import {
+	CONNECTIONS_LOST,
+	errorCodeOf,
+	isConnectionLost,
+	isTimeout,
+	RATE_LIMITED_WINDOWS,
+} from './retries';
 import type { ApiRequest, ApiResponse } from './transport';
 import { stopped } from './waits';
 
@@ -142,15 +148,6 @@ export const NOTHING_ANSWERS: Record<string, string> = {
 	ENETUNREACH: 'the host cannot be reached from this network',
 };
 
-/** Why a connection found nothing, in words, by its system code. */
-const CONNECTION_FAILURES: Record<string, string> = {
-	...NOTHING_ANSWERS,
-	ECONNRESET: 'the connection was closed before the answer came',
-	EPIPE: 'the connection was closed while sending',
-	ECONNABORTED: 'the connection was broken off',
-	EAI_AGAIN: 'the host name could not be looked up',
-};
-
 /** An export download that got no file, in words; the system code in the description. */
 export function downloadFailed(
 	context: ApiContext,
@@ -159,7 +156,7 @@ export function downloadFailed(
 	itemIndex?: number,
 ): ApiFailure {
 	const code = errorCodeOf(error);
-	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
+	const reason = code === undefined ? undefined : (NOTHING_ANSWERS[code] ?? CONNECTIONS_LOST[code]);
 	return new ApiFailure(context, 'lostAnswer', {
 		code: 'download_failed',
 		message: isTimeout(error)

@@ -97,7 +97,6 @@ export class ApiFailure extends NodeApiError {
 	}
 }
 
-/** What policy code reads of a failed call. */
 export type Failure = Pick<ApiFailure, 'kind' | 'apiCode' | 'headline'>;
 
 /** The failure of a call; undefined for any other error (a bug, Stop, bad input). */

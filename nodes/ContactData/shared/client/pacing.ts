@@ -72,7 +72,6 @@ function windowMsOf(window: RateWindow): number {
 	return window.windowMs || RATE_LIMIT_WINDOW_MS;
 }
 
-/** The gap that spreads a window's limit evenly over it (0 while the limit is unknown). */
 function evenSpacingOf(window: RateWindow): number {
 	return window.limit ? windowMsOf(window) / window.limit : 0;
 }
@@ -82,7 +81,6 @@ function leftAt(window: RateWindow, remaining: number, time: number): number {
 	return remaining - window.othersPerMs * Math.max(0, time - window.answeredAt);
 }
 
-/** How long the next call of a window waits before it is sent. */
 function paceMs(window: RateWindow, now: number): number {
 	const { remaining } = window;
 	if (remaining === null) return 0;

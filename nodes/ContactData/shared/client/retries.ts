@@ -33,20 +33,20 @@ export function isTransientStatus(statusCode: number): boolean {
 	return (TRANSIENT_STATUSES as readonly number[]).includes(statusCode);
 }
 
-const CONNECTION_ERROR_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'EPIPE',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EAI_AGAIN',
-	'ERR_BAD_RESPONSE',
-	'UND_ERR_SOCKET',
-]);
+/** The codes of a connection lost on the way (worth another try), with words for the common ones. */
+export const CONNECTIONS_LOST: Record<string, string | undefined> = {
+	ECONNRESET: 'the connection was closed before the answer came',
+	ECONNABORTED: 'the connection was broken off',
+	EPIPE: 'the connection was closed while sending',
+	EAI_AGAIN: 'the host name could not be looked up',
+	ETIMEDOUT: undefined,
+	ESOCKETTIMEDOUT: undefined,
+	ERR_BAD_RESPONSE: undefined,
+	UND_ERR_SOCKET: undefined,
+};
 
-/** Whether a system code is that of a connection lost on the way (worth another try). */
 export function isConnectionLost(code: string | undefined): code is string {
-	return code !== undefined && CONNECTION_ERROR_CODES.has(code);
+	return code !== undefined && code in CONNECTIONS_LOST;
 }
 
 /** A failed request and its causes, outermost first (n8n and the HTTP library wrap each other). */

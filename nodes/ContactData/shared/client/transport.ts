@@ -52,7 +52,6 @@ export interface ApiRequest<T = unknown> {
 	fieldNames?: FieldNames;
 	/** Checks a 2xx JSON body for the fields the node needs; the rest passes through. */
 	schema?: ZodType<T, ZodTypeDef, unknown>;
-	/** The 2xx body as a stream (exports). */
 	stream?: boolean;
 }
 
@@ -82,7 +81,6 @@ interface Call<T> {
 	lostBefore?: NoUsableAnswer;
 }
 
-/** Sends one API call and resolves with its 2xx answer. */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	request: ApiRequest<T>,

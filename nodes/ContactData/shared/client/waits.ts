@@ -49,10 +49,8 @@ export async function waitFor(
 ): Promise<void> {
 	const signal = cancelSignalOf(context);
 	let settled = false;
-	const done = promise.then(
-		() => (settled = true),
-		() => (settled = true),
-	);
+	const settle = () => (settled = true);
+	const done = promise.then(settle, settle);
 	while (!settled) {
 		if (signal?.aborted) throw stopped(context, itemIndex);
 		await Promise.race([done, sleep(WAIT_SLICE_MS)]);

@@ -49,22 +49,16 @@ export const webhookEventSchema = openObject({
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
-/** The HMAC key of a `whsec_<base64>` secret. */
-function webhookSigningKey(secret: string): Buffer {
-	const encoded = secret.startsWith(WEBHOOKS.secretPrefix)
-		? secret.slice(WEBHOOKS.secretPrefix.length)
-		: secret;
-	return Buffer.from(encoded, 'base64');
-}
-
-/** `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<raw body>">`. */
+/** `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<raw body>">`, keyed by the secret's base64. */
 export function webhookSignature(
 	secret: string,
 	webhookId: string,
 	timestampSeconds: number | string,
 	rawBody: string | Buffer,
 ): string {
-	const hmac = createHmac('sha256', webhookSigningKey(secret));
+	const { secretPrefix } = WEBHOOKS;
+	const encoded = secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret;
+	const hmac = createHmac('sha256', Buffer.from(encoded, 'base64'));
 	hmac.update(`${webhookId}.${timestampSeconds}.`);
 	hmac.update(rawBody);
 	return `v1,${hmac.digest('base64')}`;
