@@ -97,9 +97,8 @@ function whatCame(body: unknown): string {
 function unanswered(baseUrl: string, timeoutMs: number, error: unknown): string {
 	if (isTimeout(error)) return noAnswerWithin(timeoutMs);
 	const code = errorCodeOf(error);
-	if (code !== undefined && code in NOTHING_ANSWERS) {
+	if (code !== undefined && code in NOTHING_ANSWERS)
 		return `${nothingAnswersAt(baseUrl)} (${code}: ${NOTHING_ANSWERS[code]}): check the Base URL, and that the service runs at that address`;
-	}
 	const reason = code ?? (error instanceof Error ? error.message : String(error));
 	return `The Contact Data API could not be reached at the Base URL "${baseUrl}" (${reason})`;
 }

@@ -121,9 +121,8 @@ async function afterRateLimited(call: Call<unknown>, waitMs: number): Promise<vo
 	const since = (call.rateLimitedSince ??= Date.now());
 	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
 	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
-	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs) {
+	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs)
 		throw keptRateLimited(context, request, Date.now() - since);
-	}
 	// With a window the wait happens in turn, before the next send.
 	if (!window) await pause(context, jittered(waitMs), request.itemIndex);
 }
@@ -135,9 +134,8 @@ async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promis
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 	const attempts = (call.unanswered = (call.unanswered ?? 0) + 1);
-	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS) {
+	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS)
 		throw keptFailing(context, request, last, attempts, safeToRetry);
-	}
 	const delay = backoffMs(attempts);
 	context.logger.debug(
 		`Contact Data API: ${last.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${attempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
