@@ -1,4 +1,4 @@
-/** The Contact Data API credential as the transport uses it, fetched and checked once per context. */
+/** The Contact Data API credential as the transport uses it, fetched and checked once a context. */
 import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
@@ -46,10 +46,7 @@ export interface ApiCredential {
 	decrypted: ICredentialsDecrypted;
 }
 
-/**
- * Fetched once per context (n8n decrypts on every `getCredentials`, and a run may make thousands of
- * calls); keyed by the context object, so it lives as long as that run does.
- */
+/** One per context: n8n decrypts on each `getCredentials`; a run may make thousands of calls. */
 const credentialsByContext = new WeakMap<ApiContext, Promise<ApiCredential>>();
 
 export async function apiCredentialOf(

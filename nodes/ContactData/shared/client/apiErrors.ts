@@ -95,7 +95,7 @@ export interface NoUsableAnswer {
 	status?: number;
 }
 
-/** A call that got no answer: thrown, unless the connection was lost on the way (worth a resend). */
+/** A call that got no answer: thrown, unless the connection was lost on the way (to resend). */
 export function noAnswer(
 	context: ApiContext,
 	{ baseUrl, timeoutMs }: ApiCredential,

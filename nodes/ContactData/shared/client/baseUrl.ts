@@ -1,13 +1,10 @@
-/**
- * The Base URL rule: https:// only, except on loopback (the sandbox), so the key never travels in
- * clear text; no query or fragment, which would swallow the paths joined after it.
- */
+/** Base URLs: https (the key never travels in clear; http on loopback), no query or fragment. */
 import { API_PREFIX } from './contract';
 
 const HTTPS_URL = /^https:\/\/[^\s/?#]+/i;
 const LOOPBACK_HTTP_URL = /^http:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?([/?#]|$)/i;
 const NO_QUERY_OR_FRAGMENT = /^[^?#]*$/;
-/** A trailing `/v1` (copied from the API's docs: every path starts with it) and trailing slashes. */
+/** A trailing `/v1` (copied from the API's docs; every path starts with it) and slashes. */
 const TRAILING_VERSION_AND_SLASHES = new RegExp(`(/+${API_PREFIX.slice(1)})?/*$`, 'i');
 
 /** Whether a signed URL (which carries its own query) may be opened: https, or http on loopback. */

@@ -1,7 +1,4 @@
-/**
- * The contacts of a JSON export, `{"contacts":[{…},{…}]}`, one at a time as its bytes arrive (a
- * download, or a stored file): a list of any size is never held whole.
- */
+/** The contacts of a JSON export, one at a time as its bytes arrive: a list is never held whole. */
 import type { IDataObject } from 'n8n-workflow';
 
 const BYTE = {

@@ -1,7 +1,4 @@
-/**
- * A list's export, and a large list's download through the signed URL it answers with: fetched
- * without the key (the URL carries its own signature), over https only, as it bears the data.
- */
+/** A list's export; a large list's signed URL is fetched without the key, over https only. */
 import { apiCredentialOf, type ApiContext } from './apiCredential';
 import { apiError, downloadFailed } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
@@ -27,7 +24,7 @@ export interface StartedExport {
 	bulk?: ExportUrlResponse;
 }
 
-/** Starts a list's export; `nothingDone` tells the user what a 202 without a usable URL left undone. */
+/** Starts a list's export; `nothingDone` says what a 202 without a usable URL left undone. */
 export async function startExport(
 	this: ApiContext,
 	listId: string,

@@ -1,7 +1,4 @@
-/**
- * The package's errors, each built once with the message the user reads. Policy code branches on
- * the kind, never on `httpCode`, which holds only a real HTTP status.
- */
+/** The package's errors; policy code branches on their kind, never on `httpCode` (real or null). */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 /** What happened to a call, as far as what it did at the service is concerned. */

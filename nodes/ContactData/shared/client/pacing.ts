@@ -15,7 +15,7 @@ const SHARED_TARGET = 0.95;
 const HEADROOM_SHARE = 0.1;
 /** Above the calls a few processes can have in flight at once. */
 const MIN_HEADROOM = 4;
-/** Calls counted beyond this process's own before others are assumed: the edge may be a call off. */
+/** Calls counted beyond this process's own before others are assumed (the edge may be a call off). */
 const OTHERS_TOLERANCE = 2;
 
 export class RateWindow {
@@ -43,7 +43,7 @@ export class RateWindow {
 	idleSince = 0;
 }
 
-/** Windows kept beyond those in use (a long-running n8n may see many keys); least recently used go. */
+/** Windows kept beyond those in use (a long-running n8n sees many keys); least recently used go. */
 export const MAX_RATE_WINDOWS = 1_000;
 
 const rateWindows = new Map<string, RateWindow>();

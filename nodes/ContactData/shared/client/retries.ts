@@ -16,7 +16,7 @@ export function backoffMs(failures: number): number {
 	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
 }
 
-/** A 429's wait outside any rate window, spread so that callers told one instant do not all wake. */
+/** A 429's wait outside any rate window, spread so that callers told one instant wake apart. */
 export function jittered(ms: number): number {
 	return ms * (1 + Math.random() / 4) + Math.random() * 100;
 }
@@ -33,7 +33,7 @@ export function isTransientStatus(statusCode: number): boolean {
 	return (TRANSIENT_STATUSES as readonly number[]).includes(statusCode);
 }
 
-/** The codes of a connection lost on the way (worth another try), with words for the common ones. */
+/** The codes of a connection lost on the way (worth another try), and words for common ones. */
 export const CONNECTIONS_LOST: Record<string, string | undefined> = {
 	ECONNRESET: 'the connection was closed before the answer came',
 	ECONNABORTED: 'the connection was broken off',

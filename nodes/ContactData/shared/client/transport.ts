@@ -1,7 +1,4 @@
-/**
- * The one place requests to the Contact Data API are made: authenticated, timed out, paced by the
- * rate-limit headers, retried where safe, and failed as `NodeApiError`.
- */
+/** Every request to the Contact Data API: authenticated, timed out, paced, retried where safe. */
 import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
@@ -44,7 +41,7 @@ export interface ApiRequest<T = unknown> {
 	qs?: IDataObject;
 	/** The API answers a replay of this key with the first answer, charging nothing more. */
 	idempotencyKey?: string;
-	/** Whether a resend after a 5xx or a lost connection is harmless; by default all but a keyless POST. */
+	/** Whether a resend after a 5xx or a lost connection is harmless; by default: not a keyless POST. */
 	safeToRetry?: boolean;
 	itemIndex?: number;
 	/** The parameter the path's id comes from ("Saved List"), named when the API does not know it. */
@@ -198,7 +195,7 @@ function readSuccess<T>({ context, request }: Call<T>, raw: ApiResponse<unknown>
 	return { kind: 'failed', error, headers };
 }
 
-/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, or a refusal. */
+/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, a refusal. */
 async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise<Attempt<T>> {
 	const { context, credential, request } = call;
 	const { statusCode, headers } = raw;

@@ -1,4 +1,4 @@
-/** The API's answers, read tolerantly: the API adds fields and enum values without a new version. */
+/** The API's answers, read tolerantly: the API adds fields and enum values in the same version. */
 import { z } from 'zod';
 
 import {
@@ -80,10 +80,7 @@ export const searchResponseSchema = openObject({
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
-/**
- * A search page as a client checks it: the page fields and each contact's id, the rest passed
- * through (checking every field cost more than the rest of the node's handling of a search).
- */
+/** A search page checked for its page fields and ids only: checking all cost more than the rest. */
 export const searchPageSchema = searchResponseSchema.extend({
 	results: z.array(contactPreviewSchema.pick({ id: true })),
 });
@@ -95,7 +92,7 @@ export const unlockEntryErrorSchema = openObject({
 });
 export type UnlockEntryError = z.infer<typeof unlockEntryErrorSchema>;
 
-/** A charged call's contact, by its id only: the credits are spent, an odd field must not undo that. */
+/** A charged call's contact, by its id only: the credits are spent; an odd field must not undo it. */
 const chargedContactSchema = unlockedContactSchema.pick({ id: true });
 
 export const unlockResponseSchema = openObject({
@@ -112,7 +109,7 @@ export const enrichResponseSchema = openObject({
 });
 export type EnrichResponse = z.infer<typeof enrichResponseSchema>;
 
-/** A charging answer as a client reads it: the credit policy judges the charge, keeping the records. */
+/** A charging answer as read: the credit policy judges the charge, keeping the records paid for. */
 const chargeAsRead = { credits_charged: z.unknown(), credits_remaining: z.unknown() };
 export const unlockAnswerSchema = unlockResponseSchema.extend(chargeAsRead);
 export type UnlockAnswer = z.infer<typeof unlockAnswerSchema>;

@@ -1,7 +1,4 @@
-/**
- * The wire contract of the Contact Data API (v1), the code form of `docs/contract.md`: everything
- * imports it from here, so a change the vendor publishes is one edit.
- */
+/** The wire contract of the Contact Data API (v1), the code form of `docs/contract.md`. */
 export * from './paths';
 export * from './enums';
 export * from './limits';
