@@ -23,7 +23,7 @@ class ContactObjectScanner {
 	/** The bytes of the top object's key being read, and the last key read. */
 	private key: number[] | undefined;
 	private lastKey = '';
-	/** Where the contact being read starts in this chunk (-1: none), and its earlier chunks' bytes. */
+	/** Where the contact being read starts in this chunk (-1: none), and its earlier bytes. */
 	private start = -1;
 	private parts: Uint8Array[] = [];
 

@@ -15,7 +15,7 @@ const SHARED_TARGET = 0.95;
 const HEADROOM_SHARE = 0.1;
 /** Above the calls a few processes can have in flight at once. */
 const MIN_HEADROOM = 4;
-/** Calls counted beyond this process's own before others are assumed (the edge may be a call off). */
+/** Calls counted beyond this process's own before others are assumed (an edge may be off). */
 const OTHERS_TOLERANCE = 2;
 
 export class RateWindow {

@@ -41,7 +41,7 @@ export interface ApiRequest<T = unknown> {
 	qs?: IDataObject;
 	/** The API answers a replay of this key with the first answer, charging nothing more. */
 	idempotencyKey?: string;
-	/** Whether a resend after a 5xx or a lost connection is harmless; by default: not a keyless POST. */
+	/** Whether a resend after a 5xx or a lost connection is harmless (not a keyless POST). */
 	safeToRetry?: boolean;
 	itemIndex?: number;
 	/** The parameter the path's id comes from ("Saved List"), named when the API does not know it. */

@@ -92,7 +92,7 @@ export const unlockEntryErrorSchema = openObject({
 });
 export type UnlockEntryError = z.infer<typeof unlockEntryErrorSchema>;
 
-/** A charged call's contact, by its id only: the credits are spent; an odd field must not undo it. */
+/** A charged call's contact, by its id only: the credits are spent; no odd field undoes that. */
 const chargedContactSchema = unlockedContactSchema.pick({ id: true });
 
 export const unlockResponseSchema = openObject({
