@@ -41,11 +41,9 @@ export async function testContactDataApiCredential(
 	// Refused before sending: the key never goes to an address the node would not use.
 	if (problem !== undefined) return { status: 'Error', message: problem };
 	const timeoutMs = timeoutMsOf(data);
-	// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
-	const { request } = this.helpers;
-	let answer: Answer;
 	try {
-		answer = (await request({
+		// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
+		const answer = (await this.helpers.request({
 			method: 'GET',
 			uri: `${normalizeBaseUrl(baseUrl)}${PATHS.creditsBalance}`,
 			headers: { Authorization: authorizationOf(apiKey), Accept: 'application/json' },
@@ -58,10 +56,10 @@ export async function testContactDataApiCredential(
 			resolveWithFullResponse: true,
 			timeout: timeoutMs,
 		})) as Answer;
+		return outcomeOf(answer);
 	} catch (error) {
 		return { status: 'Error', message: scrub(unanswered(baseUrl, timeoutMs, error), apiKey) };
 	}
-	return outcomeOf(answer);
 }
 
 /**

@@ -22,11 +22,9 @@ export async function readPages<T extends { id: string }>(
 	const results: T[] = [];
 	const cursors = new Set<string>();
 	const ids = new Set<string>();
-	let pages = 0;
 	do {
 		const page = await readPage(Math.min(pageMax, limit - results.length), cursor);
 		results.push(...page.results.slice(0, limit - results.length));
-		pages++;
 		const idsBefore = ids.size;
 		for (const { id } of page.results) ids.add(id);
 		cursor = page.next_cursor;
@@ -40,7 +38,7 @@ export async function readPages<T extends { id: string }>(
 			throw new ApiFailure(context, 'unreadableAnswer', {
 				code: 'cursor_loop',
 				message: `Return All stopped: the Contact Data API ${loop}`,
-				description: `Paging through ${call} would not have ended, so it stopped after ${pages} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
+				description: `Paging through ${call} would not have ended, so it stopped after ${cursors.size + 1} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
 				itemIndex,
 			});
 		}

@@ -1,5 +1,5 @@
 /** Every request to the Contact Data API: authenticated, timed out, paced, retried where safe. */
-import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import {
@@ -58,11 +58,11 @@ export interface ApiResponse<T> {
 	body: T;
 }
 
+/** An attempt that did not fail outright (a failure is thrown). */
 type Attempt<T> =
-	| { kind: 'ok'; response: ApiResponse<T>; headers: ResponseHeaders }
-	| { kind: 'rateLimited'; waitMs: number; headers: ResponseHeaders }
-	| ({ kind: 'transient'; headers?: ResponseHeaders } & NoUsableAnswer)
-	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
+	| { kind: 'ok'; response: ApiResponse<T> }
+	| { kind: 'rateLimited'; waitMs: number }
+	| ({ kind: 'transient' } & NoUsableAnswer);
 
 /** One call as it goes: what it is, and what it has met so far. */
 interface Call<T> {
@@ -98,15 +98,10 @@ export async function apiRequest<T = unknown>(
 async function sendUntilAnswered<T>(call: Call<T>): Promise<ApiResponse<T>> {
 	const { context, request, window } = call;
 	for (;;) {
-		const attempt = await inTurn(context, window, request.itemIndex, async (sentAt) => {
-			const outcome = await sendOnce(call);
-			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
-			// Refused and failed calls count against the limit too, and say so in their headers.
-			else noteCountedCall(window, sentAt, outcome.headers);
-			return outcome;
-		});
+		const attempt = await inTurn(context, window, request.itemIndex, (sentAt) =>
+			sendOnce(call, sentAt),
+		);
 		if (attempt.kind === 'ok') return attempt.response;
-		if (attempt.kind === 'failed') throw attempt.error;
 		if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
 		else await afterTransient(call, attempt);
 	}
@@ -140,7 +135,7 @@ async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promis
 	await pause(context, delay, request.itemIndex);
 }
 
-async function sendOnce<T>(call: Call<T>): Promise<Attempt<T>> {
+async function sendOnce<T>(call: Call<T>, sentAt: number): Promise<Attempt<T>> {
 	const { context, credential, request } = call;
 	const { decrypted } = credential;
 	let raw: ApiResponse<unknown>;
@@ -155,6 +150,8 @@ async function sendOnce<T>(call: Call<T>): Promise<Attempt<T>> {
 	} catch (error) {
 		return { kind: 'transient', ...noAnswer(context, credential, request, error) };
 	}
+	// Refused and failed calls count against the limit too, and say so in their headers.
+	if (raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
 	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(call, raw);
 	return await readRefusal(call, raw);
 }
@@ -183,16 +180,13 @@ function httpOptionsOf({ credential, request }: Call<unknown>): IHttpRequestOpti
 
 function readSuccess<T>({ context, request }: Call<T>, raw: ApiResponse<unknown>): Attempt<T> {
 	const { statusCode, headers } = raw;
-	if (request.stream || !request.schema)
-		return { kind: 'ok', response: raw as ApiResponse<T>, headers };
+	if (request.stream || !request.schema) return { kind: 'ok', response: raw as ApiResponse<T> };
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
 	if (raw.body === null || typeof raw.body !== 'object')
-		return { kind: 'transient', reason: 'its answer was not readable', headers };
+		return { kind: 'transient', reason: 'its answer was not readable' };
 	const checked = request.schema.safeParse(raw.body);
-	if (checked.success)
-		return { kind: 'ok', response: { statusCode, headers, body: checked.data }, headers };
-	const error = unexpectedAnswer(context, request, statusCode, checked.error);
-	return { kind: 'failed', error, headers };
+	if (!checked.success) throw unexpectedAnswer(context, request, statusCode, checked.error);
+	return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
 }
 
 /** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, a refusal. */
@@ -200,14 +194,15 @@ async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise
 	const { context, credential, request } = call;
 	const { statusCode, headers } = raw;
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
-	if (statusCode === 429)
-		return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
+	if (statusCode === 429) {
+		const waitMs = rateLimitedWaitMs(headers);
+		noteRateLimited(call.window, waitMs, headers);
+		return { kind: 'rateLimited', waitMs };
+	}
 	if (isTransientStatus(statusCode))
-		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode, headers };
-	if (statusCode >= 300 && statusCode < 400)
-		return { kind: 'failed', error: redirected(context, credential, request, raw), headers };
+		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode };
+	if (statusCode >= 300 && statusCode < 400) throw redirected(context, credential, request, raw);
 	const { itemIndex, pathParameter, fieldNames } = request;
 	const scrubbed = scrub(body, credential.apiKey);
-	const error = apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
-	return { kind: 'failed', error, headers };
+	throw apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
 }
