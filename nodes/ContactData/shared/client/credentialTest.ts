@@ -41,9 +41,10 @@ export async function testContactDataApiCredential(
 	// Refused before sending: the key never goes to an address the node would not use.
 	if (problem !== undefined) return { status: 'Error', message: problem };
 	const timeoutMs = timeoutMsOf(data);
+	// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
+	const { request } = this.helpers;
 	try {
-		// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
-		const answer = (await this.helpers.request({
+		const answer = (await request({
 			method: 'GET',
 			uri: `${normalizeBaseUrl(baseUrl)}${PATHS.creditsBalance}`,
 			headers: { Authorization: authorizationOf(apiKey), Accept: 'application/json' },
