@@ -7,10 +7,12 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { authorizationOf } from '../nodes/ContactData/shared/client/apiCredential';
+import {
+	authorizationOf,
+	DEFAULT_TIMEOUT_SECONDS,
+} from '../nodes/ContactData/shared/client/apiCredential';
 import { baseUrlProblem } from '../nodes/ContactData/shared/client/baseUrl';
 import { API_PREFIX } from '../nodes/ContactData/shared/client/contract';
-import { DEFAULT_TIMEOUT_SECONDS } from '../nodes/ContactData/shared/client/credentialDefaults';
 
 export class ContactDataApi implements ICredentialType {
 	name = 'contactDataApi';

@@ -1,7 +1,4 @@
-/**
- * The Contact Data API credential as the transport uses it: fetched and checked once per execution
- * context, its key hashed for the rate windows (and wiped from texts), its timeout read.
- */
+/** The Contact Data API credential as the transport uses it, fetched and checked once a context. */
 import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
@@ -15,11 +12,10 @@ import type {
 } from 'n8n-workflow';
 
 import { baseUrlProblem, normalizeBaseUrl } from './baseUrl';
-import { DEFAULT_TIMEOUT_SECONDS } from './credentialDefaults';
 import { OperationError } from './failures';
 
-/** The credential type every Contact Data node uses. */
 export const CREDENTIAL_NAME = 'contactDataApi';
+export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export interface ContactDataCredential {
 	apiKey: string;
@@ -28,12 +24,10 @@ export interface ContactDataCredential {
 	timeout?: number;
 }
 
-/** The Authorization header the API takes: the key as a bearer token. */
 export function authorizationOf(apiKey: string): string {
 	return `Bearer ${apiKey}`;
 }
 
-/** The n8n contexts that call the API: the action node, the trigger's lifecycle, list searches. */
 export type ApiContext =
 	| IExecuteFunctions
 	| IHookFunctions
@@ -46,18 +40,13 @@ export interface ApiCredential {
 	baseUrl: string;
 	/** Names the key in the rate windows, so that the key itself is not kept there. */
 	keyHash: string;
-	/** Wiped from error texts: an API may echo the key it was sent. */
 	apiKey: string;
 	timeoutMs: number;
 	/** Handed to `httpRequestWithAuthentication`, so that it does not fetch the credential again. */
 	decrypted: ICredentialsDecrypted;
 }
 
-/**
- * The credential of one execution context, fetched and checked once: n8n decrypts a credential on
- * every `getCredentials`, and a node run may make thousands of calls. Keyed by the context object,
- * so it lives as long as that run (or that webhook call, list search, trigger activation) does.
- */
+/** One per context: n8n decrypts on each `getCredentials`; a run may make thousands of calls. */
 const credentialsByContext = new WeakMap<ApiContext, Promise<ApiCredential>>();
 
 export async function apiCredentialOf(
@@ -86,13 +75,11 @@ async function fetchApiCredential(context: ApiContext, itemIndex?: number): Prom
 		});
 	}
 	const details = context.getNode().credentials?.[CREDENTIAL_NAME];
+	const apiKey = String(data.apiKey ?? '');
 	return {
 		baseUrl: normalizeBaseUrl(baseUrl),
-		keyHash: createHash('sha256')
-			.update(String(data.apiKey ?? ''))
-			.digest('hex')
-			.slice(0, 16),
-		apiKey: String(data.apiKey ?? ''),
+		keyHash: createHash('sha256').update(apiKey).digest('hex').slice(0, 16),
+		apiKey,
 		timeoutMs: timeoutMsOf(data),
 		decrypted: {
 			id: details?.id ?? '',
@@ -103,17 +90,13 @@ async function fetchApiCredential(context: ApiContext, itemIndex?: number): Prom
 	};
 }
 
-/** The credential's Timeout (Seconds) in milliseconds; the default where it is not a positive number. */
+/** The credential's Timeout (Seconds) in ms; the default where it is not a positive number. */
 export function timeoutMsOf(data: ContactDataCredential): number {
-	const timeoutSeconds = Number(data.timeout ?? DEFAULT_TIMEOUT_SECONDS);
-	return (
-		(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0
-			? timeoutSeconds
-			: DEFAULT_TIMEOUT_SECONDS) * 1000
-	);
+	const seconds = Number(data.timeout);
+	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
-/** `value` (a text, or a parsed body) with every copy of the API key wiped out. */
+/** `value` (a text, or a parsed body) with every copy of the API key wiped out: APIs echo keys. */
 export function scrub<V>(value: V, apiKey: string): V {
 	if (apiKey.length < 4 || value === undefined) return value;
 	const text = typeof value === 'string' ? value : JSON.stringify(value);

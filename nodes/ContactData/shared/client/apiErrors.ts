@@ -1,23 +1,22 @@
-/**
- * Every way a call fails, as the `ApiFailure` the user reads: the API's error answer (the parameter
- * behind the field it names, its reason, what to do next), no answer (stopped, timed out,
- * unreachable), a redirect, a 2xx the node cannot read, a 429 or a 5xx that did not pass, a
- * download that got no file.
- */
+/** Every way a call fails, as the `ApiFailure` the user reads. */
 import type { JsonObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import { scrub, type ApiContext, type ApiCredential } from './apiCredential';
 import { apiErrorBodySchema } from './contract';
 import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
-import { errorCodeOf, isConnectionLost, isTimeout, RATE_LIMITED_WINDOWS } from './retries';
-import type { ApiRequest } from './transport';
+import { firstHeaderValue } from './headers';
+import {
+	CONNECTIONS_LOST,
+	errorCodeOf,
+	isConnectionLost,
+	isTimeout,
+	RATE_LIMITED_WINDOWS,
+} from './retries';
+import type { ApiRequest, ApiResponse } from './transport';
 import { stopped } from './waits';
 
-/**
- * How the editor names a request body's field, given by the layer that knows the parameters
- * (`undefined`: no parameter of its own, and the API's field is named as it is).
- */
+/** How the editor names a body's field (`undefined`: the API's field is named as it is). */
 export type FieldNames = (field: string) => string | undefined;
 
 /** The parameter behind an API field, or the field itself ("filters.x" -> Filter "x"). */
@@ -42,9 +41,8 @@ const ERROR_ADVICE: Record<string, string> = {
 };
 
 /**
- * An API error answer: the parameter behind the field (or, for an unknown id, the parameter the
- * path's id came from) and the API's reason as the headline; the API field itself in the
- * description. A 4xx was not carried out; after a 5xx it is not known.
+ * An API error answer: the parameter behind the field (or the path's id) and the API's reason as
+ * the headline. A 4xx was not carried out; after a 5xx it is not known.
  */
 export function apiError(
 	context: RaisedIn,
@@ -65,6 +63,7 @@ export function apiError(
 		: error?.code === 'not_found'
 			? pathParameter
 			: undefined;
+	const headline = parameter ? `${parameter}: ${reason}` : error?.message;
 	const advice: string[] = [];
 	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
 	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
@@ -78,11 +77,7 @@ export function apiError(
 		statusCode >= 500 ? 'lostAnswer' : error?.code === 'not_found' ? 'noMatch' : 'refused';
 	return new ApiFailure(context, kind, {
 		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
-		message: error
-			? parameter
-				? `${parameter}: ${reason}`
-				: error.message
-			: `The Contact Data API answered ${statusCode}`,
+		message: headline ?? `The Contact Data API answered ${statusCode}`,
 		description: [code, ...advice].filter(Boolean).join(' '),
 		status: statusCode,
 		apiCode: error?.code,
@@ -90,23 +85,17 @@ export function apiError(
 	});
 }
 
-/** What a failed call's message names: the call, and the input item it was made for. */
 type CallNamed = Pick<ApiRequest, 'method' | 'path' | 'itemIndex'>;
 
-/** An attempt that got no usable answer (the call may have been carried out), in words. */
+/** An attempt that got no usable answer (it may have been carried out): "it answered 503". */
 export interface NoUsableAnswer {
-	/** What happened, in words: "the connection was lost", "it answered 503". */
 	reason: string;
-	/** The system code of a lost connection, for the description. */
+	/** The system code of a lost connection. */
 	code?: string;
-	/** The status the API answered (a 5xx), if it answered one. */
 	status?: number;
 }
 
-/**
- * A call that got no answer: thrown when stopped, timed out or unreachable; what happened when
- * the connection was lost on the way (the caller may send it again).
- */
+/** A call that got no answer: thrown, unless the connection was lost on the way (to resend). */
 export function noAnswer(
 	context: ApiContext,
 	{ baseUrl, timeoutMs }: ApiCredential,
@@ -143,12 +132,10 @@ export function noAnswer(
 	});
 }
 
-/** The headline of a call that got no answer in the credential's Timeout. */
 export function noAnswerWithin(timeoutMs: number): string {
 	return `The Contact Data API did not answer within ${timeoutMs / 1000} seconds`;
 }
 
-/** The headline of a call that found no server at the Base URL. */
 export function nothingAnswersAt(baseUrl: string): string {
 	return `Nothing answers at the Base URL "${baseUrl}"`;
 }
@@ -161,15 +148,6 @@ export const NOTHING_ANSWERS: Record<string, string> = {
 	ENETUNREACH: 'the host cannot be reached from this network',
 };
 
-/** Why a connection found nothing, in words, by its system code. */
-const CONNECTION_FAILURES: Record<string, string> = {
-	...NOTHING_ANSWERS,
-	ECONNRESET: 'the connection was closed before the answer came',
-	EPIPE: 'the connection was closed while sending',
-	ECONNABORTED: 'the connection was broken off',
-	EAI_AGAIN: 'the host name could not be looked up',
-};
-
 /** An export download that got no file, in words; the system code in the description. */
 export function downloadFailed(
 	context: ApiContext,
@@ -178,7 +156,7 @@ export function downloadFailed(
 	itemIndex?: number,
 ): ApiFailure {
 	const code = errorCodeOf(error);
-	const reason = code === undefined ? undefined : CONNECTION_FAILURES[code];
+	const reason = code === undefined ? undefined : (NOTHING_ANSWERS[code] ?? CONNECTIONS_LOST[code]);
 	return new ApiFailure(context, 'lostAnswer', {
 		code: 'download_failed',
 		message: isTimeout(error)
@@ -194,9 +172,9 @@ export function redirected(
 	context: ApiContext,
 	{ baseUrl, apiKey }: ApiCredential,
 	call: CallNamed,
-	statusCode: number,
-	location: string | undefined,
+	{ statusCode, headers }: Omit<ApiResponse<unknown>, 'body'>,
 ): ApiFailure {
+	const location = firstHeaderValue(headers, 'location');
 	return new ApiFailure(context, 'lostAnswer', {
 		message: `The Contact Data API answered ${statusCode}, a redirect`,
 		description: scrub(
@@ -209,10 +187,7 @@ export function redirected(
 	});
 }
 
-/**
- * A 2xx JSON answer without a field the node needs (or with it in another form): an error that
- * names the field. Not sent again: the API has carried the call out, and may have charged for it.
- */
+/** A 2xx JSON answer without a field the node needs (or with it in another form). */
 export function unexpectedAnswer(
 	context: ApiContext,
 	call: CallNamed,
@@ -249,10 +224,7 @@ export function keptRateLimited(
 	});
 }
 
-/**
- * A call that got no usable answer (5xx, lost connection, garbled body) and is not sent again,
- * named as what the last attempt met: a status only when the API answered one.
- */
+/** A call that got no usable answer and is not sent again, named by what the last attempt met. */
 export function keptFailing(
 	context: ApiContext,
 	call: CallNamed,
@@ -273,10 +245,7 @@ export function keptFailing(
 	});
 }
 
-/**
- * How a call ended, as thrown: a refusal after an attempt whose answer was lost (429 to the end,
- * 402, nothing listening…) says nothing of that attempt, which may have been carried out.
- */
+/** How a call ended: a refusal after a lost answer says nothing of the lost attempt's effect. */
 export function failureAfter(
 	context: ApiContext,
 	call: CallNamed,

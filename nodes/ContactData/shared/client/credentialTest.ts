@@ -1,13 +1,10 @@
 /**
- * The Contact Data API credential's test (the editor's Save and Retry), run by n8n's credential
- * tester through each node's `methods.credentialTest`: it calls GET /v1/credits/balance and builds
- * the outcome itself, in the package's words. n8n 1.x's tester reads a declarative test's failure
- * from the error's `cause`, which n8n-workflow 1.x's errors erase, and shows its generic text.
+ * The credential's test: GET /v1/credits/balance, its outcome in the package's words (n8n 1.x's
+ * tester shows its generic text for a declarative test's failure: n8n-workflow erases the cause).
  */
 import type {
 	ICredentialsDecrypted,
 	ICredentialTestFunctions,
-	IDataObject,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
@@ -20,17 +17,11 @@ import { errorCodeOf, isTimeout } from './retries';
 /** The name the nodes' credentials give as `testedBy`. */
 export const CREDENTIAL_TEST = 'contactDataApiTest';
 
-const CONNECTED = 'Connection successful!';
-
-/** What the test says of the API's refusals, by status. */
 const REFUSALS: Record<number, string> = {
 	401: 'The API key was refused: it is unknown or revoked',
 	403: 'The API key works, but its account is below the Growth tier, which the API requires',
 	404: `This address does not look like the Contact Data API (it has no ${PATHS.creditsBalance}): check the Base URL`,
 };
-
-const REDIRECTED =
-	'The Base URL redirects to another address. The key was not sent there: enter the API’s own address as the Base URL.';
 
 /** The legacy request helper's full answer (`resolveWithFullResponse`). */
 interface Answer {
@@ -43,18 +34,17 @@ export async function testContactDataApiCredential(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
-	const data = (credential.data ?? {}) as IDataObject & Partial<ContactDataCredential>;
+	const data = (credential.data ?? {}) as unknown as ContactDataCredential;
 	const baseUrl = String(data.baseUrl ?? '');
 	const apiKey = String(data.apiKey ?? '');
 	const problem = baseUrlProblem(baseUrl);
 	// Refused before sending: the key never goes to an address the node would not use.
 	if (problem !== undefined) return { status: 'Error', message: problem };
-	const timeoutMs = timeoutMsOf(data as ContactDataCredential);
+	const timeoutMs = timeoutMsOf(data);
 	// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
 	const { request } = this.helpers;
-	let answer: Answer;
 	try {
-		answer = (await request({
+		const answer = (await request({
 			method: 'GET',
 			uri: `${normalizeBaseUrl(baseUrl)}${PATHS.creditsBalance}`,
 			headers: { Authorization: authorizationOf(apiKey), Accept: 'application/json' },
@@ -67,38 +57,35 @@ export async function testContactDataApiCredential(
 			resolveWithFullResponse: true,
 			timeout: timeoutMs,
 		})) as Answer;
+		return outcomeOf(answer);
 	} catch (error) {
 		return { status: 'Error', message: scrub(unanswered(baseUrl, timeoutMs, error), apiKey) };
 	}
-	return outcomeOf(answer);
-}
-
-/** The outcome of an answer, by its status; a 2xx only when it is the API's balance answer. */
-function outcomeOf({ statusCode, statusMessage, body }: Answer): INodeCredentialTestResult {
-	if (statusCode >= 200 && statusCode < 300) return balanceOutcome(body);
-	if (statusCode >= 300 && statusCode < 400) return { status: 'Error', message: REDIRECTED };
-	const refusal = REFUSALS[statusCode];
-	if (refusal !== undefined) return { status: 'Error', message: refusal };
-	const status = `${statusCode}${statusMessage ? ` ${statusMessage}` : ''}`;
-	return {
-		status: 'Error',
-		message: `The Contact Data API answered ${status}, so the key could not be checked: ${statusCode >= 500 ? 'try again later' : 'check the Base URL'}`,
-	};
 }
 
 /**
- * A 2xx is the API only when its body is a balance of the contract's shape: a Base URL that points
- * at a web site, a proxy's page or another service answers 2xx too, and no call of the node would work.
+ * The outcome of an answer, by its status. A 2xx is the API only when its body is a balance: a Base
+ * URL that points at a web site, a proxy's page or another service answers 2xx too.
  */
-function balanceOutcome(body: unknown): INodeCredentialTestResult {
-	if (balanceSchema.safeParse(body).success) return { status: 'OK', message: CONNECTED };
-	return {
-		status: 'Error',
-		message: `The Base URL answered, but not as the Contact Data API does: ${whatCame(body)} came back from ${PATHS.creditsBalance} where the API gives the credit balance. Check the Base URL: it is the API’s address from the Contact Data dashboard`,
-	};
+function outcomeOf(answer: Answer): INodeCredentialTestResult {
+	const { statusCode, body } = answer;
+	if (statusCode >= 200 && statusCode < 300 && balanceSchema.safeParse(body).success)
+		return { status: 'OK', message: 'Connection successful!' };
+	return { status: 'Error', message: refusalOf(answer) };
 }
 
-/** What an answer that is not the API's held, in a few words. */
+function refusalOf({ statusCode, statusMessage, body }: Answer): string {
+	if (statusCode >= 200 && statusCode < 300)
+		return `The Base URL answered, but not as the Contact Data API does: ${whatCame(body)} came back from ${PATHS.creditsBalance} where the API gives the credit balance. Check the Base URL: it is the API’s address from the Contact Data dashboard`;
+	if (statusCode >= 300 && statusCode < 400)
+		return 'The Base URL redirects to another address. The key was not sent there: enter the API’s own address as the Base URL.';
+	const status = `${statusCode}${statusMessage ? ` ${statusMessage}` : ''}`;
+	return (
+		REFUSALS[statusCode] ??
+		`The Contact Data API answered ${status}, so the key could not be checked: ${statusCode >= 500 ? 'try again later' : 'check the Base URL'}`
+	);
+}
+
 function whatCame(body: unknown): string {
 	if (body === undefined || body === null || body === '') return 'an empty answer';
 	if (typeof body !== 'string') return 'JSON of another shape';
@@ -109,9 +96,8 @@ function whatCame(body: unknown): string {
 function unanswered(baseUrl: string, timeoutMs: number, error: unknown): string {
 	if (isTimeout(error)) return noAnswerWithin(timeoutMs);
 	const code = errorCodeOf(error);
-	if (code !== undefined && code in NOTHING_ANSWERS) {
+	if (code !== undefined && code in NOTHING_ANSWERS)
 		return `${nothingAnswersAt(baseUrl)} (${code}: ${NOTHING_ANSWERS[code]}): check the Base URL, and that the service runs at that address`;
-	}
 	const reason = code ?? (error instanceof Error ? error.message : String(error));
 	return `The Contact Data API could not be reached at the Base URL "${baseUrl}" (${reason})`;
 }

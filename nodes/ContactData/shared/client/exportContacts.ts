@@ -1,8 +1,4 @@
-/**
- * The contacts of a JSON export, `{"contacts":[{…},{…}]}`, one at a time as its bytes arrive: the
- * one reader of an export's contacts, for the poll trigger (the export as it downloads) and for
- * Export (its file read back from n8n's store). A list of any size is never held whole.
- */
+/** The contacts of a JSON export, one at a time as its bytes arrive: a list is never held whole. */
 import type { IDataObject } from 'n8n-workflow';
 
 const BYTE = {
@@ -14,35 +10,6 @@ const BYTE = {
 	closeArray: 0x5d,
 };
 
-/** Bytes from a start to an end that may come in a later chunk; only the open span's are kept. */
-class Span {
-	private start = -1;
-	private parts: Uint8Array[] = [];
-
-	get isOpen(): boolean {
-		return this.start !== -1;
-	}
-
-	open(at: number): void {
-		this.start = at;
-	}
-
-	close(chunk: Uint8Array, end: number): string {
-		this.parts.push(chunk.subarray(this.start, end));
-		const text = Buffer.concat(this.parts).toString('utf8');
-		this.parts = [];
-		this.start = -1;
-		return text;
-	}
-
-	/** At the end of a chunk: keeps what is open, to go on at the start of the next. */
-	carry(chunk: Uint8Array): void {
-		if (!this.isOpen) return;
-		this.parts.push(chunk.subarray(this.start));
-		this.start = 0;
-	}
-}
-
 /**
  * Cuts the contact objects out of a JSON export as its chunks arrive. JSON's structural bytes are
  * ASCII, never part of a multi-byte character, so the cut can be made on bytes.
@@ -53,39 +20,55 @@ class ContactObjectScanner {
 	private escaped = false;
 	/** Whether the array being read at depth 2 is the top object's "contacts". */
 	private inContacts = false;
+	/** The bytes of the top object's key being read, and the last key read. */
+	private key: number[] | undefined;
 	private lastKey = '';
-	private readonly key = new Span();
-	private readonly record = new Span();
+	/** Where the contact being read starts in this chunk (-1: none), and its earlier bytes. */
+	private start = -1;
+	private parts: Uint8Array[] = [];
 
 	/** The complete contact objects (as JSON text) that end in this chunk. */
 	push(chunk: Uint8Array): string[] {
 		const records: string[] = [];
 		for (let i = 0; i < chunk.length; i++) {
 			const byte = chunk[i];
-			if (this.inString) {
-				if (this.escaped) this.escaped = false;
-				else if (byte === BYTE.backslash) this.escaped = true;
-				else if (byte === BYTE.quote) {
-					this.inString = false;
-					if (this.key.isOpen) this.lastKey = this.key.close(chunk, i);
-				}
-			} else if (byte === BYTE.quote) {
+			if (this.inString) this.readString(byte);
+			else if (byte === BYTE.quote) {
 				this.inString = true;
-				if (this.depth === 1) this.key.open(i + 1);
+				if (this.depth === 1) this.key = [];
 			} else if (byte === BYTE.open || byte === BYTE.openArray) {
-				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.record.open(i);
+				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.start = i;
 				if (this.depth === 1 && byte === BYTE.openArray)
 					this.inContacts = this.lastKey === 'contacts';
 				this.depth++;
 			} else if (byte === BYTE.close || byte === BYTE.closeArray) {
 				this.depth--;
-				if (this.depth === 2 && this.record.isOpen) records.push(this.record.close(chunk, i + 1));
+				if (this.depth === 2 && this.start !== -1) {
+					this.parts.push(chunk.subarray(this.start, i + 1));
+					records.push(Buffer.concat(this.parts).toString('utf8'));
+					this.parts = [];
+					this.start = -1;
+				}
 				if (this.depth === 1) this.inContacts = false;
 			}
 		}
-		this.key.carry(chunk);
-		this.record.carry(chunk);
+		// A contact still open goes on at the start of the next chunk.
+		if (this.start !== -1) {
+			this.parts.push(chunk.subarray(this.start));
+			this.start = 0;
+		}
 		return records;
+	}
+
+	private readString(byte: number): void {
+		if (this.escaped || byte !== BYTE.quote) {
+			this.escaped = !this.escaped && byte === BYTE.backslash;
+			this.key?.push(byte);
+			return;
+		}
+		this.inString = false;
+		if (this.key) this.lastKey = Buffer.from(this.key).toString('utf8');
+		this.key = undefined;
 	}
 }
 

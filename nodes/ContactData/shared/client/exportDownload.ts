@@ -1,9 +1,4 @@
-/**
- * A list's export: started with the API, and for a large list downloaded through the signed URL it
- * answers with. That URL carries its own signature, so it is fetched with n8n's plain `httpRequest`,
- * without the Authorization header: the key is not sent along. Like the Base URL it must be https
- * (plain http only on loopback, the sandbox): it is a bearer of the data.
- */
+/** A list's export; a large list's signed URL is fetched without the key, over https only. */
 import { apiCredentialOf, type ApiContext } from './apiCredential';
 import { apiError, downloadFailed } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
@@ -23,16 +18,13 @@ import { cancelSignalOf, pause, stopped } from './waits';
 
 export type Download = ApiResponse<AsyncIterable<Buffer>>;
 
-/** A list's export as started: the answer, with the signed URL of a large list's file (a 202). */
+/** The export's answer, with the signed URL of a large list's file (a 202). */
 export interface StartedExport {
 	started: Download;
 	bulk?: ExportUrlResponse;
 }
 
-/**
- * Starts the export of a list. A 202 without a usable URL fails naming what it lacks (never zod's
- * own output); `nothingDone` tells the user what was not done and what to do.
- */
+/** Starts a list's export; `nothingDone` says what a 202 without a usable URL left undone. */
 export async function startExport(
 	this: ApiContext,
 	listId: string,
@@ -49,12 +41,11 @@ export async function startExport(
 	if (started.statusCode !== 202) return { started };
 	const answer = exportUrlResponseSchema.safeParse(await readJsonStream(started.body));
 	if (answer.success) return { started, bulk: answer.data };
-	const missing = [
-		...new Set(answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object')),
-	];
+	const fields = answer.error.issues.map((issue) => issue.path.join('.') || 'a JSON object');
+	const missing = [...new Set(fields)].map((field) => `\`${field}\``).join(', ');
 	throw new ApiFailure(this, 'unreadableAnswer', {
 		code: 'unreadable_answer',
-		message: `The API answered the export of a large list without a usable ${missing.map((field) => `\`${field}\``).join(', ')}`,
+		message: `The API answered the export of a large list without a usable ${missing}`,
 		description: nothingDone,
 		status: 202,
 		itemIndex: call.itemIndex,
@@ -91,7 +82,7 @@ export async function openSignedUrl(
 	}
 }
 
-/** One GET of the URL: its answer, or `undefined` when the connection was lost and may be tried again. */
+/** One GET of the URL: its answer, or `undefined` when the connection was lost (worth a resend). */
 async function fetchSignedUrl(
 	context: ApiContext,
 	url: string,
@@ -107,7 +98,7 @@ async function fetchSignedUrl(
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
 			timeout: timeoutMs,
-			...(cancelSignalOf(context) ? { abortSignal: cancelSignalOf(context) } : {}),
+			abortSignal: cancelSignalOf(context),
 		})) as Download;
 	} catch (error) {
 		const code = errorCodeOf(error);

@@ -1,9 +1,4 @@
-/**
- * The package's errors, each built once with the message the user reads: the failure of an API
- * call (an `ApiFailure`, a NodeApiError of a kind) and an operation's own error (an
- * `OperationError`, of a kind when it stopped a call). Policy code (the credit budget, the charging
- * operations) branches on the kind, never on `httpCode`, which holds only a real HTTP status.
- */
+/** The package's errors; policy code branches on their kind, never on `httpCode` (real or null). */
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 
 /** What happened to a call, as far as what it did at the service is concerned. */
@@ -29,30 +24,24 @@ export interface RaisingContext {
 	getInputData?(): unknown[];
 }
 
-/** Where an error is raised: the node, or its context. */
 export type RaisedIn = INode | RaisingContext;
 
 export interface FailureDetails {
 	message: string;
 	description?: string;
-	/** The input item it is raised for. */
 	itemIndex?: number;
 	/** The HTTP status the API answered, if it answered one. */
 	status?: number;
-	/** The API's error code, when it answered one (`insufficient_credits`, `not_found`…). */
 	apiCode?: string;
-	/** What the error keeps of the answer (the API's error body); by default `{ code }`. */
+	/** What the error keeps of the answer; by default `{ code }`. */
 	body?: JsonObject;
-	/** The code the error keeps for a failure the API did not answer; by default the API's code. */
+	/** The code kept for a failure the API did not answer; by default the API's code. */
 	code?: string;
 }
 
 const nodeOf = (raisedIn: RaisedIn) => ('getNode' in raisedIn ? raisedIn.getNode() : raisedIn);
 
-/**
- * A message as the user reads it: " [item N]" after it when raised for an item of a node that has
- * more than one, as n8n's own nodes name the item.
- */
+/** " [item N]" after a message raised for an item of several, as n8n's own nodes name it. */
 function inWords(raisedIn: RaisedIn, message: string, itemIndex: number | undefined): string {
 	const items = 'getInputData' in raisedIn ? (raisedIn.getInputData?.().length ?? 0) : 0;
 	return itemIndex !== undefined && items > 1 ? `${message} [item ${itemIndex}]` : message;
@@ -71,8 +60,11 @@ export class OperationError extends NodeOperationError {
 	readonly kind?: FailureKind;
 	readonly headline: string;
 
-	constructor(raisedIn: RaisedIn, error: string | Error, options: Raised = {}) {
-		const { description, itemIndex, kind } = options;
+	constructor(
+		raisedIn: RaisedIn,
+		error: string | Error,
+		{ description, itemIndex, kind }: Raised = {},
+	) {
 		super(nodeOf(raisedIn), error, { description, itemIndex });
 		this.headline = typeof error === 'string' ? error : error.message;
 		this.message = inWords(raisedIn, this.headline, itemIndex);
@@ -102,10 +94,9 @@ export class ApiFailure extends NodeApiError {
 	}
 }
 
-/** What policy code reads of a failed call. */
 export type Failure = Pick<ApiFailure, 'kind' | 'apiCode' | 'headline'>;
 
-/** The failure of a call, read for its kind; undefined for any other error (a bug, Stop, bad input). */
+/** The failure of a call; undefined for any other error (a bug, Stop, bad input). */
 export function failureOf(error: unknown): Failure | undefined {
 	if (error instanceof ApiFailure) return error;
 	return error instanceof OperationError && error.kind ? (error as Failure) : undefined;
@@ -117,7 +108,6 @@ export function certainlyNotCarriedOut(error: unknown): boolean {
 	return kind === 'refused' || kind === 'noMatch' || kind === 'rateLimited' || kind === 'notSent';
 }
 
-/** Whether the failure is the API refusing with this code. */
 export function isRefusal(error: unknown, apiCode: string): boolean {
 	return failureOf(error)?.apiCode === apiCode;
 }

@@ -2,16 +2,12 @@
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
-/** The first value of a header; undefined when absent. */
 export function firstHeaderValue(headers: ResponseHeaders, name: string): string | undefined {
 	const value = headers[name];
 	return Array.isArray(value) ? value[0] : value;
 }
 
-/**
- * A non-negative number header (a count, or seconds: the sandbox's scaled clock gives decimals);
- * undefined when absent or bad.
- */
+/** A non-negative number header (seconds may have decimals); undefined when absent or bad. */
 export function numberHeader(headers: ResponseHeaders, name: string): number | undefined {
 	const raw = firstHeaderValue(headers, name);
 	if (raw === undefined || raw.trim() === '') return undefined;

@@ -1,17 +1,12 @@
 /**
- * Idempotency keys of charging calls, derived from where the call is made (workflow, execution,
- * node, item) and what it sends: every attempt of a call (the transport's retries, the replay of a
- * lost answer, n8n's Retry On Fail) carries the same key, and the API answers a replay with the
- * first answer and its charge. The same body sent again by the same node within one execution (a
- * loop, an agent repeating a tool call) is answered from the first, as the service would anyway.
+ * Idempotency keys of charging calls, from where the call is made (workflow, execution, node, item)
+ * and what it sends: every attempt of a call (retries, a lost answer's replay, Retry On Fail)
+ * carries the same key, so the API answers a replay with the first answer and charge.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-/**
- * Stands in for the execution id where there is none (n8n runs an MCP tool call before an execution
- * exists): one per node run, keyed by its context, so no later call gets an earlier one's answer.
- */
+/** Stands in for the execution id where there is none (an MCP tool call): one per node run. */
 const nonces = new WeakMap<object, string>();
 
 function nonceOf(context: IExecuteFunctions): string {

@@ -1,69 +1,53 @@
 /**
- * Pacing by the rate-limit headers, without a coordinator. One window per base URL, key and
- * rate-limit class, shared by every execution in this process; other processes using the key (n8n
- * workers, other machines) are seen only through the headers: of the calls the API counts in its
- * window, those this process did not send are theirs.
- *
- * - While the window has room (more than a small headroom left), a call goes at once.
- * - Alone on the key, a process then sends until nothing is left and waits for the Reset the API
- *   gives, exactly: one process's calls go one at a time, so it cannot collide with itself.
- * - With others on the key, each process spaces its calls to keep its own share of the calls in the
- *   window, aiming together at a little under the limit: the shares add up to the limit without
- *   anyone knowing how many processes there are, and none wakes at the same instant as the others.
+ * Pacing by the rate-limit headers, without a coordinator: one window per base URL, key and class,
+ * shared by every execution in this process. Calls the API counts that this process did not send
+ * are other processes' (n8n workers, other machines). While the window has room, a call goes at
+ * once; alone on the key, a process then waits for the Reset exactly; with others, each spaces its
+ * calls to keep its share of a little under the limit, and none wakes at the same instant.
  */
 import { HEADERS, RATE_LIMIT_WINDOW_MS } from './contract';
 import { numberHeader, type ResponseHeaders } from './headers';
 import { pause, waitFor, type WaitContext } from './waits';
 
-/** The share of the limit that processes sharing a key aim at together: slots left for timing noise. */
+/** The share of the limit processes sharing a key aim at together: slots left for timing noise. */
 const SHARED_TARGET = 0.95;
 /** While more calls than this share of the limit (or MIN_HEADROOM) are left, a call goes at once. */
 const HEADROOM_SHARE = 0.1;
-/** Above the calls a few processes can have in flight at once, so the room cannot run out under them. */
+/** Above the calls a few processes can have in flight at once. */
 const MIN_HEADROOM = 4;
-/** Calls counted beyond this process's own before others are assumed: the window's edge may be a call off. */
+/** Calls counted beyond this process's own before others are assumed (an edge may be off). */
 const OTHERS_TOLERANCE = 2;
 
-/** What this process knows of one rate window, and its calls in turn. */
 export class RateWindow {
-	/** Calls left in the window as the last counted answer told; null before any. */
+	/** Calls left as the last counted answer told; null before any. */
 	remaining: number | null = null;
-	/** When (ms since epoch) a slot frees, as the last answer told; the wait when nothing is left. */
+	/** When (epoch ms) a slot frees, as the last answer told. */
 	resetAt = 0;
 	/** Calls of one window go one at a time, so every call sees the latest headers. */
 	tail: Promise<void> = Promise.resolve();
-	/** Calls a window allows (X-RateLimit-Limit), once an answer has said. */
 	limit: number | null = null;
-	/** The window's length as far as the answers tell: the longest Reset seen (0: none yet). */
+	/** The longest Reset seen (0: none yet). */
 	windowMs = 0;
-	/** When this process sent the calls that the API still counts in its window, oldest first. */
+	/** When this process sent the calls the API still counts, oldest first. */
 	counted: number[] = [];
-	/** Until when other clients are known to use the key. */
 	othersUntil = 0;
 	/** While others use the key: the gap between this process's calls that keeps its share. */
 	spacingMs = 0;
-	/** Others' calls in the window at the last counted answer. */
+	/** Others' calls in the window at the last counted answer, and their recent pace. */
 	others = 0;
-	/** Others' recent pace, in calls per ms: how fast their calls in the window grew between answers. */
 	othersPerMs = 0;
-	/** When the last counted answer came. */
 	answeredAt = 0;
 	lastSentAt = 0;
 	/** Calls waiting or under way in `inTurn`. */
 	inTurn = 0;
-	/** When the last call in turn was over (0: none yet). */
 	idleSince = 0;
 }
 
-/**
- * Windows kept beyond those in use. A long-running n8n may see many keys and base URLs; the least
- * recently used window goes first, and with it only what its answers told.
- */
+/** Windows kept beyond those in use (a long-running n8n sees many keys); least recently used go. */
 export const MAX_RATE_WINDOWS = 1_000;
 
 const rateWindows = new Map<string, RateWindow>();
 
-/** The window of a base URL, key (by its hash) and rate-limit class. */
 export function rateWindowOf(name: string): RateWindow {
 	const window = rateWindows.get(name) ?? new RateWindow();
 	// Taken out and put back last, so the map's order is the least recently used first.
@@ -74,8 +58,7 @@ export function rateWindowOf(name: string): RateWindow {
 
 /**
  * Drops the least recently used idle windows until `room` are left. A window is in use while a call
- * is in turn and for a minute after: a call backing off between its attempts (seconds) holds it
- * still, and a second window for the same name would let their calls overlap.
+ * is in turn and for a minute after: a call backing off between attempts still holds it.
  */
 function dropIdleWindows(room: number): void {
 	const usedSince = Date.now() - RATE_LIMIT_WINDOW_MS;
@@ -89,44 +72,33 @@ function windowMsOf(window: RateWindow): number {
 	return window.windowMs || RATE_LIMIT_WINDOW_MS;
 }
 
-/** The gap that spreads a window's limit evenly over it (0 while the limit is unknown). */
 function evenSpacingOf(window: RateWindow): number {
 	return window.limit ? windowMsOf(window) / window.limit : 0;
 }
 
-/** A random moment within two even slots (0.1 s while the limit is unknown). */
-function wakeSpreadMs(window: RateWindow): number {
-	return Math.random() * (evenSpacingOf(window) * 2 || 100);
-}
-
-function headroomOf(window: RateWindow): number {
-	return Math.max(MIN_HEADROOM, Math.ceil((window.limit ?? 0) * HEADROOM_SHARE));
-}
-
-/** The calls left at `time`: what the last answer said, less what others have taken since at their pace. */
+/** The calls left at `time`: the last answer's, less what others have taken since at their pace. */
 function leftAt(window: RateWindow, remaining: number, time: number): number {
 	return remaining - window.othersPerMs * Math.max(0, time - window.answeredAt);
 }
 
-/** How long the next call of a window waits before it is sent. */
 function paceMs(window: RateWindow, now: number): number {
 	const { remaining } = window;
 	if (remaining === null) return 0;
 	const alone = now >= window.othersUntil;
 	if (alone) return remaining > 0 ? 0 : Math.max(0, window.resetAt - now);
-	if (leftAt(window, remaining, now) > headroomOf(window)) return 0;
+	const headroom = Math.max(MIN_HEADROOM, Math.ceil((window.limit ?? 0) * HEADROOM_SHARE));
+	if (leftAt(window, remaining, now) > headroom) return 0;
 	// Jittered by a tenth, so that processes with the same spacing drift apart instead of colliding.
-	const untilTurn = Math.max(
-		0,
-		window.lastSentAt + window.spacingMs * (0.9 + Math.random() / 5) - now,
-	);
+	const jitter = 0.9 + Math.random() / 5;
+	const untilTurn = Math.max(0, window.lastSentAt + window.spacingMs * jitter - now);
 	if (leftAt(window, remaining, now + untilTurn) > 0) return untilTurn;
 	// Others have likely taken what was left: each process wakes at its own moment within two even
-	// slots after the Reset, the same span whatever its share, so that none always comes back last.
-	return Math.max(untilTurn, window.resetAt + wakeSpreadMs(window) - now);
+	// slots after the Reset (0.1 s while the limit is unknown), so that none always comes back last.
+	const wakeSpreadMs = Math.random() * (evenSpacingOf(window) * 2 || 100);
+	return Math.max(untilTurn, window.resetAt + wakeSpreadMs - now);
 }
 
-/** Sends `send` (given the time it is sent) after the window's calls before it, as late as the pacing says. */
+/** Sends `send` after the window's calls before it, as late as the pacing says. */
 export async function inTurn<R>(
 	context: WaitContext,
 	window: RateWindow | undefined,
@@ -186,23 +158,16 @@ function noteShares(window: RateWindow, limit: number, used: number, now: number
 	const mine = Math.max(1, window.counted.length);
 	const others = Math.max(0, used - mine);
 	if (others > OTHERS_TOLERANCE) window.othersUntil = now + windowMsOf(window);
-	notePaceOfOthers(window, others, now);
+	// Others' pace from how their calls grew, smoothed over a tenth of a window. (Calls leaving the
+	// window hide some new ones: the pace is a floor; the headroom covers the rest.)
+	const elapsed = Math.max(1, now - window.answeredAt);
+	const weight = Math.min(1, elapsed / (windowMsOf(window) / 10));
+	const pace = Math.max(0, others - window.others) / elapsed;
+	window.othersPerMs = weight * pace + (1 - weight) * window.othersPerMs;
+	window.others = others;
 	// This process's share of the calls in the window, of the target: the shares add up to it.
 	const shareSpacing = (windowMsOf(window) * Math.max(used, mine)) / (limit * SHARED_TARGET * mine);
 	window.spacingMs = Math.min(windowMsOf(window), Math.max(evenSpacingOf(window), shareSpacing));
-}
-
-/**
- * Others' pace from how their calls in the window grew, smoothed over a tenth of a window: this
- * process neither counts on slots they are taking nor leaves unused slots nobody takes. (Calls
- * leaving the window hide some new ones: the pace is a floor; the headroom covers the rest.)
- */
-function notePaceOfOthers(window: RateWindow, others: number, now: number): void {
-	const elapsed = Math.max(1, now - window.answeredAt);
-	const pace = Math.max(0, others - window.others) / elapsed;
-	const weight = Math.min(1, elapsed / (windowMsOf(window) / 10));
-	window.othersPerMs = weight * pace + (1 - weight) * window.othersPerMs;
-	window.others = others;
 }
 
 /** A 429 (not counted): others took the slots counted on; wait as asked, then wake as `paceMs` says. */

@@ -1,7 +1,4 @@
-/**
- * Paging through the API's lists. Return All follows cursors until the API gives none; a cursor
- * given before, or a page that adds nothing new, would go on forever, so that stops with an error.
- */
+/** Paging: a cursor given before, or a page that adds nothing new, would go on forever. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { ApiContext } from './apiCredential';
@@ -11,14 +8,10 @@ import { apiRequest } from './transport';
 
 export interface Page<T> {
 	results: T[];
-	/** Where the next page starts; null after the last. */
 	next_cursor: string | null;
 }
 
-/**
- * Up to `limit` results from `cursor` on (null: the first page), reading pages of at most
- * `pageMax`. `call` names what is paged in the error (`POST /v1/search`).
- */
+/** Up to `limit` results from `cursor` on; `call` names what is paged (`POST /v1/search`). */
 export async function readPages<T extends { id: string }>(
 	context: IExecuteFunctions,
 	call: string,
@@ -29,11 +22,9 @@ export async function readPages<T extends { id: string }>(
 	const results: T[] = [];
 	const cursors = new Set<string>();
 	const ids = new Set<string>();
-	let pages = 0;
 	do {
 		const page = await readPage(Math.min(pageMax, limit - results.length), cursor);
 		results.push(...page.results.slice(0, limit - results.length));
-		pages++;
 		const idsBefore = ids.size;
 		for (const { id } of page.results) ids.add(id);
 		cursor = page.next_cursor;
@@ -47,7 +38,7 @@ export async function readPages<T extends { id: string }>(
 			throw new ApiFailure(context, 'unreadableAnswer', {
 				code: 'cursor_loop',
 				message: `Return All stopped: the Contact Data API ${loop}`,
-				description: `Paging through ${call} would not have ended, so it stopped after ${pages} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
+				description: `Paging through ${call} would not have ended, so it stopped after ${cursors.size + 1} pages (${ids.size} distinct results). Try again later, or turn off Return All and set a Limit.`,
 				itemIndex,
 			});
 		}
@@ -56,7 +47,6 @@ export async function readPages<T extends { id: string }>(
 	return { results, next_cursor: cursor };
 }
 
-/** A page of the account's saved lists, for the list picker and Get Many. */
 export async function savedListsPage(
 	context: ApiContext,
 	cursor: string | null | undefined,

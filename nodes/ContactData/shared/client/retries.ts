@@ -1,15 +1,8 @@
-/**
- * When a call is sent again: after a 429 for a few rate windows, after a 5xx, a lost connection or a
- * garbled body a few times with a doubling wait; and how a failed request tells a timeout or a lost
- * connection.
- */
+/** When a call is sent again, and how a failed request tells a timeout or a lost connection. */
 import { HEADERS, TRANSIENT_STATUSES } from './contract';
 import { numberHeader, type ResponseHeaders } from './headers';
 
-/**
- * 429 answers are not charged or processed, so any call may wait and go again; for this many rate
- * windows at most (a count would run out while other processes sharing the key take the slots).
- */
+/** A 429 did nothing, so any call may wait and go again, for this many rate windows at most. */
 export const RATE_LIMITED_WINDOWS = 5;
 /** Attempts in all for a call that may be repeated after a 5xx, a lost connection or a garbled body. */
 export const MAX_TRANSIENT_ATTEMPTS = 5;
@@ -18,16 +11,12 @@ const BACKOFF_MAX_MS = 8_000;
 /** Used when a 429 carries no usable Retry-After. */
 const FALLBACK_RETRY_AFTER_MS = 1_000;
 
-/** The wait before attempt `failures + 1` of a call that failed `failures` times: doubling, capped. */
+/** The wait after `failures` failed attempts: doubling, capped. */
 export function backoffMs(failures: number): number {
 	return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1));
 }
 
-/**
- * The wait after a 429 for a call outside any rate-limit window (it has no pacing to spread the
- * wake-ups): lengthened by up to a quarter and a little more, so that callers told the same instant
- * do not all send again at once.
- */
+/** A 429's wait outside any rate window, spread so that callers told one instant wake apart. */
 export function jittered(ms: number): number {
 	return ms * (1 + Math.random() / 4) + Math.random() * 100;
 }
@@ -44,20 +33,20 @@ export function isTransientStatus(statusCode: number): boolean {
 	return (TRANSIENT_STATUSES as readonly number[]).includes(statusCode);
 }
 
-const CONNECTION_ERROR_CODES = new Set([
-	'ECONNRESET',
-	'ECONNABORTED',
-	'EPIPE',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'EAI_AGAIN',
-	'ERR_BAD_RESPONSE',
-	'UND_ERR_SOCKET',
-]);
+/** The codes of a connection lost on the way (worth another try), and words for common ones. */
+export const CONNECTIONS_LOST: Record<string, string | undefined> = {
+	ECONNRESET: 'the connection was closed before the answer came',
+	ECONNABORTED: 'the connection was broken off',
+	EPIPE: 'the connection was closed while sending',
+	EAI_AGAIN: 'the host name could not be looked up',
+	ETIMEDOUT: undefined,
+	ESOCKETTIMEDOUT: undefined,
+	ERR_BAD_RESPONSE: undefined,
+	UND_ERR_SOCKET: undefined,
+};
 
-/** Whether a system code is that of a connection lost on the way (worth another try). */
 export function isConnectionLost(code: string | undefined): code is string {
-	return code !== undefined && CONNECTION_ERROR_CODES.has(code);
+	return code !== undefined && code in CONNECTIONS_LOST;
 }
 
 /** A failed request and its causes, outermost first (n8n and the HTTP library wrap each other). */
@@ -69,25 +58,16 @@ function* causesOf(error: unknown): Generator<{ code?: unknown; message?: unknow
 	}
 }
 
-/** Whether a request failed for want of an answer within its timeout. */
 export function isTimeout(error: unknown): boolean {
-	for (const { code, message } of causesOf(error)) {
-		if (code === 'ETIMEDOUT' && typeof message === 'string' && /timeout/i.test(message))
-			return true;
-		if (
-			code === 'ECONNABORTED' &&
-			typeof message === 'string' &&
-			/timeout of \d+ms exceeded/.test(message)
-		)
-			return true;
-	}
-	return false;
+	return [...causesOf(error)].some(
+		({ code, message }) =>
+			(code === 'ETIMEDOUT' && /timeout/i.test(String(message))) ||
+			(code === 'ECONNABORTED' && /timeout of \d+ms exceeded/.test(String(message))),
+	);
 }
 
 /** The system code (`ECONNRESET`…) of a failed request, looked for through its causes. */
 export function errorCodeOf(error: unknown): string | undefined {
-	for (const { code } of causesOf(error)) {
-		if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) return code;
-	}
-	return undefined;
+	const found = [...causesOf(error)].find(({ code }) => /^[A-Z_]+$/.test(String(code)));
+	return found?.code as string | undefined;
 }

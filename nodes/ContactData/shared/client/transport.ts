@@ -1,14 +1,5 @@
-/**
- * The one place requests to the Contact Data API are made: authentication (through n8n's
- * `httpRequestWithAuthentication`), the https rule, a timeout on every call, pacing by the
- * rate-limit headers, retries, waits that end when the user presses Stop, and the mapping of API
- * errors to `NodeApiError`.
- *
- * Usable from any n8n context that has credentials and request helpers (the action node, the
- * trigger's webhook lifecycle, list searches). When a call is sent again is ./retries; the errors
- * of a failed call are ./apiErrors; export downloads are ./exportDownload.
- */
-import type { IDataObject, IHttpRequestOptions, NodeApiError } from 'n8n-workflow';
+/** Every request to the Contact Data API: authenticated, timed out, paced, retried where safe. */
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import {
@@ -29,8 +20,8 @@ import {
 	type FieldNames,
 	type NoUsableAnswer,
 } from './apiErrors';
-import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf, type RateLimitClass } from './contract';
-import { firstHeaderValue, type ResponseHeaders } from './headers';
+import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf } from './contract';
+import type { ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
 import {
@@ -45,34 +36,19 @@ import { pause } from './waits';
 
 export interface ApiRequest<T = unknown> {
 	method: 'GET' | 'POST' | 'DELETE';
-	/** A path from the contract's PATHS, starting with /v1. */
 	path: string;
 	body?: IDataObject;
 	qs?: IDataObject;
-	/**
-	 * Sent as `Idempotency-Key`. A call that carries one may be sent again after a 5xx or a lost
-	 * connection: the API answers a replay with the first response and charges nothing more.
-	 */
+	/** The API answers a replay of this key with the first answer, charging nothing more. */
 	idempotencyKey?: string;
-	/**
-	 * Whether sending the call again after a 5xx or a lost connection can do no harm (reads, free
-	 * set-like changes, enrich whose re-unlock is free). GET and DELETE default to true; a POST
-	 * defaults to false unless it carries an idempotency key.
-	 */
+	/** Whether a resend after a 5xx or a lost connection is harmless (not a keyless POST). */
 	safeToRetry?: boolean;
-	/** The input item the call is made for; named in errors. */
 	itemIndex?: number;
-	/** The parameter the id in the path comes from (e.g. "Saved List"); named when the API does not know the id. */
+	/** The parameter the path's id comes from ("Saved List"), named when the API does not know it. */
 	pathParameter?: string;
-	/** How the editor names the body's fields; an API error about a field names its parameter. */
 	fieldNames?: FieldNames;
-	/**
-	 * Checks (and types) a 2xx JSON body: the fields the node needs, everything else passed through.
-	 * A body that is not JSON (garbled on the way) counts as a transient failure; JSON without a
-	 * field the node needs is an error that names the field, and the call is not sent again.
-	 */
+	/** Checks a 2xx JSON body for the fields the node needs; the rest passes through. */
 	schema?: ZodType<T, ZodTypeDef, unknown>;
-	/** Return the 2xx body as a stream (exports) instead of parsed JSON. */
 	stream?: boolean;
 }
 
@@ -82,107 +58,76 @@ export interface ApiResponse<T> {
 	body: T;
 }
 
+/** An attempt that did not fail outright (a failure is thrown). */
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
-	| { kind: 'rateLimited'; waitMs: number; headers: ResponseHeaders }
-	| ({ kind: 'transient'; headers?: ResponseHeaders } & NoUsableAnswer)
-	| { kind: 'failed'; error: NodeApiError; headers: ResponseHeaders };
+	| { kind: 'rateLimited'; waitMs: number }
+	| ({ kind: 'transient' } & NoUsableAnswer);
 
-/** The rate window of a credential's key (by its hash) and a rate-limit class at its base URL. */
-function rateWindowFor(
-	{ baseUrl, keyHash }: ApiCredential,
-	rateClass: RateLimitClass | null,
-): RateWindow | undefined {
-	return rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
-}
-
-/** What one call has met so far: how long it has been rate limited, and how often it went unanswered. */
-interface Retrying {
+/** One call as it goes: what it is, and what it has met so far. */
+interface Call<T> {
+	context: ApiContext;
+	credential: ApiCredential;
+	request: ApiRequest<T>;
+	window: RateWindow | undefined;
 	rateLimitedSince?: number;
-	longestRateWait: number;
-	transientAttempts: number;
+	longestWait?: number;
+	/** Attempts that got no usable answer (a 5xx, a lost connection, a garbled body). */
+	unanswered?: number;
 	/** The first attempt that got no usable answer: it may have been carried out. */
 	lostBefore?: NoUsableAnswer;
 }
 
-/**
- * Sends one API call: paced, retried where safe, and mapped to `NodeApiError` when it fails.
- * Resolves with the 2xx answer.
- */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>> {
 	const credential = await apiCredentialOf(this, request.itemIndex);
-	const retrying: Retrying = { longestRateWait: 0, transientAttempts: 0 };
+	const { baseUrl, keyHash } = credential;
+	const rateClass = rateLimitClassOf(request.method, request.path);
+	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
+	const call: Call<T> = { context: this, credential, request, window };
 	try {
-		return await sendUntilAnswered(this, credential, request, retrying);
+		return await sendUntilAnswered(call);
 	} catch (error) {
-		throw failureAfter(this, request, retrying.lostBefore, error);
+		throw failureAfter(this, request, call.lostBefore, error);
 	}
 }
 
 /** Sends, and sends again where the answer allows, until a 2xx or a failure (thrown). */
-async function sendUntilAnswered<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-	retrying: Retrying,
-): Promise<ApiResponse<T>> {
-	const window = rateWindowFor(credential, rateLimitClassOf(request.method, request.path));
+async function sendUntilAnswered<T>(call: Call<T>): Promise<ApiResponse<T>> {
+	const { context, request, window } = call;
 	for (;;) {
-		const attempt = await inTurn(context, window, request.itemIndex, async (sentAt) => {
-			const outcome = await sendOnce(context, credential, request);
-			if (outcome.kind === 'rateLimited') noteRateLimited(window, outcome.waitMs, outcome.headers);
-			// Refused and failed calls count against the limit too, and say so in their headers.
-			else
-				noteCountedCall(
-					window,
-					sentAt,
-					outcome.kind === 'ok' ? outcome.response.headers : outcome.headers,
-				);
-			return outcome;
-		});
+		const attempt = await inTurn(context, window, request.itemIndex, (sentAt) =>
+			sendOnce(call, sentAt),
+		);
 		if (attempt.kind === 'ok') return attempt.response;
-		if (attempt.kind === 'failed') throw attempt.error;
-		if (attempt.kind === 'rateLimited')
-			await afterRateLimited(context, request, window, attempt.waitMs, retrying);
-		else await afterTransient(context, request, attempt, retrying);
+		if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
+		else await afterTransient(call, attempt);
 	}
 }
 
 /** After a 429: gives up past the rate windows allowed, else waits (in turn, where there is a window). */
-async function afterRateLimited(
-	context: ApiContext,
-	request: ApiRequest<unknown>,
-	window: RateWindow | undefined,
-	waitMs: number,
-	retrying: Retrying,
-): Promise<void> {
-	const since = (retrying.rateLimitedSince ??= Date.now());
-	retrying.longestRateWait = Math.max(retrying.longestRateWait, waitMs);
-	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, retrying.longestRateWait);
-	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs) {
+async function afterRateLimited(call: Call<unknown>, waitMs: number): Promise<void> {
+	const { context, request, window } = call;
+	const since = (call.rateLimitedSince ??= Date.now());
+	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
+	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
+	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs)
 		throw keptRateLimited(context, request, Date.now() - since);
-	}
 	// With a window the wait happens in turn, before the next send.
 	if (!window) await pause(context, jittered(waitMs), request.itemIndex);
 }
 
 /** After a 5xx, a lost connection or a garbled body: gives up where unsafe or too often, else backs off. */
-async function afterTransient(
-	context: ApiContext,
-	request: ApiRequest<unknown>,
-	last: NoUsableAnswer,
-	retrying: Retrying,
-): Promise<void> {
-	retrying.lostBefore ??= last;
+async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promise<void> {
+	const { context, request } = call;
+	call.lostBefore ??= last;
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
-	const attempts = ++retrying.transientAttempts;
-	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS) {
+	const attempts = (call.unanswered = (call.unanswered ?? 0) + 1);
+	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS)
 		throw keptFailing(context, request, last, attempts, safeToRetry);
-	}
 	const delay = backoffMs(attempts);
 	context.logger.debug(
 		`Contact Data API: ${last.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${attempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
@@ -190,33 +135,28 @@ async function afterTransient(
 	await pause(context, delay, request.itemIndex);
 }
 
-/** One send of a call, and what came of it. */
-async function sendOnce<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-): Promise<Attempt<T>> {
+async function sendOnce<T>(call: Call<T>, sentAt: number): Promise<Attempt<T>> {
+	const { context, credential, request } = call;
 	const { decrypted } = credential;
 	let raw: ApiResponse<unknown>;
 	try {
 		raw = (await context.helpers.httpRequestWithAuthentication.call(
 			context,
 			CREDENTIAL_NAME,
-			httpOptionsOf(credential, request),
+			httpOptionsOf(call),
 			// A copy each time: n8n may add to the data it is given (pre-authentication).
 			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
 		return { kind: 'transient', ...noAnswer(context, credential, request, error) };
 	}
-	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(context, request, raw);
-	return await readRefusal(context, credential, request, raw);
+	// Refused and failed calls count against the limit too, and say so in their headers.
+	if (raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
+	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(call, raw);
+	return await readRefusal(call, raw);
 }
 
-function httpOptionsOf(
-	credential: ApiCredential,
-	request: ApiRequest<unknown>,
-): IHttpRequestOptions {
+function httpOptionsOf({ credential, request }: Call<unknown>): IHttpRequestOptions {
 	return {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
@@ -238,62 +178,31 @@ function httpOptionsOf(
 	};
 }
 
-/** A 2xx: its body as the request's schema reads it (a stream or an unchecked body as it came). */
-function readSuccess<T>(
-	context: ApiContext,
-	request: ApiRequest<T>,
-	raw: ApiResponse<unknown>,
-): Attempt<T> {
+function readSuccess<T>({ context, request }: Call<T>, raw: ApiResponse<unknown>): Attempt<T> {
 	const { statusCode, headers } = raw;
-	if (request.stream || !request.schema) {
-		return { kind: 'ok', response: raw as unknown as ApiResponse<T> };
-	}
+	if (request.stream || !request.schema) return { kind: 'ok', response: raw as ApiResponse<T> };
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
-	if (raw.body === null || typeof raw.body !== 'object') {
-		return { kind: 'transient', reason: 'its answer was not readable', headers };
-	}
+	if (raw.body === null || typeof raw.body !== 'object')
+		return { kind: 'transient', reason: 'its answer was not readable' };
 	const checked = request.schema.safeParse(raw.body);
-	if (!checked.success) {
-		return {
-			kind: 'failed',
-			error: unexpectedAnswer(context, request, statusCode, checked.error),
-			headers,
-		};
-	}
+	if (!checked.success) throw unexpectedAnswer(context, request, statusCode, checked.error);
 	return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
 }
 
-/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, or the API's refusal. */
-async function readRefusal<T>(
-	context: ApiContext,
-	credential: ApiCredential,
-	request: ApiRequest<T>,
-	raw: ApiResponse<unknown>,
-): Promise<Attempt<T>> {
+/** Any other status: a 429 to wait on, a 5xx to try again, a redirect not followed, a refusal. */
+async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise<Attempt<T>> {
+	const { context, credential, request } = call;
 	const { statusCode, headers } = raw;
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
-	if (statusCode === 429)
-		return { kind: 'rateLimited', waitMs: rateLimitedWaitMs(headers), headers };
-	if (isTransientStatus(statusCode))
-		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode, headers };
-	if (statusCode >= 300 && statusCode < 400) {
-		const error = redirected(
-			context,
-			credential,
-			request,
-			statusCode,
-			firstHeaderValue(headers, 'location'),
-		);
-		return { kind: 'failed', error, headers };
+	if (statusCode === 429) {
+		const waitMs = rateLimitedWaitMs(headers);
+		noteRateLimited(call.window, waitMs, headers);
+		return { kind: 'rateLimited', waitMs };
 	}
+	if (isTransientStatus(statusCode))
+		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode };
+	if (statusCode >= 300 && statusCode < 400) throw redirected(context, credential, request, raw);
+	const { itemIndex, pathParameter, fieldNames } = request;
 	const scrubbed = scrub(body, credential.apiKey);
-	const error = apiError(
-		context,
-		statusCode,
-		scrubbed,
-		request.itemIndex,
-		request.pathParameter,
-		request.fieldNames,
-	);
-	return { kind: 'failed', error, headers };
+	throw apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
 }

@@ -3,7 +3,6 @@ import { sleep, type INode } from 'n8n-workflow';
 
 import { OperationError } from './failures';
 
-/** Any n8n context; only execution contexts carry a cancel signal. */
 export interface WaitContext {
 	getNode(): INode;
 	getExecutionCancelSignal?: () => AbortSignal | undefined;
@@ -20,7 +19,6 @@ export function stopped(context: WaitContext, itemIndex: number | undefined): Op
 	return new OperationError(context, 'The execution was cancelled', { itemIndex });
 }
 
-/** Waits `ms`, in slices, so that Stop ends the wait at once. */
 export async function pause(
 	context: WaitContext,
 	ms: number,
@@ -37,13 +35,10 @@ export async function pause(
 }
 
 /** Lets the rest of the process run (other executions' calls, timers), then goes on; Stop ends it. */
-export async function letOthersRun(
-	context: WaitContext,
-	itemIndex: number | undefined,
-): Promise<void> {
-	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
+export async function letOthersRun(context: WaitContext, itemIndex?: number): Promise<void> {
+	await pause(context, 0, itemIndex);
 	await sleep(0);
-	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
+	await pause(context, 0, itemIndex);
 }
 
 /** Waits for `promise` to settle, or throws when the user presses Stop first. */
@@ -54,10 +49,8 @@ export async function waitFor(
 ): Promise<void> {
 	const signal = cancelSignalOf(context);
 	let settled = false;
-	const done = promise.then(
-		() => (settled = true),
-		() => (settled = true),
-	);
+	const settle = () => (settled = true);
+	const done = promise.then(settle, settle);
 	while (!settled) {
 		if (signal?.aborted) throw stopped(context, itemIndex);
 		await Promise.race([done, sleep(WAIT_SLICE_MS)]);

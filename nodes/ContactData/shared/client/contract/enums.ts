@@ -1,4 +1,4 @@
-/** The value sets of the API: filter values, tiers, unlock levels, refund reasons, event types, export formats. */
+/** The value sets of the API: filter values, tiers, levels, refund reasons, events, formats. */
 
 export const SENIORITIES = [
 	'owner',

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { openObject } from './answers';
+
 export const ERROR_CODES = {
 	invalid_request: 400,
 	unauthorized: 401,
@@ -19,12 +21,10 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export const TRANSIENT_STATUSES = [429, 500, 502, 503, 504] as const;
 
 export const apiErrorBodySchema = z.object({
-	error: z
-		.object({
-			code: z.string(),
-			message: z.string(),
-			details: z.record(z.unknown()).optional(),
-		})
-		.passthrough(),
+	error: openObject({
+		code: z.string(),
+		message: z.string(),
+		details: z.record(z.unknown()).optional(),
+	}),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

@@ -1,6 +1,5 @@
 /** The HTTP headers the API reads and writes (lower case, as Node gives them). */
 export const HEADERS = {
-	authorization: 'authorization',
 	idempotencyKey: 'idempotency-key',
 	/** "true" on an answer replayed for an Idempotency-Key; absent on a first answer. */
 	idempotentReplayed: 'idempotent-replayed',

@@ -1,8 +1,4 @@
-/**
- * The wire contract of the Contact Data API (v1), the code form of `docs/contract.md`. The nodes,
- * triggers, credential and sandbox all import it from here, so a change the vendor publishes is one
- * edit (contract.singleSource.test.ts keeps it so).
- */
+/** The wire contract of the Contact Data API (v1), the code form of `docs/contract.md`. */
 export * from './paths';
 export * from './enums';
 export * from './limits';

@@ -3,13 +3,11 @@ import type { UnlockLevel } from './enums';
 export const LIMITS = {
 	/** Distinct ids in one `POST /v1/unlock` (413 `too_many_ids` past it). */
 	idsPerUnlock: 100,
-	/** Search page size. */
 	searchLimitMin: 1,
 	searchLimitMax: 100,
 	searchLimitDefault: 25,
 	/** A search can be paged through its first 10,000 results; a saved list holds the rest. */
 	searchPagingCap: 10_000,
-	/** `GET /v1/lists` page size. */
 	listsLimitMax: 100,
 	listsLimitDefault: 25,
 	listNameMaxLength: 200,

@@ -24,18 +24,12 @@ function pathOf(endpoint: Endpoint, id: string): string {
 }
 
 export const PATHS = {
-	search: PATH_TEMPLATES.search,
-	unlock: PATH_TEMPLATES.unlock,
-	enrich: PATH_TEMPLATES.enrich,
-	lists: PATH_TEMPLATES.lists,
+	...PATH_TEMPLATES,
 	list: (listId: string) => pathOf('list', listId),
 	listContacts: (listId: string) => pathOf('listContacts', listId),
 	listExport: (listId: string) => pathOf('listExport', listId),
 	exportDownload: (exportId: string) => pathOf('exportDownload', exportId),
-	webhooks: PATH_TEMPLATES.webhooks,
 	webhook: (webhookId: string) => pathOf('webhook', webhookId),
-	creditsBalance: PATH_TEMPLATES.creditsBalance,
-	creditsRefund: PATH_TEMPLATES.creditsRefund,
 } as const;
 
 /** The values of a template's `:name` parts in `path` (decoded); `null` when the path is not one of it. */

@@ -13,7 +13,6 @@ import {
 import { ID_PREFIXES } from './ids';
 import { LIMITS } from './limits';
 
-const nonEmptyString = z.string().min(1);
 const filterText = z.string().max(LIMITS.filterTextMaxLength);
 const stringList = z.array(filterText.min(1));
 
@@ -107,7 +106,7 @@ export const listContactsRequestSchema = z.object({
 
 export const exportRequestSchema = z.object({
 	format: z.enum(EXPORT_FORMATS).default('csv'),
-	fields: z.array(nonEmptyString).min(1).optional(),
+	fields: z.array(z.string().min(1)).min(1).optional(),
 	delivery: z.enum(EXPORT_DELIVERIES).default('inline'),
 	/** Only members the account holds unlocked (absent: false, every member). */
 	unlocked_only: z.boolean().optional(),

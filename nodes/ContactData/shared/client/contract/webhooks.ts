@@ -2,11 +2,10 @@
 import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
-import { contactPreviewSchema } from './answers';
+import { contactPreviewSchema, openEnum, openObject } from './answers';
 import { EVENT_TYPES } from './enums';
 import { ID_PREFIXES } from './ids';
 import { LIMITS } from './limits';
-import { openEnum } from './openEnum';
 
 export const WEBHOOKS = {
 	secretPrefix: 'whsec_',
@@ -18,66 +17,48 @@ export const WEBHOOKS = {
 	deliveryAttempts: 5,
 } as const;
 
-export const webhookSchema = z
-	.object({
-		id: z.string(),
-		url: z.string(),
-		events: z.array(openEnum(EVENT_TYPES)),
-		list_ids: z.array(z.string()).nullable(),
-		created_at: z.string(),
-		secret: z.string().optional(),
-	})
-	.passthrough();
+export const webhookSchema = openObject({
+	id: z.string(),
+	url: z.string(),
+	events: z.array(openEnum(EVENT_TYPES)),
+	list_ids: z.array(z.string()).nullable(),
+	created_at: z.string(),
+	secret: z.string().optional(),
+});
 export type Webhook = z.infer<typeof webhookSchema>;
 
-export const webhooksPageSchema = z.object({ webhooks: z.array(webhookSchema) }).passthrough();
+export const webhooksPageSchema = openObject({ webhooks: z.array(webhookSchema) });
 export type WebhooksPage = z.infer<typeof webhooksPageSchema>;
 
-const changeSideSchema = z
-	.object({
-		title: z.string().nullable(),
-		company: z.object({ name: z.string().nullable(), domain: z.string().nullable() }).passthrough(),
-	})
-	.passthrough();
+const changeSideSchema = openObject({
+	title: z.string().nullable(),
+	company: openObject({ name: z.string().nullable(), domain: z.string().nullable() }),
+});
 
-export const webhookEventSchema = z
-	.object({
-		id: z.string().startsWith(ID_PREFIXES.event),
-		type: z.enum(EVENT_TYPES),
-		created_at: z.string(),
-		list_id: z.string(),
-		contact: contactPreviewSchema,
-		changes: z
-			.object({ previous: changeSideSchema, current: changeSideSchema })
-			.passthrough()
-			.optional(),
-		intent: z
-			.object({
-				topic: z.string(),
-				score: z.number().min(LIMITS.intentScoreMin).max(LIMITS.intentScoreMax),
-			})
-			.passthrough()
-			.optional(),
-	})
-	.passthrough();
+export const webhookEventSchema = openObject({
+	id: z.string().startsWith(ID_PREFIXES.event),
+	type: z.enum(EVENT_TYPES),
+	created_at: z.string(),
+	list_id: z.string(),
+	contact: contactPreviewSchema,
+	changes: openObject({ previous: changeSideSchema, current: changeSideSchema }).optional(),
+	intent: openObject({
+		topic: z.string(),
+		score: z.number().min(LIMITS.intentScoreMin).max(LIMITS.intentScoreMax),
+	}).optional(),
+});
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
-/** The HMAC key of a `whsec_<base64>` secret. */
-function webhookSigningKey(secret: string): Buffer {
-	const encoded = secret.startsWith(WEBHOOKS.secretPrefix)
-		? secret.slice(WEBHOOKS.secretPrefix.length)
-		: secret;
-	return Buffer.from(encoded, 'base64');
-}
-
-/** `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<raw body>">`. */
+/** `v1,<base64 HMAC-SHA256 over "<id>.<timestamp>.<raw body>">`, keyed by the secret's base64. */
 export function webhookSignature(
 	secret: string,
 	webhookId: string,
 	timestampSeconds: number | string,
 	rawBody: string | Buffer,
 ): string {
-	const hmac = createHmac('sha256', webhookSigningKey(secret));
+	const { secretPrefix } = WEBHOOKS;
+	const encoded = secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret;
+	const hmac = createHmac('sha256', Buffer.from(encoded, 'base64'));
 	hmac.update(`${webhookId}.${timestampSeconds}.`);
 	hmac.update(rawBody);
 	return `v1,${hmac.digest('base64')}`;
