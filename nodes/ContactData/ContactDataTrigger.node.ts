@@ -1,8 +1,8 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	type IDataObject,
 	type IExecuteFunctions,
-	type IHookFunctions,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -75,15 +75,9 @@ export class ContactDataTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await adoptExistingSubscription.call(this);
-			},
-			async create(this: IHookFunctions): Promise<boolean> {
-				return await createSubscription.call(this);
-			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return await deleteSubscription.call(this);
-			},
+			checkExists: adoptExistingSubscription,
+			create: createSubscription,
+			delete: deleteSubscription,
 		},
 	};
 
@@ -92,34 +86,31 @@ export class ContactDataTrigger implements INodeType {
 		if (!verified) return { noWebhookResponse: true };
 		const { held, eventId, timestamp, rawBody, nowMs } = verified;
 
+		// Every answer but a refusal is 2xx, or the service would retry a delivery never to be run.
+		const answer = (more: IDataObject) => ({ received: true, ...more, event_id: eventId });
 		const delivery = parseDelivery(rawBody, eventId);
-		if ('unknownType' in delivery) {
-			// Answered 2xx, or the service would retry a delivery this node will never run.
-			const ignored = `the event type ${delivery.unknownType} is not one this node knows`;
-			return { webhookResponse: { received: true, ignored, event_id: eventId } };
-		}
 		if ('problem' in delivery) {
 			this.getResponseObject()
 				.status(400)
 				.json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };
 		}
+		if ('ignored' in delivery) return { webhookResponse: answer({ ignored: delivery.ignored }) };
 
 		// A retried or replayed delivery of an event this process already accepted. Copies reaching
 		// another process are dropped by execute(), in the execution they start.
 		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) {
-			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
+			return { webhookResponse: answer({ duplicate: true }) };
 		}
 
 		const options = toDeliveryOptions(this.getNodeParameter('options', {}));
-		const ignored = ignoreReason(delivery.event, readSubscriptionSpec.call(this), options);
-		if (ignored !== undefined) {
-			return { webhookResponse: { received: true, ignored, event_id: eventId } };
-		}
+		const spec = readSubscriptionSpec.call(this);
+		const ignored = ignoreReason(delivery.event, spec, options.minIntentScore);
+		if (ignored !== undefined) return { webhookResponse: answer({ ignored }) };
 
 		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
-			webhookResponse: { received: true, event_id: eventId },
+			webhookResponse: answer({}),
 			workflowData: [[{ json: eventItem(delivery.event, options.simplify, delivery.json) }]],
 		};
 	}

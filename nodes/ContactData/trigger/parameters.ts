@@ -73,11 +73,6 @@ export interface SubscriptionSpec {
 	listIds: string[] | null;
 }
 
-export interface DeliveryOptions {
-	simplify: boolean;
-	minIntentScore: number;
-}
-
 export function readSubscriptionSpec(this: IHookFunctions | IWebhookFunctions): SubscriptionSpec {
 	const node = this.getNode();
 	return {
@@ -87,16 +82,10 @@ export function readSubscriptionSpec(this: IHookFunctions | IWebhookFunctions): 
 }
 
 /** The "Options" collection, as the webhook call and the execution read it. */
-export function toDeliveryOptions(value: unknown): DeliveryOptions {
-	const options = (typeof value === 'object' && value !== null ? value : {}) as {
-		simplify?: unknown;
-		minIntentScore?: unknown;
-	};
-	const minIntentScore = Number(options.minIntentScore ?? 0);
-	return {
-		simplify: options.simplify === true,
-		minIntentScore: Number.isFinite(minIntentScore) ? minIntentScore : 0,
-	};
+export function toDeliveryOptions(value: unknown): { simplify: boolean; minIntentScore: number } {
+	const { simplify, minIntentScore } = (value ?? {}) as Record<string, unknown>;
+	const score = Number(minIntentScore ?? 0);
+	return { simplify: simplify === true, minIntentScore: Number.isFinite(score) ? score : 0 };
 }
 
 /** Whether a subscription (as the service lists it) is for exactly this spec. */

@@ -1,5 +1,5 @@
 /** The trigger's subscription at the service, kept in step with the workflow's activation. */
-import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
 
 import { isAllowedBaseUrl } from '../shared/client/baseUrl';
 import { failureOf, OperationError } from '../shared/client/failures';
@@ -33,18 +33,13 @@ async function deleteRemote(
 	context: IHookFunctions,
 	subscriptionId: string,
 ): Promise<'deleted' | 'gone'> {
-	const failure = await apiRequest
-		.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) })
-		.then(
-			() => undefined,
-			(error: unknown) => error,
-		);
-	if (failure === undefined) return 'deleted';
-	if (failureOf(failure)?.kind === 'noMatch') return 'gone';
-	// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
-	throw failure instanceof NodeApiError || failure instanceof NodeOperationError
-		? failure
-		: new NodeOperationError(context.getNode(), failure as Error);
+	try {
+		await apiRequest.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) });
+		return 'deleted';
+	} catch (error) {
+		if (failureOf(error)?.kind === 'noMatch') return 'gone';
+		throw error;
+	}
 }
 
 async function subscriptionsAt(context: IHookFunctions, url: string): Promise<Webhook[]> {
@@ -112,11 +107,11 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);
 	}
-	holdSubscription(this.getWorkflowStaticData('node'), {
-		id: created.id,
-		secret: created.secret,
+	holdSubscription(
+		this.getWorkflowStaticData('node'),
+		{ id: created.id, secret: created.secret },
 		url,
-	});
+	);
 	return true;
 }
 
