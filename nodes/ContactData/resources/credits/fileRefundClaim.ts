@@ -65,21 +65,23 @@ export async function execute(
 	return await forEachItem(this, items, async (itemIndex) => {
 		const where = { context: this, itemIndex };
 		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
+		const contactId = textOf(
+			where,
+			'Contact ID',
+			this.getNodeParameter('contactId', itemIndex, ''),
+		);
+		const reason = optionParameter(
+			this,
+			'reason',
+			'Reason',
+			itemIndex,
+			REASON_CHOICES,
+			'bounced_email',
+		);
 		const body = checkBody(
 			this,
 			refundRequestSchema,
-			{
-				contact_id: textOf(where, 'Contact ID', this.getNodeParameter('contactId', itemIndex, '')),
-				reason: optionParameter(
-					this,
-					'reason',
-					'Reason',
-					itemIndex,
-					REASON_CHOICES,
-					'bounced_email',
-				),
-				...(note ? { note } : {}),
-			},
+			{ contact_id: contactId, reason, ...(note ? { note } : {}) },
 			itemIndex,
 			{ contact_id: 'Contact ID', reason: 'Reason', note: 'Note' },
 		);

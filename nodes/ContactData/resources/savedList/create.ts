@@ -75,15 +75,9 @@ function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');
 	const name = textOf(where, 'Name', value);
-	if (name === '' || name.length > LIMITS.listNameMaxLength) {
-		throw refused(
-			where,
-			'Name',
-			value,
-			`is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`,
-		);
-	}
-	return name;
+	if (name !== '' && name.length <= LIMITS.listNameMaxLength) return name;
+	const problem = `is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`;
+	throw refused(where, 'Name', value, problem);
 }
 
 async function createList(
