@@ -17,7 +17,7 @@ import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
 import { readFilters } from '../../shared/parameters/readFilters';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, refused, textOf } from '../../shared/parameters/values';
@@ -99,10 +99,7 @@ async function createList(
 	return list as IDataObject;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	const createFrom = optionParameter(
 		this,
 		'createFrom',
@@ -113,7 +110,7 @@ export async function execute(
 	);
 	if (createFrom === 'filters') return await createFromFilters(this, items);
 	return await createFromIds(this, items);
-}
+};
 
 /** One list an item, of the contacts its filters match. */
 async function createFromFilters(

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, exportRequestSchema, type ExportFormat } from '../../shared/client/contract';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import {
 	SAVED_LIST_PARAMETER,
 	booleanParameter,
@@ -97,10 +97,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const asked = readExportAsked(this, itemIndex);
 		const started = await startExport.call(
@@ -112,7 +109,7 @@ export async function execute(
 		if (asked.outputAs === 'items') return await exportedItems(this, started, itemIndex);
 		return [await exportedFile(this, asked, started, itemIndex)];
 	});
-}
+};
 
 /** An item's export as its parameters ask for it, checked before anything is sent. */
 function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
