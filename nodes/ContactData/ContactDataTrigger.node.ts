@@ -3,6 +3,7 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type IHookFunctions,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
@@ -75,9 +76,15 @@ export class ContactDataTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			checkExists: adoptExistingSubscription,
-			create: createSubscription,
-			delete: deleteSubscription,
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await adoptExistingSubscription.call(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await createSubscription.call(this);
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return await deleteSubscription.call(this);
+			},
 		},
 	};
 

@@ -17,7 +17,6 @@ type StoredBaseline = {
 	company: number[];
 };
 
-/** The static-data key of the baselines, by saved-list id. */
 const BASELINES_KEY = 'baselines';
 
 /** The members of one list as a poll saw them, built a member at a time. */

@@ -148,8 +148,8 @@ function manualSample(
 ): ContactEvent[] {
 	if (found.length > 0) return found;
 	const read = reads.find((candidate) => candidate.first !== undefined);
-	if (read === undefined || read.first === undefined) return [];
-	const record = read.first;
+	const record = read?.first;
+	if (read === undefined || record === undefined) return [];
 	const current = read.seen.sideOf(String(record.id))!;
 	const previous = read.baseline?.sideOf(String(record.id)) ?? current;
 	return [changeEvent(read.listId, { record, type, previous, current }, at)];

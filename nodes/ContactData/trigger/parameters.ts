@@ -93,11 +93,11 @@ export function matchesSpec(
 	subscription: { events: readonly string[]; list_ids: readonly string[] | null },
 	spec: SubscriptionSpec,
 ): boolean {
-	const sameSet = (a: readonly string[], b: readonly string[]) =>
-		new Set(a).size === new Set(b).size && a.every((value) => b.includes(value));
-	const listIds =
-		subscription.list_ids && subscription.list_ids.length > 0 ? subscription.list_ids : null;
-	if (!sameSet(subscription.events, spec.events)) return false;
-	if (listIds === null || spec.listIds === null) return listIds === spec.listIds;
-	return sameSet(listIds, spec.listIds);
+	// Compared as sets; no saved list and an empty list both mean every saved list.
+	const key = (values: readonly string[] | null) =>
+		values?.length ? JSON.stringify([...new Set(values)].sort()) : null;
+	return (
+		key(subscription.events) === key(spec.events) &&
+		key(subscription.list_ids) === key(spec.listIds)
+	);
 }

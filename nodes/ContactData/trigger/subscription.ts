@@ -1,5 +1,5 @@
 /** The trigger's subscription at the service, kept in step with the workflow's activation. */
-import type { IHookFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
 
 import { isAllowedBaseUrl } from '../shared/client/baseUrl';
 import { failureOf, OperationError } from '../shared/client/failures';
@@ -22,9 +22,7 @@ import {
 
 function webhookUrlOf(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');
-	if (!url) {
-		throw new OperationError(context, 'n8n gave this trigger no webhook URL');
-	}
+	if (!url) throw new OperationError(context, 'n8n gave this trigger no webhook URL');
 	return url;
 }
 
@@ -38,7 +36,10 @@ async function deleteRemote(
 		return 'deleted';
 	} catch (error) {
 		if (failureOf(error)?.kind === 'noMatch') return 'gone';
-		throw error;
+		// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error);
 	}
 }
 
@@ -107,11 +108,7 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);
 	}
-	holdSubscription(
-		this.getWorkflowStaticData('node'),
-		{ id: created.id, secret: created.secret },
-		url,
-	);
+	holdSubscription(this.getWorkflowStaticData('node'), { ...created, secret: created.secret }, url);
 	return true;
 }
 

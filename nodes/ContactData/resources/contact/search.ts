@@ -36,7 +36,6 @@ const asToolV2 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2);
 /** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
 const AGENT_PAGE_SIZE = 10;
 
-/** As an AI agent's tool (version 2): a page of 10 by default, and the cursor the agent gives for the next one. */
 const agentPageParameters: INodeProperties[] = [
 	{
 		displayName: 'Page Size',
