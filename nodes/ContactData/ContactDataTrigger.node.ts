@@ -94,7 +94,9 @@ export class ContactDataTrigger implements INodeType {
 		const { held, eventId, timestamp, rawBody, nowMs } = verified;
 
 		// Every answer but a refusal is 2xx, or the service would retry a delivery never to be run.
-		const answer = (more: IDataObject) => ({ received: true, ...more, event_id: eventId });
+		const answer = (more: IDataObject) => ({
+			webhookResponse: { received: true, ...more, event_id: eventId },
+		});
 		const delivery = parseDelivery(rawBody, eventId);
 		if ('problem' in delivery) {
 			this.getResponseObject()
@@ -102,22 +104,20 @@ export class ContactDataTrigger implements INodeType {
 				.json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };
 		}
-		if ('ignored' in delivery) return { webhookResponse: answer({ ignored: delivery.ignored }) };
+		if ('ignored' in delivery) return answer({ ignored: delivery.ignored });
 
 		// A retried or replayed delivery of an event this process already accepted. Copies reaching
 		// another process are dropped by execute(), in the execution they start.
-		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) {
-			return { webhookResponse: answer({ duplicate: true }) };
-		}
+		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) return answer({ duplicate: true });
 
 		const options = toDeliveryOptions(this.getNodeParameter('options', {}));
 		const spec = readSubscriptionSpec.call(this);
 		const ignored = ignoreReason(delivery.event, spec, options.minIntentScore);
-		if (ignored !== undefined) return { webhookResponse: answer({ ignored }) };
+		if (ignored !== undefined) return answer({ ignored });
 
 		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
-			webhookResponse: answer({}),
+			...answer({}),
 			workflowData: [[{ json: eventItem(delivery.event, options.simplify, delivery.json) }]],
 		};
 	}

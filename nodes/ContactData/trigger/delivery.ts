@@ -39,11 +39,8 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 	if (event.id !== webhookId) {
 		return { problem: `The event id ${event.id} differs from the webhook-id header ${webhookId}` };
 	}
-	if (event.type === 'intent' ? !event.intent : !event.changes) {
-		return {
-			problem: `A ${event.type} event must carry "${event.type === 'intent' ? 'intent' : 'changes'}"`,
-		};
-	}
+	const carried = event.type === 'intent' ? 'intent' : 'changes';
+	if (!event[carried]) return { problem: `A ${event.type} event must carry "${carried}"` };
 	return { event, json: json as IDataObject };
 }
 

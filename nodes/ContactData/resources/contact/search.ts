@@ -127,18 +127,13 @@ async function searchContacts(
 		itemIndex,
 		{ limit, pageMax: LIMITS.searchLimitMax, cursor },
 		async (pageSize, from) => {
-			const body: SearchRequest = checkBody(
-				context,
-				searchRequestSchema,
-				{ filters, limit: pageSize, cursor: from },
-				itemIndex,
-				{ limit: 'Limit' },
-			);
+			const request: SearchRequest = { filters, limit: pageSize, cursor: from };
+			const names = { limit: 'Limit' };
 			const { body: page } = await (apiRequest<SearchPage>).call(context, {
 				method: 'POST',
 				path: PATHS.search,
 				fieldNames: editorFieldNames,
-				body: body as IDataObject,
+				body: checkBody(context, searchRequestSchema, request, itemIndex, names),
 				safeToRetry: true,
 				itemIndex,
 				schema: searchPageSchema,
