@@ -139,14 +139,8 @@ function changeEvent(
 	return { id, type, created_at: at, list_id: listId, contact, changes };
 }
 
-/** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
-function manualSample(
-	reads: ListRead[],
-	found: ContactEvent[],
-	type: JobChangeType,
-	at: string,
-): ContactEvent[] {
-	if (found.length > 0) return found;
+/** "Fetch Test Event" when no change is pending: the first member as they are now. */
+function firstMemberSample(reads: ListRead[], type: JobChangeType, at: string): ContactEvent[] {
 	const read = reads.find((candidate) => candidate.first !== undefined);
 	const record = read?.first;
 	if (read === undefined || record === undefined) return [];
@@ -178,7 +172,9 @@ export async function pollWatchedLists(
 				.filter(({ type }) => settings.events.includes(type))
 				.map((change) => changeEvent(read.listId, change, at)),
 		);
-		const events = manual ? manualSample(reads, found, settings.events[0], at) : found;
+		const sample = manual && found.length === 0;
+		const events = sample ? firstMemberSample(reads, settings.events[0], at) : found;
+		// "Fetch Test Event" moves nothing.
 		if (!manual) writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));
 		if (events.length === 0) return null;
 		return [events.map((event) => ({ json: eventItem(event, settings.simplify) }))];

@@ -101,10 +101,8 @@ export const execute: OperationExecute = async function (items) {
 /** Page Size, checked: an expression may give anything. */
 function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const value = context.getNodeParameter('pageSize', itemIndex, AGENT_PAGE_SIZE);
-	return wholeNumber({ context, itemIndex }, 'Page Size', value, {
-		min: 1,
-		max: LIMITS.searchLimitMax,
-	});
+	const range = { min: 1, max: LIMITS.searchLimitMax };
+	return wholeNumber({ context, itemIndex }, 'Page Size', value, range);
 }
 
 /** Where an agent's page starts: the Cursor it was given, or the first page. */
