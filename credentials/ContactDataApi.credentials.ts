@@ -60,9 +60,8 @@ export class ContactDataApi implements ICredentialType {
 	];
 
 	/**
-	 * Adds the key, but only for a Base URL the node would use. The credential is tested by the nodes'
-	 * `credentialTest` (shared/client/credentialTest.ts), which gives its outcome in its own words on
-	 * n8n 1.x and 2.x alike.
+	 * Adds the key, but only for a Base URL the node would use. The nodes' `credentialTest` tests the
+	 * credential (shared/client/credentialTest.ts): it words its outcome alike on n8n 1.x and 2.x.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,

@@ -9,8 +9,7 @@
 import { request } from 'undici';
 
 import { PATHS } from '../../nodes/ContactData/shared/client/contract';
-import { EXPORTED_FIELDS } from '../../nodes/ContactData/pollTrigger/listMembers';
-import { MAX_WATCHED_MEMBERS } from '../../nodes/ContactData/pollTrigger/poll';
+import { EXPORTED_FIELDS, MAX_WATCHED_MEMBERS } from '../../nodes/ContactData/pollTrigger/poll';
 import { call } from '../../test/harness/api';
 import { BENCH_KEY, secondsSince } from '../lib/bench.cjs';
 import { ratio, round, type CaseResult } from '../lib/report.cjs';

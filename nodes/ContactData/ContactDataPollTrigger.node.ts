@@ -1,10 +1,4 @@
-import {
-	NodeConnectionTypes,
-	type INodeExecutionData,
-	type INodeType,
-	type INodeTypeDescription,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 
 import { searchSavedLists } from './listSearch/searchSavedLists';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
@@ -39,7 +33,5 @@ export class ContactDataPollTrigger implements INodeType {
 		credentialTest: { [CREDENTIAL_TEST]: testContactDataApiCredential },
 	};
 
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollWatchedLists.call(this);
-	}
+	poll = pollWatchedLists;
 }

@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	NodeOperationError,
+	type IDataObject,
 	type IExecuteFunctions,
 	type IHookFunctions,
 	type INodeExecutionData,
@@ -92,34 +93,31 @@ export class ContactDataTrigger implements INodeType {
 		if (!verified) return { noWebhookResponse: true };
 		const { held, eventId, timestamp, rawBody, nowMs } = verified;
 
+		// Every answer but a refusal is 2xx, or the service would retry a delivery never to be run.
+		const answer = (more: IDataObject) => ({
+			webhookResponse: { received: true, ...more, event_id: eventId },
+		});
 		const delivery = parseDelivery(rawBody, eventId);
-		if ('unknownType' in delivery) {
-			// Answered 2xx, or the service would retry a delivery this node will never run.
-			const ignored = `the event type ${delivery.unknownType} is not one this node knows`;
-			return { webhookResponse: { received: true, ignored, event_id: eventId } };
-		}
 		if ('problem' in delivery) {
 			this.getResponseObject()
 				.status(400)
 				.json({ message: `Bad request: ${delivery.problem}` });
 			return { noWebhookResponse: true };
 		}
+		if ('ignored' in delivery) return answer({ ignored: delivery.ignored });
 
 		// A retried or replayed delivery of an event this process already accepted. Copies reaching
 		// another process are dropped by execute(), in the execution they start.
-		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) {
-			return { webhookResponse: { received: true, duplicate: true, event_id: eventId } };
-		}
+		if (acceptedEvents.wasAccepted(held.id, eventId, nowMs)) return answer({ duplicate: true });
 
 		const options = toDeliveryOptions(this.getNodeParameter('options', {}));
-		const ignored = ignoreReason(delivery.event, readSubscriptionSpec.call(this), options);
-		if (ignored !== undefined) {
-			return { webhookResponse: { received: true, ignored, event_id: eventId } };
-		}
+		const spec = readSubscriptionSpec.call(this);
+		const ignored = ignoreReason(delivery.event, spec, options.minIntentScore);
+		if (ignored !== undefined) return answer({ ignored });
 
 		acceptedEvents.accept(held.id, eventId, Number(timestamp) * 1000, nowMs);
 		return {
-			webhookResponse: { received: true, event_id: eventId },
+			...answer({}),
 			workflowData: [[{ json: eventItem(delivery.event, options.simplify, delivery.json) }]],
 		};
 	}

@@ -1,8 +1,4 @@
-/**
- * The node's resources and the operations of each, typed together (n8n's AllEntities, as in
- * Airtable v2): the operation maps and the Operation options cannot name a pair the node does not
- * have.
- */
+/** Resources and their operations typed together (n8n's AllEntities, as in Airtable v2). */
 import type { AllEntities, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import type { OperationExecute } from './shared/items/items';
@@ -13,12 +9,10 @@ type NodeMap = {
 	credits: 'getBalance' | 'fileRefundClaim';
 };
 
-/** A resource with one of its operations. */
 export type ContactDataType = AllEntities<NodeMap>;
 
 export type Resource = keyof NodeMap;
 
-/** An operation's file: its parameters and its code. */
 export interface Operation {
 	description: INodeProperties[];
 	execute: OperationExecute;
@@ -27,10 +21,7 @@ export interface Operation {
 /** The operations of a resource: every one of them, and no other. */
 export type Operations<R extends Resource> = { [O in NodeMap[R]]: Operation };
 
-/**
- * Each operation's panel, in the order of `operations`: the resource's Operation parameter (its
- * options one for each operation), then the operation's own parameters.
- */
+/** Each operation's panel: the resource's Operation parameter, then the operation's own. */
 export function panelsOf<R extends Resource>(
 	resource: R,
 	operations: Operations<R>,

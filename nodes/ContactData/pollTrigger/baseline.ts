@@ -17,64 +17,36 @@ type StoredBaseline = {
 	company: number[];
 };
 
-/** The static-data key of the baselines, by saved-list id. */
 const BASELINES_KEY = 'baselines';
 
 /** The members of one list as a poll saw them, built a member at a time. */
 export class ListSnapshot {
-	private readonly titles: Array<string | null> = [];
-	private readonly companies: Array<[string | null, string | null]> = [];
+	readonly stored: StoredBaseline = { titles: [], companies: [], ids: [], title: [], company: [] };
 	private readonly titleIndex = new Map<string, number>();
 	private readonly companyIndex = new Map<string, number>();
-	private readonly ids: string[] = [];
-	private readonly title: number[] = [];
-	private readonly company: number[] = [];
 	private readonly positions = new Map<string, number>();
 
 	get size(): number {
-		return this.ids.length;
+		return this.stored.ids.length;
 	}
 
 	/** Adds a member (a repeated id keeps its first sighting). */
-	add(id: string, side: JobSide): void {
+	add(id: string, { title, company }: JobSide): void {
+		const { ids, titles, companies } = this.stored;
 		if (this.positions.has(id)) return;
-		this.positions.set(id, this.ids.length);
-		this.ids.push(id);
-		this.title.push(intern(this.titles, this.titleIndex, side.title));
-		this.company.push(
-			intern(this.companies, this.companyIndex, [side.company.name, side.company.domain]),
-		);
+		this.positions.set(id, ids.length);
+		ids.push(id);
+		this.stored.title.push(intern(titles, this.titleIndex, title));
+		this.stored.company.push(intern(companies, this.companyIndex, [company.name, company.domain]));
 	}
 
 	/** A member's title and company, or `undefined` when the list did not hold it. */
 	sideOf(id: string): JobSide | undefined {
 		const position = this.positions.get(id);
 		if (position === undefined) return undefined;
-		const [name, domain] = this.companies[this.company[position]];
-		return { title: this.titles[this.title[position]], company: { name, domain } };
-	}
-
-	toStored(): StoredBaseline {
-		return {
-			titles: this.titles,
-			companies: this.companies,
-			ids: this.ids,
-			title: this.title,
-			company: this.company,
-		};
-	}
-
-	static fromStored(stored: unknown): ListSnapshot | undefined {
-		if (!isStored(stored)) return undefined;
-		const snapshot = new ListSnapshot();
-		for (let i = 0; i < stored.ids.length; i++) {
-			const [name, domain] = stored.companies[stored.company[i]] ?? [null, null];
-			snapshot.add(stored.ids[i], {
-				title: stored.titles[stored.title[i]] ?? null,
-				company: { name, domain },
-			});
-		}
-		return snapshot;
+		const { titles, companies, title, company } = this.stored;
+		const [name, domain] = companies[company[position]];
+		return { title: titles[title[position]], company: { name, domain } };
 	}
 }
 
@@ -90,21 +62,13 @@ function intern<T>(table: T[], index: Map<string, number>, value: T): number {
 }
 
 function isStored(value: unknown): value is StoredBaseline {
-	const stored = value as StoredBaseline | null;
+	const stored = (value ?? {}) as StoredBaseline;
+	const { ids, title, company } = stored;
 	return (
-		typeof stored === 'object' &&
-		stored !== null &&
-		[stored.titles, stored.companies, stored.ids, stored.title, stored.company].every(
-			Array.isArray,
-		) &&
-		stored.ids.length === stored.title.length &&
-		stored.ids.length === stored.company.length
+		[stored.titles, stored.companies, ids, title, company].every(Array.isArray) &&
+		ids.length === title.length &&
+		ids.length === company.length
 	);
-}
-
-function baselinesOf(staticData: IDataObject): IDataObject {
-	const baselines = staticData[BASELINES_KEY];
-	return typeof baselines === 'object' && baselines !== null ? (baselines as IDataObject) : {};
 }
 
 /** Baselines already decoded, by stored object: the end of a poll reads them again for free. */
@@ -112,12 +76,17 @@ const decoded = new WeakMap<object, ListSnapshot>();
 
 /** The baseline of a list, or `undefined` before the first poll of it. */
 export function readBaseline(staticData: IDataObject, listId: string): ListSnapshot | undefined {
-	const stored = baselinesOf(staticData)[listId];
-	if (typeof stored !== 'object' || stored === null) return undefined;
+	const stored = (staticData[BASELINES_KEY] as IDataObject | undefined)?.[listId];
+	if (!isStored(stored)) return undefined;
 	let snapshot = decoded.get(stored);
 	if (snapshot === undefined) {
-		snapshot = ListSnapshot.fromStored(stored);
-		if (snapshot !== undefined) decoded.set(stored, snapshot);
+		snapshot = new ListSnapshot();
+		for (let i = 0; i < stored.ids.length; i++) {
+			const [name, domain] = stored.companies[stored.company[i]] ?? [null, null];
+			const title = stored.titles[stored.title[i]] ?? null;
+			snapshot.add(stored.ids[i], { title, company: { name, domain } });
+		}
+		decoded.set(stored, snapshot);
 	}
 	return snapshot;
 }
@@ -129,9 +98,8 @@ export function writeBaselines(
 ): void {
 	const baselines: IDataObject = {};
 	for (const [listId, snapshot] of snapshots) {
-		const stored = snapshot.toStored();
-		decoded.set(stored, snapshot);
-		baselines[listId] = stored;
+		decoded.set(snapshot.stored, snapshot);
+		baselines[listId] = snapshot.stored;
 	}
 	staticData[BASELINES_KEY] = baselines;
 }

@@ -1,6 +1,4 @@
-/**
- * The poll trigger's parameters and how they are read, checked before anything is exported.
- */
+/** The poll trigger's parameters and how they are read, checked before anything is exported. */
 import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { OperationError } from '../shared/client/failures';
@@ -9,7 +7,7 @@ import { toEventTypes } from '../shared/parameters/eventsToWatch';
 import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
 import type { JobChangeType } from '../shared/items/changes';
 
-export const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change'];
+const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change'];
 
 export const pollTriggerProperties: INodeProperties[] = [
 	{
@@ -55,13 +53,7 @@ export const pollTriggerProperties: INodeProperties[] = [
 	},
 ];
 
-export interface PollSettings {
-	events: JobChangeType[];
-	listIds: string[];
-	simplify: boolean;
-}
-
-export function readPollSettings(this: IPollFunctions): PollSettings {
+export function readPollSettings(this: IPollFunctions) {
 	const node = this.getNode();
 	const listIds = toListIds(node, this.getNodeParameter('lists.list', []));
 	if (listIds === null) {

@@ -3,7 +3,11 @@
  * advance the baseline in one step (docs/trigger.md, "Polling", says why).
  */
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { z } from 'zod';
 
+import { contactPreviewSchema } from '../shared/client/contract';
+import { exportedContacts } from '../shared/client/exportContacts';
+import { openSignedUrl, startExport } from '../shared/client/exportDownload';
 import { OperationError } from '../shared/client/failures';
 import {
 	changeBetween,
@@ -13,7 +17,6 @@ import {
 } from '../shared/items/changes';
 import { eventItem, type ContactEvent } from '../shared/items/eventItem';
 import { ListSnapshot, readBaseline, writeBaselines } from './baseline';
-import { exportedMembers } from './listMembers';
 import { readPollSettings } from './parameters';
 
 /**
@@ -43,7 +46,33 @@ interface ListRead {
 	seen: ListSnapshot;
 	/** Each member whose job changed against that baseline, by id. */
 	changed: Map<string, MemberChange>;
-	first: IDataObject | undefined;
+	first?: IDataObject;
+}
+
+/**
+ * The fields a member is exported with: the contact preview's, which is what an event carries (a
+ * poll needs title and company to compare, and the rest to emit the contact as the webhook does).
+ */
+export const EXPORTED_FIELDS = Object.entries(contactPreviewSchema.shape).flatMap(
+	([field, schema]) =>
+		schema instanceof z.ZodObject
+			? Object.keys(schema.shape).map((inner) => `${field}.${inner}`)
+			: [field],
+);
+
+/** A list's members through its export (free, not rate limited), one at a time as it streams in. */
+async function exportedMembers(
+	context: IPollFunctions,
+	listId: string,
+): Promise<AsyncGenerator<IDataObject>> {
+	const { started, bulk } = await startExport.call(
+		context,
+		listId,
+		{ body: { format: 'json', fields: EXPORTED_FIELDS }, pathParameter: 'Saved Lists to Watch' },
+		'Nothing was compared; the next poll tries again.',
+	);
+	const file = bulk === undefined ? started : await openSignedUrl.call(context, bulk.url);
+	return exportedContacts(file.body);
 }
 
 function text(value: unknown): string | null {
@@ -52,9 +81,7 @@ function text(value: unknown): string | null {
 
 /** The title and company of an exported member, as an event's `changes` side. */
 function sideOfMember(record: IDataObject): JobSide {
-	const company = (
-		typeof record.company === 'object' && record.company !== null ? record.company : {}
-	) as IDataObject;
+	const company = (record.company ?? {}) as IDataObject;
 	return {
 		title: text(record.title),
 		company: { name: text(company.name), domain: text(company.domain) },
@@ -71,32 +98,33 @@ function tooLarge(context: IPollFunctions, listId: string): OperationError {
 	);
 }
 
-async function readList(
+/** Every watched list's members, each compared with its list's baseline. */
+async function readLists(
 	context: IPollFunctions,
-	listId: string,
-	countBefore: number,
-	baseline: ListSnapshot | undefined,
-): Promise<ListRead> {
-	const read: ListRead = {
-		listId,
-		baseline,
-		seen: new ListSnapshot(),
-		changed: new Map(),
-		first: undefined,
-	};
-	for await (const record of await exportedMembers(context, listId)) {
-		const id = text(record.id);
-		if (id === null) continue;
-		const side = sideOfMember(record);
-		read.seen.add(id, side);
-		if (countBefore + read.seen.size > MAX_WATCHED_MEMBERS) throw tooLarge(context, listId);
-		read.first ??= record;
-		const previous = baseline?.sideOf(id);
-		if (previous === undefined) continue;
-		const type = changeBetween(previous, side);
-		if (type !== undefined) read.changed.set(id, { record, type, previous, current: side });
+	staticData: IDataObject,
+	listIds: string[],
+): Promise<ListRead[]> {
+	const reads: ListRead[] = [];
+	let countBefore = 0;
+	for (const listId of listIds) {
+		const baseline = readBaseline(staticData, listId);
+		const read: ListRead = { listId, baseline, seen: new ListSnapshot(), changed: new Map() };
+		for await (const record of await exportedMembers(context, listId)) {
+			const id = text(record.id);
+			if (id === null) continue;
+			const side = sideOfMember(record);
+			read.seen.add(id, side);
+			if (countBefore + read.seen.size > MAX_WATCHED_MEMBERS) throw tooLarge(context, listId);
+			read.first ??= record;
+			const previous = baseline?.sideOf(id);
+			if (previous === undefined) continue;
+			const type = changeBetween(previous, side);
+			if (type !== undefined) read.changed.set(id, { record, type, previous, current: side });
+		}
+		countBefore += read.seen.size;
+		reads.push(read);
 	}
-	return read;
+	return reads;
 }
 
 /** A change as the webhook would deliver it; a poll has no event id, so `id` names the change. */
@@ -111,35 +139,14 @@ function changeEvent(
 	return { id, type, created_at: at, list_id: listId, contact, changes };
 }
 
-/** "Fetch Test Event": the changes pending, else the first member as they are now; nothing moves. */
-function manualSample(
-	reads: ListRead[],
-	found: ContactEvent[],
-	type: JobChangeType,
-	at: string,
-): ContactEvent[] {
-	if (found.length > 0) return found;
+/** "Fetch Test Event" when no change is pending: the first member as they are now. */
+function firstMemberSample(reads: ListRead[], type: JobChangeType, at: string): ContactEvent[] {
 	const read = reads.find((candidate) => candidate.first !== undefined);
-	if (read === undefined || read.first === undefined) return [];
-	const record = read.first;
+	const record = read?.first;
+	if (read === undefined || record === undefined) return [];
 	const current = read.seen.sideOf(String(record.id))!;
 	const previous = read.baseline?.sideOf(String(record.id)) ?? current;
 	return [changeEvent(read.listId, { record, type, previous, current }, at)];
-}
-
-async function readAll(
-	context: IPollFunctions,
-	staticData: IDataObject,
-	listIds: string[],
-): Promise<ListRead[]> {
-	const reads: ListRead[] = [];
-	let count = 0;
-	for (const listId of listIds) {
-		const read = await readList(context, listId, count, readBaseline(staticData, listId));
-		count += read.seen.size;
-		reads.push(read);
-	}
-	return reads;
 }
 
 export async function pollWatchedLists(
@@ -154,7 +161,7 @@ export async function pollWatchedLists(
 	if (!manual && startedAt !== undefined && now - startedAt < IN_FLIGHT_LIMIT_MS) return null;
 	if (!manual) pollsInFlight.set(key, now);
 	try {
-		const reads = await readAll(this, staticData, settings.listIds);
+		const reads = await readLists(this, staticData, settings.listIds);
 		// Nothing awaits from here on, so emitting and advancing the baseline are one step. A poll
 		// overtaken by a newer one (past IN_FLIGHT_LIMIT_MS) read before that one advanced the
 		// baseline: it emits nothing and moves nothing, or it would repeat changes or step back.
@@ -165,7 +172,9 @@ export async function pollWatchedLists(
 				.filter(({ type }) => settings.events.includes(type))
 				.map((change) => changeEvent(read.listId, change, at)),
 		);
-		const events = manual ? manualSample(reads, found, settings.events[0], at) : found;
+		const sample = manual && found.length === 0;
+		const events = sample ? firstMemberSample(reads, settings.events[0], at) : found;
+		// "Fetch Test Event" moves nothing.
 		if (!manual) writeBaselines(staticData, new Map(reads.map((read) => [read.listId, read.seen])));
 		if (events.length === 0) return null;
 		return [events.map((event) => ({ json: eventItem(event, settings.simplify) }))];

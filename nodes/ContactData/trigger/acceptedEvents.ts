@@ -1,6 +1,6 @@
 /**
  * This process's record of the events it accepted, by subscription: a retried or replayed delivery
- * is answered before any execution starts. Kept by time, as long as a copy can still verify; other
+ * is answered before any execution starts. Kept as long as a copy can still verify; other
  * processes and restarts are covered by the executions' check (`processedEvents.ts`).
  */
 import { WEBHOOKS } from '../shared/client/contract';
@@ -8,7 +8,7 @@ import { WEBHOOKS } from '../shared/client/contract';
 const WINDOW_MS = WEBHOOKS.toleranceSeconds * 1000;
 
 /** Ids kept at most, whatever the event rate (about 150 bytes each): about 160 events a second for 5 minutes. */
-export const ACCEPTED_EVENTS_KEPT = 50_000;
+const ACCEPTED_EVENTS_KEPT = 50_000;
 
 export class AcceptedEvents {
 	/** Expiry time by "<subscription> <event id>", oldest acceptance first. */
@@ -21,26 +21,18 @@ export class AcceptedEvents {
 	}
 
 	wasAccepted(subscriptionId: string, eventId: string, nowMs: number): boolean {
-		const expiresAt = this.expiries.get(`${subscriptionId} ${eventId}`);
-		return expiresAt !== undefined && expiresAt >= nowMs;
+		return (this.expiries.get(`${subscriptionId} ${eventId}`) ?? -Infinity) >= nowMs;
 	}
 
-	/**
-	 * Kept until its signed bytes go stale, and a full window after acceptance: the service's
-	 * retries are signed afresh.
-	 */
+	/** Kept until its signed bytes go stale, and a full window after acceptance: retries are signed afresh. */
 	accept(subscriptionId: string, eventId: string, signedAtMs: number, nowMs: number): void {
 		const key = `${subscriptionId} ${eventId}`;
 		this.expiries.delete(key);
 		this.expiries.set(key, Math.max(signedAtMs, nowMs) + WINDOW_MS);
-		this.forgetExpired(nowMs);
-	}
-
-	/** Drops expired ids from the oldest on, then the oldest beyond capacity. */
-	private forgetExpired(nowMs: number): void {
-		for (const [key, expiresAt] of this.expiries) {
+		// Expired ids go from the oldest on, then the oldest beyond capacity.
+		for (const [kept, expiresAt] of this.expiries) {
 			if (expiresAt >= nowMs && this.expiries.size <= this.capacity) break;
-			this.expiries.delete(key);
+			this.expiries.delete(kept);
 		}
 	}
 }

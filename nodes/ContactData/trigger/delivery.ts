@@ -3,13 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { EVENT_TYPES, webhookEventSchema, type WebhookEvent } from '../shared/client/contract';
-import type { DeliveryOptions, SubscriptionSpec } from './parameters';
+import type { SubscriptionSpec } from './parameters';
 
-export type ParsedDelivery =
+type ParsedDelivery =
 	| { event: WebhookEvent; json: IDataObject }
 	| { problem: string }
-	/** An event of a type this node does not know (the service adds types): acknowledged, not run. */
-	| { unknownType: string };
+	/** An event of a type this node does not know (the service adds types): answered 2xx, not run. */
+	| { ignored: string };
 
 /** What every event has, whatever its type: read first, so a type added since is not refused. */
 const envelopeSchema = z.object({ id: z.string(), type: z.string() }).passthrough();
@@ -28,7 +28,7 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 		envelope.data.id === webhookId &&
 		!(EVENT_TYPES as readonly string[]).includes(envelope.data.type)
 	) {
-		return { unknownType: envelope.data.type };
+		return { ignored: `the event type ${envelope.data.type} is not one this node knows` };
 	}
 	const parsed = webhookEventSchema.safeParse(json);
 	if (!parsed.success) {
@@ -39,11 +39,8 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 	if (event.id !== webhookId) {
 		return { problem: `The event id ${event.id} differs from the webhook-id header ${webhookId}` };
 	}
-	if (event.type === 'intent' ? !event.intent : !event.changes) {
-		return {
-			problem: `A ${event.type} event must carry "${event.type === 'intent' ? 'intent' : 'changes'}"`,
-		};
-	}
+	const carried = event.type === 'intent' ? 'intent' : 'changes';
+	if (!event[carried]) return { problem: `A ${event.type} event must carry "${carried}"` };
 	return { event, json: json as IDataObject };
 }
 
@@ -51,14 +48,14 @@ export function parseDelivery(rawBody: Buffer | string, webhookId: string): Pars
 export function ignoreReason(
 	event: WebhookEvent,
 	spec: SubscriptionSpec,
-	options: DeliveryOptions,
+	minIntentScore: number,
 ): string | undefined {
 	if (!spec.events.includes(event.type)) return `the event type ${event.type} is not selected`;
 	if (spec.listIds !== null && !spec.listIds.includes(event.list_id)) {
 		return `the saved list ${event.list_id} is not watched`;
 	}
-	if (event.intent && event.intent.score < options.minIntentScore) {
-		return `the intent score ${event.intent.score} is below the minimum ${options.minIntentScore}`;
+	if (event.intent && event.intent.score < minIntentScore) {
+		return `the intent score ${event.intent.score} is below the minimum ${minIntentScore}`;
 	}
 	return undefined;
 }

@@ -74,11 +74,6 @@ export interface SubscriptionSpec {
 	listIds: string[] | null;
 }
 
-export interface DeliveryOptions {
-	simplify: boolean;
-	minIntentScore: number;
-}
-
 export function readSubscriptionSpec(this: IHookFunctions | IWebhookFunctions): SubscriptionSpec {
 	const node = this.getNode();
 	return {
@@ -88,16 +83,10 @@ export function readSubscriptionSpec(this: IHookFunctions | IWebhookFunctions): 
 }
 
 /** The "Options" collection, as the webhook call and the execution read it. */
-export function toDeliveryOptions(value: unknown): DeliveryOptions {
-	const options = (typeof value === 'object' && value !== null ? value : {}) as {
-		simplify?: unknown;
-		minIntentScore?: unknown;
-	};
-	const minIntentScore = Number(options.minIntentScore ?? 0);
-	return {
-		simplify: options.simplify === true,
-		minIntentScore: Number.isFinite(minIntentScore) ? minIntentScore : 0,
-	};
+export function toDeliveryOptions(value: unknown): { simplify: boolean; minIntentScore: number } {
+	const { simplify, minIntentScore } = (value ?? {}) as Record<string, unknown>;
+	const score = Number(minIntentScore ?? 0);
+	return { simplify: simplify === true, minIntentScore: Number.isFinite(score) ? score : 0 };
 }
 
 /** Whether a subscription (as the service lists it) is for exactly this spec. */
@@ -105,11 +94,11 @@ export function matchesSpec(
 	subscription: { events: readonly string[]; list_ids: readonly string[] | null },
 	spec: SubscriptionSpec,
 ): boolean {
-	const sameSet = (a: readonly string[], b: readonly string[]) =>
-		new Set(a).size === new Set(b).size && a.every((value) => b.includes(value));
-	const listIds =
-		subscription.list_ids && subscription.list_ids.length > 0 ? subscription.list_ids : null;
-	if (!sameSet(subscription.events, spec.events)) return false;
-	if (listIds === null || spec.listIds === null) return listIds === spec.listIds;
-	return sameSet(listIds, spec.listIds);
+	// Compared as sets; no saved list and an empty list both mean every saved list.
+	const key = (values: readonly string[] | null) =>
+		values?.length ? JSON.stringify([...new Set(values)].sort()) : null;
+	return (
+		key(subscription.events) === key(spec.events) &&
+		key(subscription.list_ids) === key(spec.listIds)
+	);
 }

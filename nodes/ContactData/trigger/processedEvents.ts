@@ -3,8 +3,7 @@
  * execution, wherever it runs, and drops an event id n8n's database already holds (only executions
  * get `checkProcessedAndRecord`, so the webhook call cannot).
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { sleep, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import { eventIdOfItem } from '../shared/items/eventItem';
 
@@ -12,7 +11,7 @@ import { eventIdOfItem } from '../shared/items/eventItem';
  * Event ids kept in the database per trigger node (about 25 bytes each, in one row n8n rewrites
  * per event): the last 10,000 events cover the 5-minute signature window up to 30 events a second.
  */
-export const PROCESSED_EVENTS_KEPT = 10_000;
+const PROCESSED_EVENTS_KEPT = 10_000;
 
 /** Checks after recording, a pause apart, that the record still holds the new ids. */
 const RECORD_CHECKS = 5;

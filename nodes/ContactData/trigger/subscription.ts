@@ -22,9 +22,7 @@ import {
 
 function webhookUrlOf(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');
-	if (!url) {
-		throw new OperationError(context, 'n8n gave this trigger no webhook URL');
-	}
+	if (!url) throw new OperationError(context, 'n8n gave this trigger no webhook URL');
 	return url;
 }
 
@@ -33,18 +31,16 @@ async function deleteRemote(
 	context: IHookFunctions,
 	subscriptionId: string,
 ): Promise<'deleted' | 'gone'> {
-	const failure = await apiRequest
-		.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) })
-		.then(
-			() => undefined,
-			(error: unknown) => error,
-		);
-	if (failure === undefined) return 'deleted';
-	if (failureOf(failure)?.kind === 'noMatch') return 'gone';
-	// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
-	throw failure instanceof NodeApiError || failure instanceof NodeOperationError
-		? failure
-		: new NodeOperationError(context.getNode(), failure as Error);
+	try {
+		await apiRequest.call(context, { method: 'DELETE', path: PATHS.webhook(subscriptionId) });
+		return 'deleted';
+	} catch (error) {
+		if (failureOf(error)?.kind === 'noMatch') return 'gone';
+		// Any other failure surfaces; the transport already made it a NodeApiError naming the cause.
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error);
+	}
 }
 
 async function subscriptionsAt(context: IHookFunctions, url: string): Promise<Webhook[]> {
@@ -112,11 +108,7 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);
 	}
-	holdSubscription(this.getWorkflowStaticData('node'), {
-		id: created.id,
-		secret: created.secret,
-		url,
-	});
+	holdSubscription(this.getWorkflowStaticData('node'), { ...created, secret: created.secret }, url);
 	return true;
 }
 

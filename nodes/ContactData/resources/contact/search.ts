@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -18,7 +13,7 @@ import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descri
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { readFilters } from '../../shared/parameters/readFilters';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { readPages } from '../../shared/client/paging';
 import { SIMPLIFY_PARAMETERS, simplifyOutput } from '../../shared/items/simplify';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
@@ -41,7 +36,6 @@ const asToolV2 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2);
 /** How many contacts a search gives an agent by default: a page, with the cursor of the next one. */
 const AGENT_PAGE_SIZE = 10;
 
-/** As an AI agent's tool (version 2): a page of 10 by default, and the cursor the agent gives for the next one. */
 const agentPageParameters: INodeProperties[] = [
 	{
 		displayName: 'Page Size',
@@ -80,11 +74,9 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const paging: SearchPaging = {};
+export const execute: OperationExecute = async function (items) {
+	// What paging met over the run: a search the API pages through only so far.
+	const paging: { cappedTotal?: number } = {};
 	const noMatch = new NoMatchAdvice(items.length);
 	const pages = answersForAgent(this);
 	const output = await forEachItem(this, items, async (itemIndex) => {
@@ -97,35 +89,26 @@ export async function execute(
 		return pages ? { ...found } : found.contacts;
 	});
 	noMatch.hint(this, 'No contacts matched.');
-	if (paging.capped) {
+	if (paging.cappedTotal !== undefined) {
 		this.addExecutionHints({
-			message: `The search matched about ${paging.capped.total.toLocaleString('en-US')} contacts, but the API pages through only the first ${LIMITS.searchPagingCap.toLocaleString('en-US')}. To get every match, save these filters as a list (Saved List → Create, from search filters) and export it (Saved List → Export).`,
+			message: `The search matched about ${paging.cappedTotal.toLocaleString('en-US')} contacts, but the API pages through only the first ${LIMITS.searchPagingCap.toLocaleString('en-US')}. To get every match, save these filters as a list (Saved List → Create, from search filters) and export it (Saved List → Export).`,
 			location: 'outputPane',
 		});
 	}
 	return simplifyOutput(this, output);
-}
+};
 
 /** Page Size, checked: an expression may give anything. */
 function pageSizeOf(context: IExecuteFunctions, itemIndex: number): number {
 	const value = context.getNodeParameter('pageSize', itemIndex, AGENT_PAGE_SIZE);
-	return wholeNumber({ context, itemIndex }, 'Page Size', value, {
-		min: 1,
-		max: LIMITS.searchLimitMax,
-	});
+	const range = { min: 1, max: LIMITS.searchLimitMax };
+	return wholeNumber({ context, itemIndex }, 'Page Size', value, range);
 }
 
 /** Where an agent's page starts: the Cursor it was given, or the first page. */
 function cursorOf(context: IExecuteFunctions, itemIndex: number): string | null {
-	return (
-		textOf({ context, itemIndex }, 'Cursor', context.getNodeParameter('cursor', itemIndex, '')) ||
-		null
-	);
-}
-
-/** What paging met over the run: a search the API pages through only so far. */
-interface SearchPaging {
-	capped?: { total: number };
+	const cursor = context.getNodeParameter('cursor', itemIndex, '');
+	return textOf({ context, itemIndex }, 'Cursor', cursor) || null;
 }
 
 /** Up to `limit` contacts matching `filters` from `cursor` on (null: the first page). */
@@ -133,7 +116,7 @@ async function searchContacts(
 	context: IExecuteFunctions,
 	{ filters, limit, cursor }: { filters: SearchFilters; limit: number; cursor: string | null },
 	itemIndex: number,
-	paging: SearchPaging,
+	paging: { cappedTotal?: number },
 ): Promise<{ contacts: IDataObject[]; next_cursor: string | null; total?: number }> {
 	let total: number | undefined;
 	const found = await readPages(
@@ -142,24 +125,19 @@ async function searchContacts(
 		itemIndex,
 		{ limit, pageMax: LIMITS.searchLimitMax, cursor },
 		async (pageSize, from) => {
-			const body: SearchRequest = checkBody(
-				context,
-				searchRequestSchema,
-				{ filters, limit: pageSize, cursor: from },
-				itemIndex,
-				{ limit: 'Limit' },
-			);
+			const request: SearchRequest = { filters, limit: pageSize, cursor: from };
+			const names = { limit: 'Limit' };
 			const { body: page } = await (apiRequest<SearchPage>).call(context, {
 				method: 'POST',
 				path: PATHS.search,
 				fieldNames: editorFieldNames,
-				body: body as IDataObject,
+				body: checkBody(context, searchRequestSchema, request, itemIndex, names),
 				safeToRetry: true,
 				itemIndex,
 				schema: searchPageSchema,
 			});
 			total = page.total;
-			if (page.truncated && page.next_cursor === null) paging.capped = { total: page.total };
+			if (page.truncated && page.next_cursor === null) paging.cappedTotal = page.total;
 			return page;
 		},
 	);

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	ID_PREFIXES,
@@ -13,7 +8,7 @@ import {
 	refundSchema,
 } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, textOf } from '../../shared/parameters/values';
@@ -58,28 +53,27 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const where = { context: this, itemIndex };
 		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
+		const contactId = textOf(
+			where,
+			'Contact ID',
+			this.getNodeParameter('contactId', itemIndex, ''),
+		);
+		const reason = optionParameter(
+			this,
+			'reason',
+			'Reason',
+			itemIndex,
+			REASON_CHOICES,
+			'bounced_email',
+		);
 		const body = checkBody(
 			this,
 			refundRequestSchema,
-			{
-				contact_id: textOf(where, 'Contact ID', this.getNodeParameter('contactId', itemIndex, '')),
-				reason: optionParameter(
-					this,
-					'reason',
-					'Reason',
-					itemIndex,
-					REASON_CHOICES,
-					'bounced_email',
-				),
-				...(note ? { note } : {}),
-			},
+			{ contact_id: contactId, reason, ...(note ? { note } : {}) },
 			itemIndex,
 			{ contact_id: 'Contact ID', reason: 'Reason', note: 'Note' },
 		);
@@ -95,4 +89,4 @@ export async function execute(
 		});
 		return refund as IDataObject;
 	});
-}
+};

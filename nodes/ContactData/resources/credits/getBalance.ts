@@ -1,21 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, balanceSchema } from '../../shared/client/contract';
-import { onceForAllItems } from '../../shared/items/items';
+import { onceForAllItems, type OperationExecute } from '../../shared/items/items';
 import { apiRequest } from '../../shared/client/transport';
 
 export const description: INodeProperties[] = [];
 
 /** The balance is the account's, not the item's: one call and one item however many items come in. */
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await onceForAllItems(this, items, async () => {
 		const { body } = await apiRequest.call(this, {
 			method: 'GET',
@@ -24,4 +16,4 @@ export async function execute(
 		});
 		return body as IDataObject;
 	});
-}
+};

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import {
 	LIMITS,
@@ -17,7 +12,7 @@ import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
 import { readFilters } from '../../shared/parameters/readFilters';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { checkBody, refused, textOf } from '../../shared/parameters/values';
@@ -75,15 +70,9 @@ function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');
 	const name = textOf(where, 'Name', value);
-	if (name === '' || name.length > LIMITS.listNameMaxLength) {
-		throw refused(
-			where,
-			'Name',
-			value,
-			`is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`,
-		);
-	}
-	return name;
+	if (name !== '' && name.length <= LIMITS.listNameMaxLength) return name;
+	const problem = `is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`;
+	throw refused(where, 'Name', value, problem);
 }
 
 async function createList(
@@ -105,11 +94,8 @@ async function createList(
 	return list as IDataObject;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const createFrom = optionParameter(
+export const execute: OperationExecute = async function (items) {
+	const createFrom = optionParameter<'filters' | 'contactIds'>(
 		this,
 		'createFrom',
 		'Create From',
@@ -117,42 +103,26 @@ export async function execute(
 		CREATE_FROM_CHOICES,
 		'filters',
 	);
-	if (createFrom === 'filters') return await createFromFilters(this, items);
-	return await createFromIds(this, items);
-}
-
-/** One list an item, of the contacts its filters match. */
-async function createFromFilters(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+	const listNameOf = (itemIndex: number) => nameOf(this, itemIndex);
+	if (createFrom === 'contactIds') {
+		// One list a name, of the contacts of every item naming it (ids past the first call's cap added after).
+		return await forEachGroup(this, items, 'name', listNameOf, async (name, ids, firstItem) => {
+			const first = ids.slice(0, LIMITS.listCreateIdsMax);
+			const list = await createList(this, { name, filters: null, contact_ids: first }, firstItem);
+			if (ids.length === first.length) return list;
+			const rest = ids.slice(first.length);
+			const added = await sendMembers(this, String(list.id), rest, 'add', firstItem);
+			return { ...list, contact_count: added.contact_count };
+		});
+	}
+	// One list an item, of the contacts its filters match.
 	const noMatch = new NoMatchAdvice(items.length);
-	const output = await forEachItem(context, items, async (itemIndex) => {
-		const filters = readFilters(context, itemIndex);
-		const list = await createList(
-			context,
-			{ name: nameOf(context, itemIndex), filters },
-			itemIndex,
-		);
+	const output = await forEachItem(this, items, async (itemIndex) => {
+		const filters = readFilters(this, itemIndex);
+		const list = await createList(this, { name: listNameOf(itemIndex), filters }, itemIndex);
 		noMatch.note(itemIndex, filters, Number(list.contact_count));
 		return list;
 	});
-	noMatch.hint(context, 'The new list has no contacts.');
+	noMatch.hint(this, 'The new list has no contacts.');
 	return output;
-}
-
-/** One list a name, of the contacts of every item that names it (ids past the first call's cap added after). */
-async function createFromIds(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const listNameOf = (itemIndex: number) => nameOf(context, itemIndex);
-	return await forEachGroup(context, items, 'name', listNameOf, async (name, ids, firstItem) => {
-		const first = ids.slice(0, LIMITS.listCreateIdsMax);
-		const list = await createList(context, { name, filters: null, contact_ids: first }, firstItem);
-		if (ids.length === first.length) return list;
-		const rest = ids.slice(first.length);
-		const added = await sendMembers(context, String(list.id), rest, 'add', firstItem);
-		return { ...list, contact_count: added.contact_count };
-	});
-}
+};

@@ -1,16 +1,13 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { PATHS } from '../../shared/client/contract';
 import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { apiRequest } from '../../shared/client/transport';
 
 export const description: INodeProperties[] = [SAVED_LIST_PARAMETER];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const listId = savedListIdOf(this, itemIndex);
 		await apiRequest.call(this, {
@@ -23,4 +20,4 @@ export async function execute(
 		});
 		return { id: listId, deleted: true };
 	});
-}
+};

@@ -1,12 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, exportRequestSchema, type ExportFormat } from '../../shared/client/contract';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import {
 	SAVED_LIST_PARAMETER,
 	booleanParameter,
@@ -102,10 +97,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const asked = readExportAsked(this, itemIndex);
 		const started = await startExport.call(
@@ -117,9 +109,11 @@ export async function execute(
 		if (asked.outputAs === 'items') return await exportedItems(this, started, itemIndex);
 		return [await exportedFile(this, asked, started, itemIndex)];
 	});
-}
+};
 
+/** An item's export as its parameters ask for it, checked before anything is sent. */
 function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
+	const where = { context, itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
 	const outputAs = optionParameter<'binary' | 'items'>(
 		context,
@@ -129,30 +123,11 @@ function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportA
 		OUTPUT_AS_CHOICES,
 		'binary',
 	);
-	const format =
-		outputAs === 'items'
-			? 'json'
-			: optionParameter<ExportFormat>(
-					context,
-					'format',
-					'Format',
-					itemIndex,
-					FORMAT_CHOICES,
-					'csv',
-				);
-	const binaryPropertyName =
-		outputAs === 'binary' ? binaryPropertyNameOf(context, itemIndex) : undefined;
-	const body = exportBodyOf(context, format, itemIndex);
-	return { listId, outputAs, format, binaryPropertyName, body };
-}
-
-/** The export request's body: the format, Fields and Unlocked Contacts Only, checked. */
-function exportBodyOf(
-	context: IExecuteFunctions,
-	format: ExportFormat,
-	itemIndex: number,
-): IDataObject {
-	const where = { context, itemIndex };
+	const asFile = outputAs === 'binary';
+	const format = asFile
+		? optionParameter<ExportFormat>(context, 'format', 'Format', itemIndex, FORMAT_CHOICES, 'csv')
+		: 'json';
+	const binaryPropertyName = asFile ? binaryPropertyNameOf(context, itemIndex) : undefined;
 	const fields = stringListOf(where, 'Fields', context.getNodeParameter('fields', itemIndex, ''));
 	const unlockedOnly = booleanParameter(
 		context,
@@ -160,7 +135,7 @@ function exportBodyOf(
 		'Unlocked Contacts Only',
 		itemIndex,
 	);
-	return checkBody(
+	const body = checkBody(
 		context,
 		exportRequestSchema,
 		{
@@ -171,20 +146,14 @@ function exportBodyOf(
 		itemIndex,
 		{ format: 'Format', fields: 'Fields', unlocked_only: 'Unlocked Contacts Only' },
 	);
+	return { listId, outputAs, format, binaryPropertyName, body };
 }
 
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
-	const parameter = 'Put Output File in Field';
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
-	const name = textOf(where, parameter, value);
-	if (name === '')
-		throw refused(
-			where,
-			parameter,
-			value,
-			'is not a field name',
-			'Give the name of the binary field to put the file in, e.g. data.',
-		);
-	return name;
+	const name = textOf(where, 'Put Output File in Field', value);
+	if (name !== '') return name;
+	const hint = 'Give the name of the binary field to put the file in, e.g. data.';
+	throw refused(where, 'Put Output File in Field', value, 'is not a field name', hint);
 }

@@ -123,7 +123,6 @@ async function* storedBytes(
 	}
 }
 
-/** Counts of an export file n8n has stored. */
 export async function countStoredExport(
 	context: IExecuteFunctions,
 	binary: IBinaryData,

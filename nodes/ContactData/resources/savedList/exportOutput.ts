@@ -34,7 +34,6 @@ function fileNameOf(headers: Headers): string | undefined {
 	return plain ? plain[1].trim() : undefined;
 }
 
-/** An item's export as its parameters ask for it, checked before anything is sent. */
 export interface ExportAsked {
 	listId: string;
 	outputAs: 'binary' | 'items';
@@ -87,13 +86,13 @@ export async function exportedFile(
 	// Read back from n8n's store, so the download stays one stream and costs no second call.
 	const counts = await countStoredExport(context, binary, format);
 	hintNotUnlocked(context, counts);
-	const json: IDataObject = {
+	const json = {
 		list_id: listId,
 		format,
 		file_name: fileName,
 		contact_count: bulk?.contact_count ?? counts.contacts,
+		...(counts.notUnlocked !== undefined && { not_unlocked_count: counts.notUnlocked }),
 	};
-	if (counts.notUnlocked !== undefined) json.not_unlocked_count = counts.notUnlocked;
 	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
 }
 

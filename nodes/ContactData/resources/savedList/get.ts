@@ -1,21 +1,13 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { PATHS, savedListSchema } from '../../shared/client/contract';
 import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';
-import { forEachItem } from '../../shared/items/items';
+import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { apiRequest } from '../../shared/client/transport';
 
 export const description: INodeProperties[] = [SAVED_LIST_PARAMETER];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	return await forEachItem(this, items, async (itemIndex) => {
 		const listId = savedListIdOf(this, itemIndex);
 		const { body } = await apiRequest.call(this, {
@@ -27,4 +19,4 @@ export async function execute(
 		});
 		return body as IDataObject;
 	});
-}
+};

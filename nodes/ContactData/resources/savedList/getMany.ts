@@ -1,30 +1,27 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS, PATHS } from '../../shared/client/contract';
 import { resultLimitOf, returnAllAndLimit } from '../../shared/parameters/descriptions';
-import { forEachItem, onceForAllItems, usesExpression } from '../../shared/items/items';
+import {
+	forEachItem,
+	onceForAllItems,
+	usesExpression,
+	type OperationExecute,
+} from '../../shared/items/items';
 import { readPages, savedListsPage } from '../../shared/client/paging';
 
 const showFor = { show: { resource: ['savedList'], operation: ['getMany'] } };
 
 export const description: INodeProperties[] = [...returnAllAndLimit(showFor)];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationExecute = async function (items) {
 	// The lists are the account's: read once for all items, unless Return All or Limit is an
 	// expression, which may read the item.
 	if (!usesExpression(this, ['returnAll', 'limit'])) {
 		return await onceForAllItems(this, items, async () => await getLists(this));
 	}
 	return await forEachItem(this, items, async (itemIndex) => await getLists(this, itemIndex));
-}
+};
 
 async function getLists(context: IExecuteFunctions, itemIndex?: number): Promise<IDataObject[]> {
 	const limit = resultLimitOf(context, itemIndex ?? 0);

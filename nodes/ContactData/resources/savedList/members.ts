@@ -24,24 +24,7 @@ import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { chunk, unique } from '../../shared/parameters/utilities';
 import { checkBody } from '../../shared/parameters/values';
-
-/** The parameters of Add Contacts and Remove Contacts; the notice says what the operation does with the items. */
-export function memberParameters(
-	operation: 'addContacts' | 'removeContacts',
-	notice: string,
-): INodeProperties[] {
-	return [
-		SAVED_LIST_PARAMETER,
-		...CONTACT_IDS_PARAMETERS,
-		{
-			displayName: `${notice} The output is one item per list.`,
-			name: `${operation}Notice`,
-			type: 'notice',
-			default: '',
-			displayOptions: { show: { resource: ['savedList'], operation: [operation] } },
-		},
-	];
-}
+import type { Operation } from '../../node.type';
 
 /**
  * Reads a key (`keyField` of the output) and contact ids from every item before anything is sent,
@@ -120,20 +103,35 @@ export async function sendMembers(
 	return { changed, contact_count: contactCount, calls: batches.length };
 }
 
-export async function changeMembers(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-	change: 'add' | 'remove',
-): Promise<INodeExecutionData[]> {
-	const listIdOf = (itemIndex: number) => savedListIdOf(this, itemIndex);
-	return await forEachGroup(this, items, 'list_id', listIdOf, async (listId, ids, firstItem) => {
-		const sent = await sendMembers(this, listId, ids, change, firstItem);
-		return {
-			list_id: listId,
-			[change === 'add' ? 'added' : 'removed']: sent.changed,
-			contact_count: sent.contact_count,
-			contacts_sent: ids.length,
-			calls: sent.calls,
-		};
-	});
+/** Add Contacts or Remove Contacts; the notice says what the operation does with the items. */
+export function memberOperation(
+	operation: 'addContacts' | 'removeContacts',
+	notice: string,
+): Operation {
+	const change = operation === 'addContacts' ? 'add' : 'remove';
+	const description: INodeProperties[] = [
+		SAVED_LIST_PARAMETER,
+		...CONTACT_IDS_PARAMETERS,
+		{
+			displayName: `${notice} The output is one item per list.`,
+			name: `${operation}Notice`,
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { resource: ['savedList'], operation: [operation] } },
+		},
+	];
+	async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
+		const listIdOf = (itemIndex: number) => savedListIdOf(this, itemIndex);
+		return await forEachGroup(this, items, 'list_id', listIdOf, async (listId, ids, firstItem) => {
+			const sent = await sendMembers(this, listId, ids, change, firstItem);
+			return {
+				list_id: listId,
+				[CHANGES[change].counted]: sent.changed,
+				contact_count: sent.contact_count,
+				contacts_sent: ids.length,
+				calls: sent.calls,
+			};
+		});
+	}
+	return { description, execute };
 }
