@@ -38,6 +38,7 @@ export function chargingRunOf(
 	context: IExecuteFunctions,
 	policyParameter: INodeProperties,
 ): ChargingRun {
+	const level = levelOf(context, 0);
 	const { name, displayName } = policyParameter;
 	const choices = policyParameter.options as Choice[];
 	const policy = optionParameter<ChargingRun['policy']>(
@@ -49,7 +50,6 @@ export function chargingRunOf(
 		'stop',
 	);
 	const whatFits = choices.find(({ value }) => value === 'whatFits')!.name;
-	const level = levelOf(context, 0);
 	const budget = creditBudgetOf(context);
 	return { level, rank: rankOf(level), cost: CREDIT_COST[level], budget, policy, whatFits };
 }

@@ -277,6 +277,14 @@ describe('Max Credits and Level themselves', () => {
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
+	it('Level is read before When Max Credits Is Reached: with both wrong, Level is named', async () => {
+		const result = await run(sandbox, {
+			parameters: unlock({ level: '={{ "gold" }}', whenMaxCreditsReached: '={{ "never" }}' }),
+			inputItems: asItems(idsOf(2)),
+		});
+		expect(result.error?.message).toMatch(/^Level: "gold" is not one of the choices/);
+	});
+
 	it.each([['={{ "abc" }}'], ['={{ -5 }}'], ['={{ null }}']])(
 		'%s is refused before anything is sent',
 		async (maxCredits) => {
