@@ -4,7 +4,7 @@
  */
 import type { z, ZodIssue, ZodTypeAny } from 'zod';
 
-import { contactIdSchema, ID_PREFIXES, LIMITS } from '../client/contract';
+import { contactIdSchema, ID_PREFIXES, isContactId, LIMITS } from '../client/contract';
 import { OperationError, type RaisingContext } from '../client/failures';
 import { plural } from './utilities';
 
@@ -106,10 +106,9 @@ export function contactIdsOf(where: Where, parameter: string, value: unknown): s
 		);
 	}
 	for (const id of ids) {
-		// The contract's schema is the one rule for an id; its first issue picks the words.
-		const checked = contactIdSchema.safeParse(id);
-		if (checked.success) continue;
-		if (checked.error.issues[0].code === 'too_big')
+		if (isContactId(id)) continue;
+		// The schema's first issue picks the words.
+		if (contactIdSchema.safeParse(id).error?.issues[0].code === 'too_big')
 			throw refused(where, parameter, id, tooLongForAnId);
 		throw refused(
 			where,

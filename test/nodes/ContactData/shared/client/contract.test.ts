@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 
 import { DEPARTMENTS } from '../../../../../sandbox/vocab.cjs';
 import {
+	contactIdSchema,
+	isContactId,
 	KNOWN_DEPARTMENTS,
 	LIST_ID_PATTERN,
 	PATHS,
@@ -20,6 +22,25 @@ describe('contract module', () => {
 		const expected = createHmac('sha256', key).update(`evt_1.1700000000.${body}`).digest('base64');
 		expect(webhookSignature(secret, 'evt_1', 1700000000, body)).toBe(`v1,${expected}`);
 		expect(webhookSignature(secret, 'evt_2', 1700000000, body)).not.toBe(`v1,${expected}`);
+	});
+
+	it('checks a contact id without zod exactly as its schema does', () => {
+		const long = `ct_${'x'.repeat(61)}`;
+		for (const id of [
+			'ct_1',
+			'ct_',
+			long,
+			`${long}y`,
+			'CT_1',
+			'ls_1',
+			' ct_1',
+			'',
+			7,
+			null,
+			['ct_1'],
+		])
+			expect([id, isContactId(id)]).toEqual([id, contactIdSchema.safeParse(id).success]);
+		expect([isContactId(long), isContactId(`${long}y`)]).toEqual([true, false]);
 	});
 
 	it('classes requests for rate limiting as the contract does', () => {
