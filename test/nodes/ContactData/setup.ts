@@ -193,6 +193,13 @@ export const unlockParameters = (parameters: Record<string, unknown> = {}) => ({
 	operation: 'unlock',
 	...parameters,
 });
+/** Enrich's parameters: each item's `email`, by expression. */
+export const enrichParameters = (parameters: Record<string, unknown> = {}) => ({
+	resource: 'contact',
+	operation: 'enrich',
+	email: '={{ $json.email }}',
+	...parameters,
+});
 export const WHAT_FITS = { whenMaxCreditsReached: 'whatFits' };
 /** One input item per contact id, as `{ id }`. */
 export const idItems = (ids: string[]) => ids.map((id) => ({ json: { id } as IDataObject }));

@@ -9,7 +9,7 @@ import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { runAgent } from '../../../../harness/agent';
 import { startTestSandbox } from '../../../../harness/sandbox';
 import { json, startFakeApi, type FakeApi } from '../../../../support/fakeApi.cjs';
-import { hints, run, type TestSandbox, unlockParameters } from '../../setup';
+import { enrichParameters, hints, run, type TestSandbox, unlockParameters } from '../../setup';
 
 jest.setTimeout(180_000);
 
@@ -150,12 +150,7 @@ describe('a replay refused after lost answers never says "not charged"', () => {
 			else json(res, 404, { error: { code: 'not_found', message: 'No contact matches' } });
 		});
 		const result = await run(sandbox, {
-			parameters: {
-				resource: 'contact',
-				operation: 'enrich',
-				email: '={{ $json.email }}',
-				maxCredits: 10,
-			},
+			parameters: enrichParameters({ maxCredits: 10 }),
 			inputItems: [{ json: { email: 'a@example.com' } }],
 			continueOnFail: true,
 			baseUrl: fake.url,
@@ -273,12 +268,7 @@ it('Enrich: a run stopped by a refusal while a lost call waits: Retry On Fail ta
 		json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
 	});
 	const result = await run(sandbox, {
-		parameters: {
-			resource: 'contact',
-			operation: 'enrich',
-			email: '={{ $json.email }}',
-			maxCredits: 2,
-		},
+		parameters: enrichParameters({ maxCredits: 2 }),
 		inputItems: ['a', 'b'].map((name) => ({ json: { email: `${name}@example.com` } })),
 		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
 		baseUrl: fake.url,
@@ -307,12 +297,7 @@ it('Enrich: a person asked twice, the first answer lost then replayed: the secon
 		return json(res, 200, { contact, credits_charged: charge, credits_remaining: 5_000 });
 	});
 	const result = await run(sandbox, {
-		parameters: {
-			resource: 'contact',
-			operation: 'enrich',
-			email: '={{ $json.email }}',
-			maxCredits: 1,
-		},
+		parameters: enrichParameters({ maxCredits: 1 }),
 		inputItems: [{ json: { email: 'a@example.com' } }, { json: { email: 'a@example.com' } }],
 		baseUrl: fake.url,
 	});
@@ -427,14 +412,11 @@ it('Enrich: after an overcharge no lost answer is replayed (no charging call fol
 		return json(res, 200, { contact, credits_charged: 5, credits_remaining: 5_000 });
 	});
 	const result = await run(sandbox, {
-		parameters: {
-			resource: 'contact',
-			operation: 'enrich',
-			email: '={{ $json.email }}',
+		parameters: enrichParameters({
 			maxCredits: 10,
 			whenMaxCreditsReached: 'whatFits',
 			options: {},
-		},
+		}),
 		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
 		baseUrl: fake.url,
 	});
@@ -459,13 +441,7 @@ it('Enrich: a lost answer replayed mid-run and lost again is kept for Retry On F
 		return json(res, 200, { contact, credits_charged: 1, credits_remaining: 5_000 });
 	});
 	const result = await run(sandbox, {
-		parameters: {
-			resource: 'contact',
-			operation: 'enrich',
-			email: '={{ $json.email }}',
-			maxCredits: 2,
-			whenMaxCreditsReached: 'whatFits',
-		},
+		parameters: enrichParameters({ maxCredits: 2, whenMaxCreditsReached: 'whatFits' }),
 		inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
 		retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
 		baseUrl: fake.url,

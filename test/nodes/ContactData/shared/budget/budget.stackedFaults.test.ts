@@ -11,7 +11,14 @@ import {
 	type FakeApi,
 	type IncomingMessage,
 } from '../../../../support/fakeApi.cjs';
-import { hints, run, type TestSandbox, unlockParameters, WHAT_FITS } from '../../setup';
+import {
+	enrichParameters,
+	hints,
+	run,
+	type TestSandbox,
+	unlockParameters,
+	WHAT_FITS,
+} from '../../setup';
 
 jest.setTimeout(120_000);
 
@@ -209,12 +216,7 @@ describe('a refusal mid-run (402) after earlier calls were charged', () => {
 			});
 		});
 		const result = await run(sandbox, {
-			parameters: {
-				resource: 'contact',
-				operation: 'enrich',
-				email: '={{ $json.email }}',
-				maxCredits: 10,
-			},
+			parameters: enrichParameters({ maxCredits: 10 }),
 			inputItems: ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } })),
 			baseUrl: fake.url,
 		});

@@ -7,7 +7,7 @@ import { PATHS } from '../../../../../nodes/ContactData/shared/client/contract';
 import { FUTURE_FIELD } from '../../../../../sandbox/futureApi.cjs';
 import { json, startFakeApi } from '../../../../support/fakeApi.cjs';
 import { startTestSandbox } from '../../../../harness/sandbox';
-import { api, contacts, keyStats, run, type TestSandbox } from '../../setup';
+import { api, contacts, enrichParameters, keyStats, run, type TestSandbox } from '../../setup';
 
 let sandbox: TestSandbox;
 let people: Array<{ id: string; email: string }>;
@@ -76,12 +76,7 @@ describe('the node under the future API: unknown values pass through, one call e
 
 	it('Enrich', async () => {
 		const result = await run(sandbox, {
-			parameters: {
-				resource: 'contact',
-				operation: 'enrich',
-				email: '={{ $json.email }}',
-				maxCredits: 10,
-			},
+			parameters: enrichParameters({ maxCredits: 10 }),
 			inputItems: [{ json: { email: people[0].email } }],
 		});
 		expect(result.error).toBeUndefined();
