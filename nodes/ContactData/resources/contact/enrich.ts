@@ -1,8 +1,4 @@
-/**
- * Contact → Enrich: check every item, Stop Before Spending, one call per item in order while the
- * budget holds its worst case (a person already charged is free), replay lost answers, then one
- * output item per input item.
- */
+/** Contact → Enrich: one call per item in input order, within the budget; a person paid once. */
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -1,7 +1,4 @@
-/**
- * Contact → Unlock: check every item's ids, plan each id once, Stop Before Spending, send calls of
- * up to 100 ids within the budget, replay lost answers, then one item per wanted id in input order.
- */
+/** Contact → Unlock: every item's contact ids unlocked together, each once, within the budget. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -60,7 +57,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
 		unique(idsOf(itemIndex)).map((id) => ({ itemIndex, id })),
 	);
-	const u: Unlocking = { context: this, run, ...planOf(this, items, checked.flat(), run) };
+	const u: Unlocking = planOf(this, items, checked.flat(), run);
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const mayCharge = forecastOf(u);
 	const what = `unlocking ${plural(mayCharge / run.cost, 'contact')} at ${run.level} level`;
@@ -86,21 +83,17 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 /** One contact id wanted by one input item. */
 type Wanted = { itemIndex: number; id: string };
 
-/** A run of Unlock: what it sends, planned before anything is sent, and what came back. */
-type Unlocking = ReturnType<typeof planOf> & {
-	context: IExecuteFunctions;
-	run: charging.ChargingRun;
-	/** A refused balance (402) refuses every later call too. */
-	refusedBalance?: Error;
-};
+/** A run of Unlock, planned before anything is sent; a refused balance (402) ends its calls. */
+type Unlocking = ReturnType<typeof planOf> & { refusedBalance?: Error };
 
 /** The checked ids as what to send: Skip Already Unlocked applied, each id once, held ones first. */
 function planOf(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	wanted: Wanted[],
-	{ rank }: charging.ChargingRun,
+	run: charging.ChargingRun,
 ) {
+	const { rank } = run;
 	const option = 'options.skipAlreadyUnlocked';
 	const skipHeld = parameters.booleanParameter(context, option, 'Skip Already Unlocked', 0);
 	// The input's word decides Skip Already Unlocked, never the budget; a preview is held at basic.
@@ -120,19 +113,20 @@ function planOf(
 	for (const { id, itemIndex } of wanted) if (!firstItemOf.has(id)) firstItemOf.set(id, itemIndex);
 	// By contact id: its answer entry, its pass-through, or its call's error.
 	const outcomes = new Map<string, IDataObject | Error>();
-	return { wanted, isSkipped, queue, shown, firstItemOf, outcomes, calls: 0 };
+	return { context, run, wanted, isSkipped, queue, shown, firstItemOf, outcomes, calls: 0 };
 }
 
 /**
  * The call from `queue[from]`, formed the same way every time so a repeat makes the same calls with
  * the same keys: a lost call as it was sent, else up to 100 ids while their prices fit `room`.
  */
-function nextCall({ run, queue, context }: Unlocking, from: number, room: number) {
+function nextCall(u: Unlocking, from: number, room: number) {
+	const { run, queue } = u;
 	const priceOf = (id: string) => run.budget.priceOf(id, run.rank, run.cost);
 	const lost = run.budget.lostCallFrom(queue[from]);
 	// By its key too: at another level the same ids are another call.
 	if (lost?.every((id, at) => queue[from + at] === id))
-		if (run.budget.sentBefore(requestOf(context, run, lost).key))
+		if (run.budget.sentBefore(requestOf(u, lost).key))
 			return { ids: lost, credits: lost.reduce((sum, id) => sum + priceOf(id), 0), lost };
 	let credits = 0;
 	let to = from;
@@ -158,28 +152,22 @@ function forecastOf(u: Unlocking): number {
 
 const FIELD_NAMES = { ids: 'Contact IDs', level: 'Level' };
 
-function requestOf(context: IExecuteFunctions, { level }: charging.ChargingRun, ids: string[]) {
+function requestOf({ context, run }: Unlocking, ids: string[]) {
 	const { unlockRequestSchema, PATHS } = contract;
-	const body = checkBody(
-		context,
-		unlockRequestSchema,
-		{ ids, level },
-		0,
-		FIELD_NAMES,
-	) as IDataObject;
+	const asked = { ids, level: run.level };
+	const body: IDataObject = checkBody(context, unlockRequestSchema, asked, 0, FIELD_NAMES);
 	return { path: PATHS.unlock, body, key: idempotencyKeyFor(context, PATHS.unlock, body) };
 }
 
 /** A call with its worst case reserved under its key; undefined when it does not fit. */
-function unlockCall({ context, run }: Unlocking, ids: string[], credits: number, itemIndex = 0) {
-	return chargingCallOf(run.budget, { ...requestOf(context, run, ids), credits, itemIndex, ids });
+function unlockCall(u: Unlocking, ids: string[], credits: number, itemIndex = 0) {
+	return chargingCallOf(u.run.budget, { ...requestOf(u, ids), credits, itemIndex, ids });
 }
 
 /** Sends the queue in order within the budget and replays each lost answer once; how many were sent. */
 async function sendWithinBudget(u: Unlocking): Promise<number> {
 	const lost: ChargingCall[] = [];
 	let next = 0;
-	let stopped = true;
 	try {
 		while (next < u.queue.length && !u.refusedBalance) {
 			const { ids, credits } = nextCall(u, next, u.run.budget.headroom);
@@ -192,10 +180,10 @@ async function sendWithinBudget(u: Unlocking): Promise<number> {
 				for (const again of lost.splice(0)) await send(u, again);
 			} else break;
 		}
-		stopped = false;
-	} finally {
+	} catch (error) {
 		// The node stops: a try of Retry On Fail takes the lost calls over.
-		if (stopped) for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
+		for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
+		throw error;
 	}
 	for (const again of lost) await send(u, again);
 	return next;

@@ -1,7 +1,4 @@
-/**
- * One charging call (Unlock, Enrich), sent with its Idempotency-Key once its worst case is reserved
- * and settled with the charge reported. The operation owns its loop; this says what came of a send.
- */
+/** One charging call (Unlock, Enrich): sent once its worst case is reserved, settled as charged. */
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
