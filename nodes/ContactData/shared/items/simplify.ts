@@ -17,19 +17,12 @@ import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
 	FROM_VERSION_2_1,
+	ON_CANVAS,
 	fromVersion2_1,
 	shownWhen,
-	withToolDefault,
 } from '../parameters/versions';
 
-/** On by default for an AI agent's tool (before 2.1). */
-const [onCanvas, asTool] = withToolDefault(
-	{
-		...SIMPLIFY_OPTION,
-		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
-	},
-	true,
-);
+const showFor = { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } };
 
 /** As n8n's guideline names them; agent/toolAnswer.ts applies them. */
 export const TOOL_OUTPUT_CHOICES = [
@@ -52,12 +45,16 @@ export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
 	.map((field) => ({ name: label(field), value: field }))
 	.sort((a, b) => a.name.localeCompare(b.name));
 
-const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);
+const asToolFrom2_1 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2_1);
 
-/** From 2.1 a tool has Output instead of Simplify. */
+/** A tool's Simplify is on by default; from 2.1 a tool has Output instead. */
 export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
-	onCanvas,
-	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
+	{ ...SIMPLIFY_OPTION, displayOptions: shownWhen(showFor, ON_CANVAS) },
+	{
+		...SIMPLIFY_OPTION,
+		default: true,
+		displayOptions: shownWhen(showFor, AS_TOOL, BEFORE_VERSION_2_1),
+	},
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -79,12 +76,6 @@ export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
 	},
 ];
 
-function object(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
 /** Shown flat or left out (work history, unlock time); keys added since follow. */
 const FLATTENED = new Set(Object.keys(unlockedContactSchema.shape));
 
@@ -97,8 +88,9 @@ function present(fields: IDataObject): IDataObject {
 export function simplifyContact(json: IDataObject): IDataObject {
 	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined))
 		return json;
-	const company = object(json.company);
-	const location = object(json.location);
+	// Any JSON value but null reads as having no such fields.
+	const company = (json.company ?? {}) as IDataObject;
+	const location = (json.location ?? {}) as IDataObject;
 	const name = [json.first_name, json.last_name]
 		.filter((part) => typeof part === 'string' && part)
 		.join(' ');
