@@ -56,14 +56,11 @@ function putAdditionalFilters(
 ): void {
 	for (const { name, value } of additional) {
 		const key = textOf(where, 'Additional Filters', name);
-		if (key === '')
-			throw refused(
-				where,
-				'Additional Filters',
-				name,
-				'is not a filter name: every added filter needs one',
-			);
-		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
+		const problem = 'is not a filter name: every added filter needs one';
+		if (key === '') throw refused(where, 'Additional Filters', name, problem);
+		const text = typeof value === 'string' ? value.trim() : undefined;
+		const parsed = text === undefined ? value : jsonParse(text, { fallbackValue: text });
+		put(key, parsed, `Additional Filters › ${key}`);
 	}
 }
 
@@ -116,15 +113,6 @@ function inServiceWords(
 		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
 	}
 	return identifier;
-}
-
-function parseLoose(value: string): unknown {
-	const trimmed = value.trim();
-	try {
-		return JSON.parse(trimmed) as unknown;
-	} catch {
-		return trimmed;
-	}
 }
 
 /** Version 1's Additional Filters (JSON). */
