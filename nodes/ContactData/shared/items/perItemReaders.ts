@@ -1,7 +1,4 @@
-/**
- * The per-item values of perItemParameters.ts, read the way the node's version says: at a field of
- * each input item, or from a parameter per item. A reader is set up once a run, called per item.
- */
+/** The per-item values of perItemParameters.ts, read the way the node's version says. */
 import type {
 	IDataObject,
 	IExecuteFunctions,

@@ -133,9 +133,8 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 };
 
 /**
- * One property each for Search and Create (Create From is set only on Create). The JSON field stays
- * in version 1 only: n8n's rules want no open-ended JSON field, and Additional Filters already
- * takes any filter by name, its value read as JSON.
+ * Create From is set only on Create. The JSON field is version 1's only: n8n's rules want no
+ * open-ended JSON field, and Additional Filters takes any filter by name, its value read as JSON.
  */
 const showForFilters: IDisplayOptions = {
 	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },

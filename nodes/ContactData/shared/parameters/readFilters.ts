@@ -1,7 +1,4 @@
-/**
- * The contract's `filters` object from an item's filter parameters, checked: values as people write
- * them ("Customer Success") become the service's identifiers (customer_success).
- */
+/** The contract's `filters` from an item's filter parameters, in the service's identifiers. */
 import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { searchFiltersSchema, type SearchFilters } from '../client/contract';

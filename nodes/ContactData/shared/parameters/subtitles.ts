@@ -1,7 +1,4 @@
-/**
- * The subtitles under the nodes on the canvas, in Title Case as n8n's guidelines ask: `subtitle` is
- * an expression, so each writes a map from option value to name into one.
- */
+/** Canvas subtitles in Title Case: `subtitle` is an expression, so each holds a value-name map. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 const optionsOf = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
