@@ -14,7 +14,7 @@ import {
 	type PerItemValue,
 } from '../parameters/perItemParameters';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
-import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
+import { contactIdsOf, refused, showValue, textOf } from '../parameters/values';
 import { usesExpression } from './items';
 
 /** Dotted paths reach into objects and arrays; a key with dots in it is found first. */
@@ -55,7 +55,6 @@ function readerOf(
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
 	if (from2_1 && isToolCopy(node)) return atParameter(value);
 	if (from2_1 && usesExpression(context, [field.name])) return atParameter(field);
-	// Version 2: "… From" chose an expression.
 	if (!from2_1 && context.getNodeParameter(from.name, 0, from.default) !== from.default)
 		return atParameter(value);
 	const path = fieldNameOf(context, field);
@@ -96,7 +95,6 @@ export function contactIdsReader(
 		const where = { context, itemIndex };
 		const { found, value } = read(itemIndex);
 		if (found) return contactIdsOf(where, name, value);
-		// Names the item's own fields to pick from.
 		const keys = Object.keys(items[itemIndex].json);
 		const has = keys.length
 			? `The item has the fields ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? ', …' : ''}.`
@@ -121,39 +119,28 @@ export function personReader(
 	const linkedinUrl = readerOf(context, items, LINKEDIN_URL);
 	const names = { email: email.name, linkedin_url: linkedinUrl.name };
 	// Read at fields, an item with neither is named here; from parameters the request's check names it.
-	const fields = [email.field, linkedinUrl.field];
-	const atFields = fields.every((field) => field !== undefined);
+	const atFields = email.field !== undefined && linkedinUrl.field !== undefined;
+	const orExpressions = fromVersion2_1(context.getNode())
+		? 'use an expression in one of them that gives the value'
+		: 'choose Person From → Expressions';
 	return (itemIndex) => {
 		const where = { context, itemIndex };
 		const person = {
 			email: textOf(where, email.name, email.read(itemIndex).value),
 			linkedinUrl: textOf(where, linkedinUrl.name, linkedinUrl.read(itemIndex).value),
 		};
-		if (atFields && !person.email && !person.linkedinUrl)
-			throw noPerson(where, names, fields as string[], items[itemIndex].json);
-		return { ...person, names };
+		if (!atFields || person.email || person.linkedinUrl) return { ...person, names };
+		const found = [email, linkedinUrl]
+			.filter(({ field }) => field)
+			.map(({ field, read }) => `"${field}": ${showValue(read(itemIndex).value)}`);
+		const keys = Object.keys(items[itemIndex].json).slice(0, 12).join(', ');
+		throw new OperationError(
+			context,
+			`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
+			{
+				itemIndex,
+				description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
+			},
+		);
 	};
-}
-
-function noPerson(
-	where: Where,
-	names: Person['names'],
-	fields: string[],
-	json: IDataObject,
-): OperationError {
-	const found = fields
-		.filter(Boolean)
-		.map((field) => `"${field}": ${showValue(valueAtPath(json, field).value)}`);
-	const keys = Object.keys(json).slice(0, 12).join(', ');
-	const orExpressions = fromVersion2_1(where.context.getNode())
-		? 'use an expression in one of them that gives the value'
-		: 'choose Person From → Expressions';
-	return new OperationError(
-		where.context,
-		`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
-		{
-			itemIndex: where.itemIndex,
-			description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
-		},
-	);
 }

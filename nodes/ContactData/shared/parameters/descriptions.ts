@@ -217,7 +217,6 @@ export function whenMaxCreditsReachedParameter(
 	};
 }
 
-/** Infinity for Return All. */
 export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
 	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
 	return wholeNumber(
