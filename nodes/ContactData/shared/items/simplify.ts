@@ -95,6 +95,7 @@ export function simplifyContact(json: IDataObject): IDataObject {
 		.filter((part) => typeof part === 'string' && part)
 		.join(' ');
 	const rest = Object.fromEntries(Object.entries(json).filter(([key]) => !FLATTENED.has(key)));
+	const asIs = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, json[key]]));
 	return present({
 		name: name || null,
 		title: json.title,
@@ -102,19 +103,10 @@ export function simplifyContact(json: IDataObject): IDataObject {
 		email: json.email,
 		phone: json.phone ?? json.mobile_phone,
 		linkedin_url: json.linkedin_url,
-		id: json.id,
-		first_name: json.first_name,
-		last_name: json.last_name,
-		seniority: json.seniority,
-		department: json.department,
+		...asIs(['id', 'first_name', 'last_name', 'seniority', 'department']),
 		company_domain: company.domain,
 		country: location.country,
-		email_status: json.email_status,
-		mobile_phone: json.mobile_phone,
-		has_email: json.has_email,
-		has_phone: json.has_phone,
-		unlocked: json.unlocked,
-		level: json.level,
+		...asIs(['email_status', 'mobile_phone', 'has_email', 'has_phone', 'unlocked', 'level']),
 		...rest,
 	});
 }
