@@ -1,7 +1,6 @@
 /**
- * Simplify (Search, Unlock and Enrich): each contact as one flat item, the fields people map first;
- * from version 2.1 at most 10, as n8n's guideline asks. The triggers' Simplify flattens an event's
- * contact the same way (and keeps its fields: users map them).
+ * Simplify (Search, Unlock and Enrich): each contact as one flat item, the fields people map first.
+ * The triggers flatten an event's contact the same way, keeping its fields: users map them.
  */
 import type {
 	IDataObject,
