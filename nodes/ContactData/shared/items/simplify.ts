@@ -11,7 +11,7 @@ import type {
 
 import { unlockedContactSchema } from '../client/contract';
 import { SIMPLIFY_OPTION } from '../parameters/descriptions';
-import { label } from '../parameters/filterParameters';
+import { choicesOf } from '../parameters/filterParameters';
 import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
@@ -39,10 +39,9 @@ export const TOOL_OUTPUT_CHOICES = [
 ] as const;
 
 /** The fields of an unlocked record (its id always comes). */
-export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
-	.filter((field) => field !== 'id')
-	.map((field) => ({ name: label(field), value: field }))
-	.sort((a, b) => a.name.localeCompare(b.name));
+export const SELECTABLE_FIELDS = choicesOf(
+	Object.keys(unlockedContactSchema.shape).filter((field) => field !== 'id'),
+);
 
 const asToolFrom2_1 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2_1);
 

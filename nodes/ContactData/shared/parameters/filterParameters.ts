@@ -26,7 +26,7 @@ const SPECIAL_LABELS: Record<string, string> = {
 const MINOR_WORDS = new Set('a an and as at by for in of on or the to'.split(' '));
 
 /** An option's name from its API value, in Title Case as n8n's guideline asks. */
-export const label = (value: string) =>
+const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
@@ -37,7 +37,7 @@ export const label = (value: string) =>
 		)
 		.join(' ');
 
-const choicesOf = (values: readonly string[]) =>
+export const choicesOf = (values: readonly string[]) =>
 	values
 		.map((value) => ({ name: label(value), value }))
 		.sort((a, b) => a.name.localeCompare(b.name));
