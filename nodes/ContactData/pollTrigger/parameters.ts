@@ -3,8 +3,7 @@ import type { INodeProperties, IPollFunctions } from 'n8n-workflow';
 
 import { OperationError } from '../shared/client/failures';
 import { SIMPLIFY_OPTION } from '../shared/parameters/descriptions';
-import { toEventTypes } from '../shared/parameters/eventsToWatch';
-import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
+import { savedListsToWatch, toEventTypes, toListIds } from '../shared/parameters/watched';
 import type { JobChangeType } from '../shared/items/changes';
 
 const POLLED_EVENT_TYPES: JobChangeType[] = ['job_change', 'role_change'];

@@ -11,8 +11,7 @@ import type {
 
 import { EVENT_TYPES, LIMITS, type EventType } from '../shared/client/contract';
 import { SIMPLIFY_OPTION } from '../shared/parameters/descriptions';
-import { toEventTypes } from '../shared/parameters/eventsToWatch';
-import { savedListsToWatch, toListIds } from '../shared/parameters/savedListsToWatch';
+import { savedListsToWatch, toEventTypes, toListIds } from '../shared/parameters/watched';
 
 export const triggerProperties: INodeProperties[] = [
 	{

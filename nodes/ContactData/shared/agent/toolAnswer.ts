@@ -40,8 +40,6 @@ const NOT_DONE_KEYS = [
 	'httpCode',
 ];
 
-const CHARGING = new Set(['unlock', 'enrich']);
-
 type Shape = (json: IDataObject) => IDataObject;
 const raw: Shape = (json) => json;
 
@@ -57,7 +55,7 @@ export function toolAnswer(
 		: context.getNodeParameter('simplify', 0, true) === true
 			? agentContact
 			: raw;
-	return (items) => answerOf(context, items, CHARGING.has(operation), shape);
+	return (items) => answerOf(context, items, ['unlock', 'enrich'].includes(operation), shape);
 }
 
 function outputShapeOf(context: IExecuteFunctions): Shape {

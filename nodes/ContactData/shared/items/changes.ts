@@ -76,13 +76,7 @@ export function jobChangeKey(
 	listId: string,
 	contactId: string,
 	type: string,
-	changes: { previous: JobSide; current: JobSide },
+	{ previous, current }: { previous: JobSide; current: JobSide },
 ): string {
-	return keyOf([
-		listId,
-		contactId,
-		type,
-		...sideKey(changes.previous),
-		...sideKey(changes.current),
-	]);
+	return keyOf([listId, contactId, type, ...sideKey(previous), ...sideKey(current)]);
 }

@@ -53,10 +53,7 @@ export function pairedWith(itemIndexes: number[]): IPairedItemData[] {
  */
 const SLICE_MS = 50;
 
-/**
- * Checks every item before anything is sent (a charging run sends all items' calls together). A
- * refused item stops the node, or under continueOnFail is kept with its error.
- */
+/** Before anything is sent: a charging run sends all items' calls together. */
 export async function checkEveryItem<T>(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],

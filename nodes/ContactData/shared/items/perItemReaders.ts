@@ -1,7 +1,4 @@
-/**
- * The per-item values of perItemParameters.ts, read the way the node's version says: at a field of
- * each input item, or from a parameter per item. A reader is set up once a run, called per item.
- */
+/** The per-item values of perItemParameters.ts, read the way the node's version says. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -17,7 +14,7 @@ import {
 	type PerItemValue,
 } from '../parameters/perItemParameters';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
-import { contactIdsOf, refused, showValue, textOf, type Where } from '../parameters/values';
+import { contactIdsOf, refused, showValue, textOf } from '../parameters/values';
 import { usesExpression } from './items';
 
 /** Dotted paths reach into objects and arrays; a key with dots in it is found first. */
@@ -34,21 +31,38 @@ function valueAtPath(json: IDataObject, path: string): { found: boolean; value?:
 const hasOwn = (value: unknown, key: string) =>
 	typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
 
-/** At a field of each item (its name read once), or a parameter per item. */
-type Source = { field: string } | { parameter: INodeProperties };
+/** Set up once a run: at a field of each item (its name read once), or a parameter per item. */
+interface Reader {
+	/** As errors name it. */
+	name: string;
+	/** When read at a field. */
+	field?: string;
+	read: (itemIndex: number) => { found: boolean; value?: unknown };
+}
 
-function sourceOf(context: IExecuteFunctions, { from, field, value }: PerItemValue): Source {
+function readerOf(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	{ from, field, value }: PerItemValue,
+): Reader {
 	const node = context.getNode();
-	const asValue = { parameter: value };
-	if (!fromVersion2(node)) return asValue;
-	if (!fromVersion2_1(node)) {
-		const atField = context.getNodeParameter(from.name, 0, from.default) === from.default;
-		return atField ? { field: fieldNameOf(context, field) } : asValue;
-	}
+	const atParameter = ({ name, displayName }: INodeProperties): Reader => ({
+		name: displayName,
+		read: (itemIndex) => ({ found: true, value: context.getNodeParameter(name, itemIndex, '') }),
+	});
+	const from2_1 = fromVersion2_1(node);
+	if (!fromVersion2(node)) return atParameter(value);
 	// 2.1: a tool's value comes from the model; on the canvas, an expression gives each item's value.
-	if (isToolCopy(node)) return asValue;
-	if (usesExpression(context, [field.name])) return { parameter: field };
-	return { field: fieldNameOf(context, field) };
+	if (from2_1 && isToolCopy(node)) return atParameter(value);
+	if (from2_1 && usesExpression(context, [field.name])) return atParameter(field);
+	if (!from2_1 && context.getNodeParameter(from.name, 0, from.default) !== from.default)
+		return atParameter(value);
+	const path = fieldNameOf(context, field);
+	return {
+		name: `${field.displayName} "${path}"`,
+		field: path,
+		read: (itemIndex) => (path ? valueAtPath(items[itemIndex].json, path) : { found: false }),
+	};
 }
 
 /** A field name parameter, read once per run; one not required may be empty. */
@@ -67,43 +81,26 @@ function fieldNameOf(
 	);
 }
 
-/** Names the item's own fields to pick from. */
-function missingField(
-	where: Where,
-	displayName: string,
-	field: string,
-	json: IDataObject,
-	advice: string,
-): OperationError {
-	const keys = Object.keys(json);
-	const has = keys.length
-		? `The item has the fields ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? ', …' : ''}.`
-		: 'The item is empty.';
-	return refused(where, displayName, field, 'is not a field of the input item', `${has} ${advice}`);
-}
-
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): (itemIndex: number) => string[] {
-	const node = context.getNode();
-	const source = sourceOf(context, CONTACT_IDS);
-	if ('parameter' in source) {
-		const { name, displayName } = source.parameter;
-		return (itemIndex) =>
-			contactIdsOf({ context, itemIndex }, displayName, context.getNodeParameter(name, itemIndex));
-	}
-	const { field } = source;
+	const { name, field = '', read } = readerOf(context, items, CONTACT_IDS);
 	const advice = `Set Contact ID Field to the field that holds the contact ID, or ${
-		fromVersion2_1(node)
+		fromVersion2_1(context.getNode())
 			? 'use an expression in it that gives the IDs'
 			: 'choose Contact IDs From → An Expression'
 	}.`;
 	return (itemIndex) => {
-		const json = items[itemIndex].json;
-		const { found, value } = valueAtPath(json, field);
-		if (!found) throw missingField({ context, itemIndex }, 'Contact ID Field', field, json, advice);
-		return contactIdsOf({ context, itemIndex }, `Contact ID Field "${field}"`, value);
+		const where = { context, itemIndex };
+		const { found, value } = read(itemIndex);
+		if (found) return contactIdsOf(where, name, value);
+		const keys = Object.keys(items[itemIndex].json);
+		const has = keys.length
+			? `The item has the fields ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? ', …' : ''}.`
+			: 'The item is empty.';
+		const problem = 'is not a field of the input item';
+		throw refused(where, 'Contact ID Field', field, problem, `${has} ${advice}`);
 	};
 }
 
@@ -114,68 +111,36 @@ export interface Person {
 	names: { email: string; linkedin_url: string };
 }
 
-interface TextReader {
-	/** As errors name it. */
-	name: string;
-	/** When read at a field. */
-	field?: string;
-	read: (json: IDataObject, where: Where) => string;
-}
-
-function textReader(context: IExecuteFunctions, parameters: PerItemValue): TextReader {
-	const source = sourceOf(context, parameters);
-	if ('parameter' in source) {
-		const name = source.parameter.displayName;
-		const read = (_: IDataObject, where: Where) =>
-			textOf(where, name, context.getNodeParameter(source.parameter.name, where.itemIndex, ''));
-		return { name, read };
-	}
-	const { field } = source;
-	const name = `${parameters.field.displayName} "${field}"`;
-	const read = (json: IDataObject, where: Where) =>
-		textOf(where, name, field ? valueAtPath(json, field).value : undefined);
-	return { name, field, read };
-}
-
 export function personReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): (itemIndex: number) => Person {
-	const email = textReader(context, EMAIL);
-	const linkedinUrl = textReader(context, LINKEDIN_URL);
+	const email = readerOf(context, items, EMAIL);
+	const linkedinUrl = readerOf(context, items, LINKEDIN_URL);
 	const names = { email: email.name, linkedin_url: linkedinUrl.name };
 	// Read at fields, an item with neither is named here; from parameters the request's check names it.
-	const fields = [email.field, linkedinUrl.field];
-	const atFields = fields.every((field) => field !== undefined);
-	return (itemIndex) => {
-		const json = items[itemIndex].json;
-		const where = { context, itemIndex };
-		const person = { email: email.read(json, where), linkedinUrl: linkedinUrl.read(json, where) };
-		if (atFields && !person.email && !person.linkedinUrl)
-			throw noPerson(where, names, fields as string[], json);
-		return { ...person, names };
-	};
-}
-
-function noPerson(
-	where: Where,
-	names: Person['names'],
-	fields: string[],
-	json: IDataObject,
-): OperationError {
-	const found = fields
-		.filter(Boolean)
-		.map((field) => `"${field}": ${showValue(valueAtPath(json, field).value)}`);
-	const keys = Object.keys(json).slice(0, 12).join(', ');
-	const orExpressions = fromVersion2_1(where.context.getNode())
+	const atFields = email.field !== undefined && linkedinUrl.field !== undefined;
+	const orExpressions = fromVersion2_1(context.getNode())
 		? 'use an expression in one of them that gives the value'
 		: 'choose Person From → Expressions';
-	return new OperationError(
-		where.context,
-		`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
-		{
-			itemIndex: where.itemIndex,
-			description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
-		},
-	);
+	return (itemIndex) => {
+		const where = { context, itemIndex };
+		const person = {
+			email: textOf(where, email.name, email.read(itemIndex).value),
+			linkedinUrl: textOf(where, linkedinUrl.name, linkedinUrl.read(itemIndex).value),
+		};
+		if (!atFields || person.email || person.linkedinUrl) return { ...person, names };
+		const found = [email, linkedinUrl]
+			.filter(({ field }) => field)
+			.map(({ field, read }) => `"${field}": ${showValue(read(itemIndex).value)}`);
+		const keys = Object.keys(items[itemIndex].json).slice(0, 12).join(', ');
+		throw new OperationError(
+			context,
+			`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
+			{
+				itemIndex,
+				description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
+			},
+		);
+	};
 }

@@ -1,7 +1,6 @@
 /**
- * Simplify (Search, Unlock and Enrich): each contact as one flat item, the fields people map first;
- * from version 2.1 at most 10, as n8n's guideline asks. The triggers' Simplify flattens an event's
- * contact the same way (and keeps its fields: users map them).
+ * Simplify (Search, Unlock and Enrich): each contact as one flat item, the fields people map first.
+ * The triggers flatten an event's contact the same way, keeping its fields: users map them.
  */
 import type {
 	IDataObject,
@@ -12,24 +11,17 @@ import type {
 
 import { unlockedContactSchema } from '../client/contract';
 import { SIMPLIFY_OPTION } from '../parameters/descriptions';
-import { label } from '../parameters/filterParameters';
+import { choicesOf } from '../parameters/filterParameters';
 import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
 	FROM_VERSION_2_1,
+	ON_CANVAS,
 	fromVersion2_1,
 	shownWhen,
-	withToolDefault,
 } from '../parameters/versions';
 
-/** On by default for an AI agent's tool (before 2.1). */
-const [onCanvas, asTool] = withToolDefault(
-	{
-		...SIMPLIFY_OPTION,
-		displayOptions: { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } },
-	},
-	true,
-);
+const showFor = { show: { resource: ['contact'], operation: ['search', 'unlock', 'enrich'] } };
 
 /** As n8n's guideline names them; agent/toolAnswer.ts applies them. */
 export const TOOL_OUTPUT_CHOICES = [
@@ -47,17 +39,20 @@ export const TOOL_OUTPUT_CHOICES = [
 ] as const;
 
 /** The fields of an unlocked record (its id always comes). */
-export const SELECTABLE_FIELDS = Object.keys(unlockedContactSchema.shape)
-	.filter((field) => field !== 'id')
-	.map((field) => ({ name: label(field), value: field }))
-	.sort((a, b) => a.name.localeCompare(b.name));
+export const SELECTABLE_FIELDS = choicesOf(
+	Object.keys(unlockedContactSchema.shape).filter((field) => field !== 'id'),
+);
 
-const asToolFrom2_1 = shownWhen(onCanvas.displayOptions ?? {}, AS_TOOL, FROM_VERSION_2_1);
+const asToolFrom2_1 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2_1);
 
-/** From 2.1 a tool has Output instead of Simplify. */
+/** A tool's Simplify is on by default; from 2.1 a tool has Output instead. */
 export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
-	onCanvas,
-	{ ...asTool, displayOptions: shownWhen(asTool.displayOptions ?? {}, BEFORE_VERSION_2_1) },
+	{ ...SIMPLIFY_OPTION, displayOptions: shownWhen(showFor, ON_CANVAS) },
+	{
+		...SIMPLIFY_OPTION,
+		default: true,
+		displayOptions: shownWhen(showFor, AS_TOOL, BEFORE_VERSION_2_1),
+	},
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -79,12 +74,6 @@ export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
 	},
 ];
 
-function object(value: unknown): IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value)
-		? (value as IDataObject)
-		: {};
-}
-
 /** Shown flat or left out (work history, unlock time); keys added since follow. */
 const FLATTENED = new Set(Object.keys(unlockedContactSchema.shape));
 
@@ -97,12 +86,14 @@ function present(fields: IDataObject): IDataObject {
 export function simplifyContact(json: IDataObject): IDataObject {
 	if (typeof json.id !== 'string' || (json.first_name === undefined && json.company === undefined))
 		return json;
-	const company = object(json.company);
-	const location = object(json.location);
+	// Any JSON value but null reads as having no such fields.
+	const company = (json.company ?? {}) as IDataObject;
+	const location = (json.location ?? {}) as IDataObject;
 	const name = [json.first_name, json.last_name]
 		.filter((part) => typeof part === 'string' && part)
 		.join(' ');
 	const rest = Object.fromEntries(Object.entries(json).filter(([key]) => !FLATTENED.has(key)));
+	const asIs = (keys: string[]) => Object.fromEntries(keys.map((key) => [key, json[key]]));
 	return present({
 		name: name || null,
 		title: json.title,
@@ -110,19 +101,10 @@ export function simplifyContact(json: IDataObject): IDataObject {
 		email: json.email,
 		phone: json.phone ?? json.mobile_phone,
 		linkedin_url: json.linkedin_url,
-		id: json.id,
-		first_name: json.first_name,
-		last_name: json.last_name,
-		seniority: json.seniority,
-		department: json.department,
+		...asIs(['id', 'first_name', 'last_name', 'seniority', 'department']),
 		company_domain: company.domain,
 		country: location.country,
-		email_status: json.email_status,
-		mobile_phone: json.mobile_phone,
-		has_email: json.has_email,
-		has_phone: json.has_phone,
-		unlocked: json.unlocked,
-		level: json.level,
+		...asIs(['email_status', 'mobile_phone', 'has_email', 'has_phone', 'unlocked', 'level']),
 		...rest,
 	});
 }

@@ -94,12 +94,8 @@ export function levelOf(context: IExecuteFunctions, itemIndex: number): UnlockLe
 }
 
 export function maxCreditsOf(context: IExecuteFunctions, itemIndex: number): number {
-	return wholeNumber(
-		{ context, itemIndex },
-		'Max Credits',
-		context.getNodeParameter('maxCredits', itemIndex, 100),
-		{ min: 0 },
-	);
+	const maxCredits = context.getNodeParameter('maxCredits', itemIndex, 100);
+	return wholeNumber({ context, itemIndex }, 'Max Credits', maxCredits, { min: 0 });
 }
 
 /** "true"/"false" from an expression are taken, anything else refused. */
@@ -217,13 +213,8 @@ export function whenMaxCreditsReachedParameter(
 	};
 }
 
-/** Infinity for Return All. */
 export function resultLimitOf(context: IExecuteFunctions, itemIndex: number): number {
 	if (booleanParameter(context, 'returnAll', 'Return All', itemIndex)) return Infinity;
-	return wholeNumber(
-		{ context, itemIndex },
-		'Limit',
-		context.getNodeParameter('limit', itemIndex, 50),
-		{ min: 1 },
-	);
+	const limit = context.getNodeParameter('limit', itemIndex, 50);
+	return wholeNumber({ context, itemIndex }, 'Limit', limit, { min: 1 });
 }

@@ -26,7 +26,7 @@ const SPECIAL_LABELS: Record<string, string> = {
 const MINOR_WORDS = new Set('a an and as at by for in of on or the to'.split(' '));
 
 /** An option's name from its API value, in Title Case as n8n's guideline asks. */
-export const label = (value: string) =>
+const label = (value: string) =>
 	SPECIAL_LABELS[value] ??
 	value
 		.split(/[_ ]/)
@@ -37,7 +37,7 @@ export const label = (value: string) =>
 		)
 		.join(' ');
 
-const choicesOf = (values: readonly string[]) =>
+export const choicesOf = (values: readonly string[]) =>
 	values
 		.map((value) => ({ name: label(value), value }))
 		.sort((a, b) => a.name.localeCompare(b.name));
@@ -133,9 +133,8 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 };
 
 /**
- * One property each for Search and Create (Create From is set only on Create). The JSON field stays
- * in version 1 only: n8n's rules want no open-ended JSON field, and Additional Filters already
- * takes any filter by name, its value read as JSON.
+ * Create From is set only on Create. The JSON field is version 1's only: n8n's rules want no
+ * open-ended JSON field, and Additional Filters takes any filter by name, its value read as JSON.
  */
 const showForFilters: IDisplayOptions = {
 	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },

@@ -1,7 +1,4 @@
-/**
- * The search filters the node names (Contact → Search, Saved List → Create from filters). The
- * editor's fields are ./filterParameters, reading them ./readFilters, the advice ./filterAdvice.
- */
+/** The search filters the node names, for Contact → Search and Saved List → Create. */
 import {
 	FUNDING_STAGES,
 	KNOWN_DEPARTMENTS,

@@ -1,7 +1,4 @@
-/**
- * The node's parameters as one list, which the editor shows in its order: each operation's panel
- * lists its parameters (a shared one is one property); this merges them keeping every panel's order.
- */
+/** The operations' panels as the node's one list (a shared parameter is one property), in order. */
 import { ApplicationError, type INodeProperties } from 'n8n-workflow';
 
 export function inPanelOrder(panels: INodeProperties[][]): INodeProperties[] {

@@ -1,9 +1,6 @@
 /**
- * The parameters that give each input item's contact IDs (Unlock, Create, Add and Remove Contacts)
- * or person (Enrich). Version 1 evaluates an expression per item (0.2–0.5 ms each); from version 2
- * the default names a field of each item, read directly (about a microsecond), an expression
- * staying possible: in version 2 through "… From", from 2.1 through n8n's Fixed/Expression switch.
- * An agent's tool gets the values from the model ($fromAI). items/perItemReaders.ts reads them.
+ * Each input item's contact IDs or person. Version 1 evaluates an expression per item (0.2–0.5 ms);
+ * from 2 a field of each item is read directly (about a microsecond). A tool's come from the model.
  */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
@@ -16,7 +13,6 @@ import {
 	VERSION_1,
 	VERSION_2,
 	shownWhen,
-	withToolDefault,
 } from './versions';
 
 /**
@@ -155,43 +151,38 @@ export const LINKEDIN_URL: PerItemValue = {
 	what: 'LinkedIn URL',
 };
 
-/**
- * Version 2's expression parameter and its tool copy: on the canvas when "… From" chose it; for a
- * tool also from 2.1, which has no "… From" (a parameter not shown has no value, so `hide` holds).
- */
-function expressionCopies(
-	{ from, value, fromAI }: PerItemValue,
-	displayOptions: IDisplayOptions,
-): INodeProperties[] {
-	const onCanvas = shownWhen(displayOptions, ON_CANVAS, VERSION_2, { [from.name]: ['expression'] });
-	const asTool = shownWhen(displayOptions, AS_TOOL, FROM_VERSION_2);
-	const hide = { [from.name]: [String(from.default)] };
-	return [
-		{ ...value, displayOptions: onCanvas },
-		{ ...value, default: fromAI, displayOptions: { ...asTool, hide } },
-	];
-}
-
 /** Version 1's value parameters; version 2's "… From", fields and expressions; 2.1's fields. */
 function perItemParameters(
 	displayOptions: IDisplayOptions,
 	values: PerItemValue[],
 ): INodeProperties[] {
 	const { from } = values[0];
+	const fromField = { [from.name]: [String(from.default)] };
 	const version1 = shownWhen(displayOptions, VERSION_1);
 	const version2 = shownWhen(displayOptions, VERSION_2);
-	const atField = shownWhen(version2, { [from.name]: [String(from.default)] });
+	const atField = shownWhen(version2, fromField);
 	const from2_1 = shownWhen(displayOptions, FROM_VERSION_2_1, ON_CANVAS);
+	// The expression: version 2's when "… From" chose it; a tool's also from 2.1, which has no
+	// "… From" (a parameter not shown has no value, so `hide` holds).
+	const expression = shownWhen(displayOptions, ON_CANVAS, VERSION_2, {
+		[from.name]: ['expression'],
+	});
+	const asTool = { ...shownWhen(displayOptions, AS_TOOL, FROM_VERSION_2), hide: fromField };
 	return [
 		...values.map(({ value }) => ({ ...value, displayOptions: version1 })),
-		...withToolDefault({ ...from, displayOptions: version2 }, 'expression'),
+		// n8n has no default per use: a tool's "… From" is a copy by `@tool`.
+		{ ...from, displayOptions: shownWhen(version2, ON_CANVAS) },
+		{ ...from, default: 'expression', displayOptions: shownWhen(version2, AS_TOOL) },
 		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: READ_ONCE })),
 		...values.map(({ field, what }) => ({
 			...field,
 			displayOptions: from2_1,
 			hint: `${READ_ONCE} For each item's own ${what}, use an expression.`,
 		})),
-		...values.flatMap((value) => expressionCopies(value, displayOptions)),
+		...values.flatMap(({ value, fromAI }) => [
+			{ ...value, displayOptions: expression },
+			{ ...value, default: fromAI, displayOptions: asTool },
+		]),
 	];
 }
 

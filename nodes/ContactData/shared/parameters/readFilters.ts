@@ -1,7 +1,4 @@
-/**
- * The contract's `filters` object from an item's filter parameters, checked: values as people write
- * them ("Customer Success") become the service's identifiers (customer_success).
- */
+/** The contract's `filters` from an item's filter parameters, in the service's identifiers. */
 import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { searchFiltersSchema, type SearchFilters } from '../client/contract';
@@ -18,53 +15,43 @@ const looseKey = (value: string) =>
 		.toLowerCase()
 		.replace(/[\s_-]+/g, '_');
 
+/** A filter, its value, and the parameter it came from, as errors name it. */
+type Entry = [filter: string, value: unknown, source: string];
+
 export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
 	const where: Where = { context, itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const filters: IDataObject = {};
-	// The parameter each filter came from, as errors name it.
-	const sources: Record<string, string> = {};
-	const put: Put = (filter, value, source) => {
-		filters[filter] = value as IDataObject[string];
-		sources[filter] = source;
-	};
-
-	for (const { parameter, filter, displayName } of LIST_FILTERS) {
-		if (named[parameter] !== undefined) put(filter, named[parameter], displayName);
-	}
-	if (named.keywords !== undefined) put('keywords', named.keywords, 'Keywords');
-	const companySize = companySizeOf(where, named);
-	if (companySize) put('company_size', companySize, COMPANY_SIZE);
-
 	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
-	putAdditionalFilters(where, additional as Array<{ name?: unknown; value?: unknown }>, put);
-	const json = filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}'));
-	for (const [key, value] of Object.entries(json))
-		put(key, value, `Additional Filters (JSON) › ${key}`);
-
+	// A later entry for the same filter wins.
+	const entries: Entry[] = [
+		...LIST_FILTERS.map(
+			({ parameter, filter, displayName }): Entry => [filter, named[parameter], displayName],
+		),
+		['keywords', named.keywords, 'Keywords'],
+		['company_size', companySizeOf(where, named), COMPANY_SIZE],
+		...additionalFilters(where, additional as Array<{ name?: unknown; value?: unknown }>),
+		...filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}')),
+	];
+	const given = entries.filter(([, value]) => value !== undefined);
+	const filters = Object.fromEntries(given.map(([key, value]) => [key, value])) as IDataObject;
+	const sources = Object.fromEntries(given.map(([key, , source]) => [key, source]));
 	inServiceForm(where, filters, sources);
 	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
 }
 
-type Put = (filter: string, value: unknown, source: string) => void;
-
 /** A text value that reads as JSON is taken as JSON. */
-function putAdditionalFilters(
+function additionalFilters(
 	where: Where,
 	additional: Array<{ name?: unknown; value?: unknown }>,
-	put: Put,
-): void {
-	for (const { name, value } of additional) {
+): Entry[] {
+	return additional.map(({ name, value }) => {
 		const key = textOf(where, 'Additional Filters', name);
-		if (key === '')
-			throw refused(
-				where,
-				'Additional Filters',
-				name,
-				'is not a filter name: every added filter needs one',
-			);
-		put(key, typeof value === 'string' ? parseLoose(value) : value, `Additional Filters › ${key}`);
-	}
+		const problem = 'is not a filter name: every added filter needs one';
+		if (key === '') throw refused(where, 'Additional Filters', name, problem);
+		const text = typeof value === 'string' ? value.trim() : undefined;
+		const parsed = text === undefined ? value : jsonParse(text, { fallbackValue: text });
+		return [key, parsed, `Additional Filters › ${key}`];
+	});
 }
 
 /** `<min>-<max>` when either size is set. */
@@ -118,18 +105,9 @@ function inServiceWords(
 	return identifier;
 }
 
-function parseLoose(value: string): unknown {
-	const trimmed = value.trim();
-	try {
-		return JSON.parse(trimmed) as unknown;
-	} catch {
-		return trimmed;
-	}
-}
-
 /** Version 1's Additional Filters (JSON). */
-function filtersJsonOf(where: Where, raw: unknown): IDataObject {
-	if (typeof raw === 'string' && raw.trim() === '') return {};
+function filtersJsonOf(where: Where, raw: unknown): Entry[] {
+	if (typeof raw === 'string' && raw.trim() === '') return [];
 	let json = raw;
 	let problem = 'is not a JSON object';
 	try {
@@ -137,7 +115,12 @@ function filtersJsonOf(where: Where, raw: unknown): IDataObject {
 	} catch {
 		problem = 'is not valid JSON';
 	}
-	if (json && typeof json === 'object' && !Array.isArray(json)) return json as IDataObject;
+	if (json && typeof json === 'object' && !Array.isArray(json))
+		return Object.entries(json).map(([key, value]) => [
+			key,
+			value,
+			`Additional Filters (JSON) › ${key}`,
+		]);
 	throw refused(
 		where,
 		'Additional Filters (JSON)',

@@ -1,10 +1,8 @@
-/**
- * The subtitles under the nodes on the canvas, in Title Case as n8n's guidelines ask: `subtitle` is
- * an expression, so each writes a map from option value to name into one.
- */
+/** Canvas subtitles in Title Case: `subtitle` is an expression, so each holds a value-name map. */
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-const optionsOf = (property: INodeProperties) => (property.options ?? []) as INodePropertyOptions[];
+const optionsOf = (property?: INodeProperties) =>
+	(property?.options ?? []) as INodePropertyOptions[];
 
 /** "Unlock: Contact". */
 export function operationSubtitle(
@@ -24,8 +22,6 @@ export function operationSubtitle(
 /** "On Job Change, Role Change". */
 export function eventsSubtitle(properties: INodeProperties[]): string {
 	const events = properties.find(({ name }) => name === 'events');
-	const names = Object.fromEntries(
-		optionsOf(events ?? ({} as INodeProperties)).map(({ value, name }) => [value, name]),
-	);
+	const names = Object.fromEntries(optionsOf(events).map(({ value, name }) => [value, name]));
 	return `={{ "On " + $parameter["events"].map((event) => (${JSON.stringify(names)})[event]).join(", ") }}`;
 }

@@ -6,7 +6,7 @@
  * - 2.1: Simplify gives at most 10 fields; a tool has Output instead of Simplify (items/simplify.ts);
  *   n8n's Fixed/Expression switch replaces "Contact IDs From" and "Person From".
  */
-import type { IDisplayOptions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INode } from 'n8n-workflow';
 
 export const VERSION_1 = { '@version': [1] };
 export const VERSION_2 = { '@version': [2] };
@@ -18,17 +18,9 @@ export const FROM_VERSION_2_1 = { '@version': [{ _cnd: { gte: 2.1 } }] };
 export const ON_CANVAS = { '@tool': [false] };
 export const AS_TOOL = { '@tool': [true] };
 
-export function fromVersion2(node: INode): boolean {
-	return node.typeVersion >= 2;
-}
-
-export function isToolCopy(node: INode): boolean {
-	return node.type.endsWith('Tool');
-}
-
-export function fromVersion2_1(node: INode): boolean {
-	return node.typeVersion >= 2.1;
-}
+export const fromVersion2 = (node: INode) => node.typeVersion >= 2;
+export const fromVersion2_1 = (node: INode) => node.typeVersion >= 2.1;
+export const isToolCopy = (node: INode) => node.type.endsWith('Tool');
 
 /** Narrowed by more conditions, all of which must hold. */
 export function shownWhen(
@@ -39,16 +31,4 @@ export function shownWhen(
 		...displayOptions,
 		show: Object.assign({}, displayOptions.show, ...conditions),
 	} as IDisplayOptions;
-}
-
-/** Another default for an agent's tool: n8n has no default per use, so two copies by `@tool`. */
-export function withToolDefault(
-	property: INodeProperties,
-	toolDefault: INodeProperties['default'],
-): INodeProperties[] {
-	const displayOptions = property.displayOptions ?? {};
-	return [
-		{ ...property, displayOptions: shownWhen(displayOptions, ON_CANVAS) },
-		{ ...property, default: toolDefault, displayOptions: shownWhen(displayOptions, AS_TOOL) },
-	];
 }

@@ -2,7 +2,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { EVENT_TYPES } from '../../../../../nodes/ContactData/shared/client/contract';
-import { toEventTypes } from '../../../../../nodes/ContactData/shared/parameters/eventsToWatch';
+import { toEventTypes } from '../../../../../nodes/ContactData/shared/parameters/watched';
 
 const node: INode = {
 	id: 'trigger',

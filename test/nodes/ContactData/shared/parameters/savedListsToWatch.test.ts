@@ -2,7 +2,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { LIST_ID_PATTERN } from '../../../../../nodes/ContactData/shared/client/contract';
-import { toListIds } from '../../../../../nodes/ContactData/shared/parameters/savedListsToWatch';
+import { toListIds } from '../../../../../nodes/ContactData/shared/parameters/watched';
 import { triggerProperties } from '../../../../../nodes/ContactData/trigger/parameters';
 
 const node: INode = {

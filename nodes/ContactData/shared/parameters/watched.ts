@@ -1,9 +1,32 @@
-/** Both triggers' "Saved Lists to Watch": saved lists picked or given by ID, and how they are read. */
+/** What both triggers watch: Events, and Saved Lists to Watch; as chosen or from an expression. */
 import type { INode, INodeProperties } from 'n8n-workflow';
 
 import { ID_PREFIXES, LIST_ID_PATTERN } from '../client/contract';
 import { OperationError } from '../client/failures';
 import { savedListPicker } from './descriptions';
+
+/** In the order offered, without repeats; `elsewhere` says where the others come from. */
+export function toEventTypes<T extends string>(
+	node: INode,
+	value: unknown,
+	offered: readonly T[],
+	elsewhere?: string,
+): T[] {
+	const given = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((entry) => String(entry).trim())
+		.filter((entry) => entry !== '');
+	const unknown = given.find((entry) => !(offered as readonly string[]).includes(entry));
+	if (unknown !== undefined || given.length === 0) {
+		const message =
+			unknown !== undefined
+				? `Unknown event "${unknown}" in "Events"`
+				: 'Choose at least one event in "Events"';
+		throw new OperationError(node, message, {
+			description: `Events must be among: ${offered.join(', ')}${elsewhere ? ` (${elsewhere})` : ''}.`,
+		});
+	}
+	return offered.filter((type) => given.includes(type));
+}
 
 export function savedListsToWatch(description: string, hint?: string): INodeProperties {
 	return {
