@@ -48,9 +48,7 @@ export function apiError(
 	context: RaisedIn,
 	statusCode: number,
 	body: unknown,
-	itemIndex?: number,
-	pathParameter?: string,
-	fieldNames?: FieldNames,
+	{ itemIndex, pathParameter, fieldNames }: Partial<ApiRequest> = {},
 ): ApiFailure {
 	const parsed = apiErrorBodySchema.safeParse(body);
 	const error = parsed.success ? parsed.data.error : undefined;

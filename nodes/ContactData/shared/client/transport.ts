@@ -87,23 +87,17 @@ export async function apiRequest<T = unknown>(
 	const rateClass = rateLimitClassOf(request.method, request.path);
 	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 	const call: Call<T> = { context: this, credential, request, window };
+	// Sent again where the answer allows, until a 2xx or a failure (thrown).
 	try {
-		return await sendUntilAnswered(call);
+		for (;;) {
+			const send = (sentAt: number) => sendOnce(call, sentAt);
+			const attempt = await inTurn(this, window, request.itemIndex, send);
+			if (attempt.kind === 'ok') return attempt.response;
+			if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
+			else await afterTransient(call, attempt);
+		}
 	} catch (error) {
 		throw failureAfter(this, request, call.lostBefore, error);
-	}
-}
-
-/** Sends, and sends again where the answer allows, until a 2xx or a failure (thrown). */
-async function sendUntilAnswered<T>(call: Call<T>): Promise<ApiResponse<T>> {
-	const { context, request, window } = call;
-	for (;;) {
-		const attempt = await inTurn(context, window, request.itemIndex, (sentAt) =>
-			sendOnce(call, sentAt),
-		);
-		if (attempt.kind === 'ok') return attempt.response;
-		if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
-		else await afterTransient(call, attempt);
 	}
 }
 
@@ -202,7 +196,5 @@ async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise
 	if (isTransientStatus(statusCode))
 		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode };
 	if (statusCode >= 300 && statusCode < 400) throw redirected(context, credential, request, raw);
-	const { itemIndex, pathParameter, fieldNames } = request;
-	const scrubbed = scrub(body, credential.apiKey);
-	throw apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
+	throw apiError(context, statusCode, scrub(body, credential.apiKey), request);
 }
