@@ -145,7 +145,7 @@ async function sendOnce<T>(call: Call<T>, sentAt: number): Promise<Attempt<T>> {
 		return { kind: 'transient', ...noAnswer(call, error) };
 	}
 	// Refused and failed calls count against the limit too, and say so in their headers.
-	if (raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
+	if (call.window && raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
 	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(call, raw);
 	return await readRefusal(call, raw);
 }
@@ -191,7 +191,7 @@ async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
 	if (statusCode === 429) {
 		const waitMs = rateLimitedWaitMs(headers);
-		noteRateLimited(call.window, waitMs, headers);
+		if (call.window) noteRateLimited(call.window, waitMs, headers);
 		return { kind: 'rateLimited', waitMs };
 	}
 	if (isTransientStatus(statusCode))
