@@ -56,27 +56,22 @@ export function apiError(
 	const field = typeof details.field === 'string' ? details.field : undefined;
 	// The sandbox and the service start a field's message with the field: said once, by its parameter.
 	const reason = field && error ? error.message.replace(`${field}: `, '') : error?.message;
-	const parameter = field
-		? parameterOf(field, fieldNames)
-		: error?.code === 'not_found'
-			? pathParameter
-			: undefined;
+	const notFound = error?.code === 'not_found';
+	const parameter = field ? parameterOf(field, fieldNames) : notFound ? pathParameter : undefined;
 	const headline = parameter ? `${parameter}: ${reason}` : error?.message;
-	const advice: string[] = [];
-	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
-	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
-		advice.unshift(
-			`Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`,
-		);
-	}
-	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
-	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';
-	const kind =
-		statusCode >= 500 ? 'lostAnswer' : error?.code === 'not_found' ? 'noMatch' : 'refused';
+	const description = [
+		error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '',
+		error?.code === 'insufficient_credits' && details.required !== undefined
+			? `Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`
+			: '',
+		error && ERROR_ADVICE[error.code],
+		Array.isArray(details.ids) ? `Unknown ids: ${details.ids.map(String).join(', ')}` : '',
+	];
+	const kind = statusCode >= 500 ? 'lostAnswer' : notFound ? 'noMatch' : 'refused';
 	return new ApiFailure(context, kind, {
 		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
 		message: headline ?? `The Contact Data API answered ${statusCode}`,
-		description: [code, ...advice].filter(Boolean).join(' '),
+		description: description.filter(Boolean).join(' '),
 		status: statusCode,
 		apiCode: error?.code,
 		itemIndex,
