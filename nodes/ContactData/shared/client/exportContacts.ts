@@ -70,8 +70,7 @@ export async function* exportedContacts(
 ): AsyncGenerator<IDataObject> {
 	const scanner = new ContactObjectScanner();
 	for await (const chunk of stream) {
-		for (const text of scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) {
+		for (const text of scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
 			yield JSON.parse(text) as IDataObject;
-		}
 	}
 }
