@@ -40,10 +40,7 @@ const ERROR_ADVICE: Record<string, string> = {
 	too_many_ids: 'Send fewer ids per call.',
 };
 
-/**
- * An API error answer: the parameter behind the field (or the path's id) and the API's reason as
- * the headline. A 4xx was not carried out; after a 5xx it is not known.
- */
+/** An API error answer, headlined by the parameter behind its field (or the path's id). */
 export function apiError(
 	context: RaisedIn,
 	statusCode: number,
@@ -67,6 +64,7 @@ export function apiError(
 		error && ERROR_ADVICE[error.code],
 		Array.isArray(details.ids) ? `Unknown ids: ${details.ids.map(String).join(', ')}` : '',
 	];
+	// A 4xx was not carried out; after a 5xx it is not known.
 	const kind = statusCode >= 500 ? 'lostAnswer' : notFound ? 'noMatch' : 'refused';
 	return new ApiFailure(context, kind, {
 		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,

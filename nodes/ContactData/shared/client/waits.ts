@@ -12,7 +12,7 @@ export interface WaitContext {
 const WAIT_SLICE_MS = 200;
 
 export function cancelSignalOf(context: WaitContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+	return context.getExecutionCancelSignal?.();
 }
 
 export function stopped(context: WaitContext, itemIndex: number | undefined): OperationError {
