@@ -2,7 +2,7 @@
 import type { JsonObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
-import { scrub, type ApiContext, type ApiCredential } from './apiCredential';
+import { scrub, type ApiContext } from './apiCredential';
 import { apiErrorBodySchema } from './contract';
 import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
 import { firstHeaderValue } from './headers';
@@ -13,7 +13,7 @@ import {
 	isTimeout,
 	RATE_LIMITED_WINDOWS,
 } from './retries';
-import type { ApiRequest, ApiResponse } from './transport';
+import type { ApiRequest, ApiResponse, Call } from './transport';
 import { stopped } from './waits';
 
 /** How the editor names a body's field (`undefined`: the API's field is named as it is). */
@@ -40,17 +40,12 @@ const ERROR_ADVICE: Record<string, string> = {
 	too_many_ids: 'Send fewer ids per call.',
 };
 
-/**
- * An API error answer: the parameter behind the field (or the path's id) and the API's reason as
- * the headline. A 4xx was not carried out; after a 5xx it is not known.
- */
+/** An API error answer, headlined by the parameter behind its field (or the path's id). */
 export function apiError(
 	context: RaisedIn,
 	statusCode: number,
 	body: unknown,
-	itemIndex?: number,
-	pathParameter?: string,
-	fieldNames?: FieldNames,
+	{ itemIndex, pathParameter, fieldNames }: Partial<ApiRequest> = {},
 ): ApiFailure {
 	const parsed = apiErrorBodySchema.safeParse(body);
 	const error = parsed.success ? parsed.data.error : undefined;
@@ -58,34 +53,28 @@ export function apiError(
 	const field = typeof details.field === 'string' ? details.field : undefined;
 	// The sandbox and the service start a field's message with the field: said once, by its parameter.
 	const reason = field && error ? error.message.replace(`${field}: `, '') : error?.message;
-	const parameter = field
-		? parameterOf(field, fieldNames)
-		: error?.code === 'not_found'
-			? pathParameter
-			: undefined;
+	const notFound = error?.code === 'not_found';
+	const parameter = field ? parameterOf(field, fieldNames) : notFound ? pathParameter : undefined;
 	const headline = parameter ? `${parameter}: ${reason}` : error?.message;
-	const advice: string[] = [];
-	if (error?.code && ERROR_ADVICE[error.code]) advice.push(ERROR_ADVICE[error.code]);
-	if (error?.code === 'insufficient_credits' && details.required !== undefined) {
-		advice.unshift(
-			`Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`,
-		);
-	}
-	if (Array.isArray(details.ids)) advice.push(`Unknown ids: ${details.ids.map(String).join(', ')}`);
-	const code = error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '';
-	const kind =
-		statusCode >= 500 ? 'lostAnswer' : error?.code === 'not_found' ? 'noMatch' : 'refused';
+	const description = [
+		error ? `${statusCode} ${error.code}${field ? ` (API field: ${field})` : ''}.` : '',
+		error?.code === 'insufficient_credits' && details.required !== undefined
+			? `Required ${String(details.required)} credits; the balance is ${String(details.balance)}.`
+			: '',
+		error && ERROR_ADVICE[error.code],
+		Array.isArray(details.ids) ? `Unknown ids: ${details.ids.map(String).join(', ')}` : '',
+	];
+	// A 4xx was not carried out; after a 5xx it is not known.
+	const kind = statusCode >= 500 ? 'lostAnswer' : notFound ? 'noMatch' : 'refused';
 	return new ApiFailure(context, kind, {
 		body: { code: error?.code ?? null, message: error?.message ?? null, details } as JsonObject,
 		message: headline ?? `The Contact Data API answered ${statusCode}`,
-		description: [code, ...advice].filter(Boolean).join(' '),
+		description: description.filter(Boolean).join(' '),
 		status: statusCode,
 		apiCode: error?.code,
 		itemIndex,
 	});
 }
-
-type CallNamed = Pick<ApiRequest, 'method' | 'path' | 'itemIndex'>;
 
 /** An attempt that got no usable answer (it may have been carried out): "it answered 503". */
 export interface NoUsableAnswer {
@@ -96,12 +85,9 @@ export interface NoUsableAnswer {
 }
 
 /** A call that got no answer: thrown, unless the connection was lost on the way (to resend). */
-export function noAnswer(
-	context: ApiContext,
-	{ baseUrl, timeoutMs }: ApiCredential,
-	{ method, path, itemIndex }: CallNamed,
-	error: unknown,
-): NoUsableAnswer {
+export function noAnswer({ context, credential, request }: Call, error: unknown): NoUsableAnswer {
+	const { baseUrl, timeoutMs } = credential;
+	const { method, path, itemIndex } = request;
 	const code = errorCodeOf(error);
 	if (code === 'ERR_CANCELED') throw stopped(context, itemIndex);
 	// Not retried after a timeout: an API that does not answer in this time would only be waited on
@@ -168,14 +154,10 @@ export function downloadFailed(
 }
 
 /** A 3xx: the API never redirects, so the call is not followed (the key stays at the Base URL). */
-export function redirected(
-	context: ApiContext,
-	{ baseUrl, apiKey }: ApiCredential,
-	call: CallNamed,
-	{ statusCode, headers }: Omit<ApiResponse<unknown>, 'body'>,
-): ApiFailure {
+export function redirected(call: Call, { statusCode, headers }: ApiResponse<unknown>): ApiFailure {
+	const { baseUrl, apiKey } = call.credential;
 	const location = firstHeaderValue(headers, 'location');
-	return new ApiFailure(context, 'lostAnswer', {
+	return new ApiFailure(call.context, 'lostAnswer', {
 		message: `The Contact Data API answered ${statusCode}, a redirect`,
 		description: scrub(
 			`The API does not redirect, so the call was not sent on${location ? ` to ${location}` : ''}. Check the Base URL in the Contact Data API credential (${baseUrl}).`,
@@ -183,14 +165,13 @@ export function redirected(
 		),
 		status: statusCode,
 		apiCode: 'redirected',
-		itemIndex: call.itemIndex,
+		itemIndex: call.request.itemIndex,
 	});
 }
 
 /** A 2xx JSON answer without a field the node needs (or with it in another form). */
 export function unexpectedAnswer(
-	context: ApiContext,
-	call: CallNamed,
+	{ context, request }: Call,
 	statusCode: number,
 	error: ZodError,
 ): ApiFailure {
@@ -204,59 +185,48 @@ export function unexpectedAnswer(
 	return new ApiFailure(context, 'unreadableAnswer', {
 		code: 'unexpected_answer',
 		message: `The Contact Data API answered ${headline}`,
-		description: `${call.method} ${call.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
-		itemIndex: call.itemIndex,
+		description: `${request.method} ${request.path} answered ${statusCode}, but the node needs \`${field}\`${'expected' in issue ? ` (${String(issue.expected)})` : ''}: ${issue.message}. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
+		itemIndex: request.itemIndex,
 	});
 }
 
 /** A call that met 429 for as long as the rate windows allow. */
-export function keptRateLimited(
-	context: ApiContext,
-	call: CallNamed,
-	waitedMs: number,
-): ApiFailure {
+export function keptRateLimited({ context, request }: Call, waitedMs: number): ApiFailure {
 	return new ApiFailure(context, 'rateLimited', {
 		message: 'The Contact Data API kept answering 429 (rate limited)',
 		description: `Gave up after ${Math.round(waitedMs / 1000)} s of waiting as the API asked, ${RATE_LIMITED_WINDOWS} rate windows. Another workflow or program is using the same API key heavily.`,
 		status: 429,
 		apiCode: 'rate_limited',
-		itemIndex: call.itemIndex,
+		itemIndex: request.itemIndex,
 	});
 }
 
 /** A call that got no usable answer and is not sent again, named by what the last attempt met. */
-export function keptFailing(
-	context: ApiContext,
-	call: CallNamed,
-	last: NoUsableAnswer,
-	attempts: number,
-	safeToRetry: boolean,
-): ApiFailure {
+export function keptFailing(call: Call, last: NoUsableAnswer, safeToRetry: boolean): ApiFailure {
+	const { method, path, itemIndex } = call.request;
 	const code = last.code ? ` (${last.code})` : '';
-	return new ApiFailure(context, 'lostAnswer', {
+	return new ApiFailure(call.context, 'lostAnswer', {
 		message: `No usable answer from the Contact Data API: ${last.reason}`,
 		description: safeToRetry
-			? `${call.method} ${call.path} was tried ${attempts} times, with no usable answer${code}. Try again later.`
-			: `${call.method} ${call.path} was not sent again automatically, because repeating it could act twice${code}. Check the result in the service before running it again.`,
+			? `${method} ${path} was tried ${call.unanswered} times, with no usable answer${code}. Try again later.`
+			: `${method} ${path} was not sent again automatically, because repeating it could act twice${code}. Check the result in the service before running it again.`,
 		status: last.status,
 		code: last.status ? 'unavailable' : 'no_answer',
 		apiCode: last.status ? 'unavailable' : undefined,
-		itemIndex: call.itemIndex,
+		itemIndex,
 	});
 }
 
 /** How a call ended: a refusal after a lost answer says nothing of the lost attempt's effect. */
 export function failureAfter(
-	context: ApiContext,
-	call: CallNamed,
-	lost: NoUsableAnswer | undefined,
+	{ context, request, lostBefore: lost }: Call,
 	refusal: unknown,
 ): unknown {
 	if (lost === undefined || !certainlyNotCarriedOut(refusal)) return refusal;
 	return new ApiFailure(context, 'lostAnswer', {
 		message: `No answer came back from the Contact Data API (${lost.reason}), and sent again: ${failureOf(refusal)?.headline}`,
-		description: `${call.method} ${call.path} may have been carried out by the attempt whose answer was lost${lost.code ? ` (${lost.code})` : ''}. Check the result in the service before running it again.`,
+		description: `${request.method} ${request.path} may have been carried out by the attempt whose answer was lost${lost.code ? ` (${lost.code})` : ''}. Check the result in the service before running it again.`,
 		code: 'no_answer',
-		itemIndex: call.itemIndex,
+		itemIndex: request.itemIndex,
 	});
 }

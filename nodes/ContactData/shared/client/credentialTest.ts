@@ -57,21 +57,13 @@ export async function testContactDataApiCredential(
 			resolveWithFullResponse: true,
 			timeout: timeoutMs,
 		})) as Answer;
-		return outcomeOf(answer);
+		// A 2xx is the API only when its body is a balance: a web site or a proxy's page answers 2xx too.
+		const isApi = answer.statusCode < 300 && balanceSchema.safeParse(answer.body).success;
+		if (isApi) return { status: 'OK', message: 'Connection successful!' };
+		return { status: 'Error', message: refusalOf(answer) };
 	} catch (error) {
 		return { status: 'Error', message: scrub(unanswered(baseUrl, timeoutMs, error), apiKey) };
 	}
-}
-
-/**
- * The outcome of an answer, by its status. A 2xx is the API only when its body is a balance: a Base
- * URL that points at a web site, a proxy's page or another service answers 2xx too.
- */
-function outcomeOf(answer: Answer): INodeCredentialTestResult {
-	const { statusCode, body } = answer;
-	if (statusCode >= 200 && statusCode < 300 && balanceSchema.safeParse(body).success)
-		return { status: 'OK', message: 'Connection successful!' };
-	return { status: 'Error', message: refusalOf(answer) };
 }
 
 function refusalOf({ statusCode, statusMessage, body }: Answer): string {

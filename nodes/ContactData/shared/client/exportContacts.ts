@@ -1,14 +1,7 @@
 /** The contacts of a JSON export, one at a time as its bytes arrive: a list is never held whole. */
 import type { IDataObject } from 'n8n-workflow';
 
-const BYTE = {
-	quote: 0x22,
-	backslash: 0x5c,
-	open: 0x7b,
-	close: 0x7d,
-	openArray: 0x5b,
-	closeArray: 0x5d,
-};
+const [QUOTE, BACKSLASH, OPEN, CLOSE, OPEN_ARRAY, CLOSE_ARRAY] = Buffer.from('"\\{}[]');
 
 /**
  * Cuts the contact objects out of a JSON export as its chunks arrive. JSON's structural bytes are
@@ -33,15 +26,14 @@ class ContactObjectScanner {
 		for (let i = 0; i < chunk.length; i++) {
 			const byte = chunk[i];
 			if (this.inString) this.readString(byte);
-			else if (byte === BYTE.quote) {
+			else if (byte === QUOTE) {
 				this.inString = true;
 				if (this.depth === 1) this.key = [];
-			} else if (byte === BYTE.open || byte === BYTE.openArray) {
-				if (this.depth === 2 && this.inContacts && byte === BYTE.open) this.start = i;
-				if (this.depth === 1 && byte === BYTE.openArray)
-					this.inContacts = this.lastKey === 'contacts';
+			} else if (byte === OPEN || byte === OPEN_ARRAY) {
+				if (this.depth === 2 && this.inContacts && byte === OPEN) this.start = i;
+				if (this.depth === 1 && byte === OPEN_ARRAY) this.inContacts = this.lastKey === 'contacts';
 				this.depth++;
-			} else if (byte === BYTE.close || byte === BYTE.closeArray) {
+			} else if (byte === CLOSE || byte === CLOSE_ARRAY) {
 				this.depth--;
 				if (this.depth === 2 && this.start !== -1) {
 					this.parts.push(chunk.subarray(this.start, i + 1));
@@ -61,8 +53,8 @@ class ContactObjectScanner {
 	}
 
 	private readString(byte: number): void {
-		if (this.escaped || byte !== BYTE.quote) {
-			this.escaped = !this.escaped && byte === BYTE.backslash;
+		if (this.escaped || byte !== QUOTE) {
+			this.escaped = !this.escaped && byte === BACKSLASH;
 			this.key?.push(byte);
 			return;
 		}
@@ -78,8 +70,7 @@ export async function* exportedContacts(
 ): AsyncGenerator<IDataObject> {
 	const scanner = new ContactObjectScanner();
 	for await (const chunk of stream) {
-		for (const text of scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)) {
+		for (const text of scanner.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
 			yield JSON.parse(text) as IDataObject;
-		}
 	}
 }

@@ -76,7 +76,7 @@ export async function openSignedUrl(
 			if (statusCode >= 200 && statusCode < 300) return response;
 			const body = await readJsonStream(response.body);
 			if (!isTransientStatus(statusCode) || lastAttempt)
-				throw apiError(this, statusCode, body, itemIndex);
+				throw apiError(this, statusCode, body, { itemIndex });
 		}
 		await pause(this, backoffMs(attempt), itemIndex);
 	}

@@ -134,12 +134,7 @@ function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
 }
 
 /** An answer the API counted (any with rate-limit headers but a 429): what is left, and others' use. */
-export function noteCountedCall(
-	window: RateWindow | undefined,
-	sentAt: number,
-	headers: ResponseHeaders = {},
-): void {
-	if (!window) return;
+export function noteCountedCall(window: RateWindow, sentAt: number, headers: ResponseHeaders) {
 	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
 	if (remaining === undefined) return;
 	const now = Date.now();
@@ -171,12 +166,7 @@ function noteShares(window: RateWindow, limit: number, used: number, now: number
 }
 
 /** A 429 (not counted): others took the slots counted on; wait as asked, then wake as `paceMs` says. */
-export function noteRateLimited(
-	window: RateWindow | undefined,
-	waitMs: number,
-	headers: ResponseHeaders = {},
-): void {
-	if (!window) return;
+export function noteRateLimited(window: RateWindow, waitMs: number, headers: ResponseHeaders) {
 	const now = Date.now();
 	noteWindow(window, headers);
 	window.othersUntil = now + windowMsOf(window);

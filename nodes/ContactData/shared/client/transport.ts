@@ -65,7 +65,7 @@ type Attempt<T> =
 	| ({ kind: 'transient' } & NoUsableAnswer);
 
 /** One call as it goes: what it is, and what it has met so far. */
-interface Call<T> {
+export interface Call<T = unknown> {
 	context: ApiContext;
 	credential: ApiCredential;
 	request: ApiRequest<T>;
@@ -87,47 +87,41 @@ export async function apiRequest<T = unknown>(
 	const rateClass = rateLimitClassOf(request.method, request.path);
 	const window = rateClass ? rateWindowOf(`${baseUrl}|${keyHash}|${rateClass}`) : undefined;
 	const call: Call<T> = { context: this, credential, request, window };
+	// Sent again where the answer allows, until a 2xx or a failure (thrown).
 	try {
-		return await sendUntilAnswered(call);
+		for (;;) {
+			const send = (sentAt: number) => sendOnce(call, sentAt);
+			const attempt = await inTurn(this, window, request.itemIndex, send);
+			if (attempt.kind === 'ok') return attempt.response;
+			if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
+			else await afterTransient(call, attempt);
+		}
 	} catch (error) {
-		throw failureAfter(this, request, call.lostBefore, error);
-	}
-}
-
-/** Sends, and sends again where the answer allows, until a 2xx or a failure (thrown). */
-async function sendUntilAnswered<T>(call: Call<T>): Promise<ApiResponse<T>> {
-	const { context, request, window } = call;
-	for (;;) {
-		const attempt = await inTurn(context, window, request.itemIndex, (sentAt) =>
-			sendOnce(call, sentAt),
-		);
-		if (attempt.kind === 'ok') return attempt.response;
-		if (attempt.kind === 'rateLimited') await afterRateLimited(call, attempt.waitMs);
-		else await afterTransient(call, attempt);
+		throw failureAfter(call, error);
 	}
 }
 
 /** After a 429: gives up past the rate windows allowed, else waits (in turn, where there is a window). */
-async function afterRateLimited(call: Call<unknown>, waitMs: number): Promise<void> {
+async function afterRateLimited(call: Call, waitMs: number): Promise<void> {
 	const { context, request, window } = call;
 	const since = (call.rateLimitedSince ??= Date.now());
 	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
 	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
 	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs)
-		throw keptRateLimited(context, request, Date.now() - since);
+		throw keptRateLimited(call, Date.now() - since);
 	// With a window the wait happens in turn, before the next send.
 	if (!window) await pause(context, jittered(waitMs), request.itemIndex);
 }
 
 /** After a 5xx, a lost connection or a garbled body: gives up where unsafe or too often, else backs off. */
-async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promise<void> {
+async function afterTransient(call: Call, last: NoUsableAnswer): Promise<void> {
 	const { context, request } = call;
 	call.lostBefore ??= last;
 	const safeToRetry =
 		request.safeToRetry ?? (request.method !== 'POST' || request.idempotencyKey !== undefined);
 	const attempts = (call.unanswered = (call.unanswered ?? 0) + 1);
 	if (!safeToRetry || attempts >= MAX_TRANSIENT_ATTEMPTS)
-		throw keptFailing(context, request, last, attempts, safeToRetry);
+		throw keptFailing(call, last, safeToRetry);
 	const delay = backoffMs(attempts);
 	context.logger.debug(
 		`Contact Data API: ${last.reason} on ${request.method} ${request.path}; retrying in ${delay} ms (attempt ${attempts + 1} of ${MAX_TRANSIENT_ATTEMPTS})`,
@@ -136,7 +130,7 @@ async function afterTransient(call: Call<unknown>, last: NoUsableAnswer): Promis
 }
 
 async function sendOnce<T>(call: Call<T>, sentAt: number): Promise<Attempt<T>> {
-	const { context, credential, request } = call;
+	const { context, credential } = call;
 	const { decrypted } = credential;
 	let raw: ApiResponse<unknown>;
 	try {
@@ -148,15 +142,15 @@ async function sendOnce<T>(call: Call<T>, sentAt: number): Promise<Attempt<T>> {
 			{ credentialsDecrypted: { ...decrypted, data: { ...decrypted.data } } },
 		)) as ApiResponse<unknown>;
 	} catch (error) {
-		return { kind: 'transient', ...noAnswer(context, credential, request, error) };
+		return { kind: 'transient', ...noAnswer(call, error) };
 	}
 	// Refused and failed calls count against the limit too, and say so in their headers.
-	if (raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
+	if (call.window && raw.statusCode !== 429) noteCountedCall(call.window, sentAt, raw.headers);
 	if (raw.statusCode >= 200 && raw.statusCode < 300) return readSuccess(call, raw);
 	return await readRefusal(call, raw);
 }
 
-function httpOptionsOf({ credential, request }: Call<unknown>): IHttpRequestOptions {
+function httpOptionsOf({ credential, request }: Call): IHttpRequestOptions {
 	return {
 		method: request.method,
 		url: `${credential.baseUrl}${request.path}`,
@@ -178,14 +172,15 @@ function httpOptionsOf({ credential, request }: Call<unknown>): IHttpRequestOpti
 	};
 }
 
-function readSuccess<T>({ context, request }: Call<T>, raw: ApiResponse<unknown>): Attempt<T> {
+function readSuccess<T>(call: Call<T>, raw: ApiResponse<unknown>): Attempt<T> {
+	const { request } = call;
 	const { statusCode, headers } = raw;
 	if (request.stream || !request.schema) return { kind: 'ok', response: raw as ApiResponse<T> };
 	// n8n hands over a body that is not JSON as text: garbled on the way, worth another try.
 	if (raw.body === null || typeof raw.body !== 'object')
 		return { kind: 'transient', reason: 'its answer was not readable' };
 	const checked = request.schema.safeParse(raw.body);
-	if (!checked.success) throw unexpectedAnswer(context, request, statusCode, checked.error);
+	if (!checked.success) throw unexpectedAnswer(call, statusCode, checked.error);
 	return { kind: 'ok', response: { statusCode, headers, body: checked.data } };
 }
 
@@ -196,13 +191,11 @@ async function readRefusal<T>(call: Call<T>, raw: ApiResponse<unknown>): Promise
 	const body = request.stream ? await readJsonStream(raw.body as AsyncIterable<Buffer>) : raw.body;
 	if (statusCode === 429) {
 		const waitMs = rateLimitedWaitMs(headers);
-		noteRateLimited(call.window, waitMs, headers);
+		if (call.window) noteRateLimited(call.window, waitMs, headers);
 		return { kind: 'rateLimited', waitMs };
 	}
 	if (isTransientStatus(statusCode))
 		return { kind: 'transient', reason: `it answered ${statusCode}`, status: statusCode };
-	if (statusCode >= 300 && statusCode < 400) throw redirected(context, credential, request, raw);
-	const { itemIndex, pathParameter, fieldNames } = request;
-	const scrubbed = scrub(body, credential.apiKey);
-	throw apiError(context, statusCode, scrubbed, itemIndex, pathParameter, fieldNames);
+	if (statusCode >= 300 && statusCode < 400) throw redirected(call, raw);
+	throw apiError(context, statusCode, scrub(body, credential.apiKey), request);
 }

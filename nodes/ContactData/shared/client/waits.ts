@@ -12,7 +12,7 @@ export interface WaitContext {
 const WAIT_SLICE_MS = 200;
 
 export function cancelSignalOf(context: WaitContext): AbortSignal | undefined {
-	return 'getExecutionCancelSignal' in context ? context.getExecutionCancelSignal?.() : undefined;
+	return context.getExecutionCancelSignal?.();
 }
 
 export function stopped(context: WaitContext, itemIndex: number | undefined): OperationError {
@@ -24,21 +24,13 @@ export async function pause(
 	ms: number,
 	itemIndex: number | undefined,
 ): Promise<void> {
-	const signal = cancelSignalOf(context);
-	const until = Date.now() + ms;
-	for (;;) {
-		if (signal?.aborted) throw stopped(context, itemIndex);
-		const left = until - Date.now();
-		if (left <= 0) return;
-		await sleep(Math.min(WAIT_SLICE_MS, left));
-	}
+	await waitFor(context, sleep(Math.max(0, ms)), itemIndex);
 }
 
 /** Lets the rest of the process run (other executions' calls, timers), then goes on; Stop ends it. */
 export async function letOthersRun(context: WaitContext, itemIndex?: number): Promise<void> {
 	await pause(context, 0, itemIndex);
-	await sleep(0);
-	await pause(context, 0, itemIndex);
+	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
 }
 
 /** Waits for `promise` to settle, or throws when the user presses Stop first. */

@@ -13,8 +13,6 @@ export const WEBHOOKS = {
 	toleranceSeconds: 5 * 60,
 	/** A delivery without a 2xx within this time counts as failed. */
 	deliveryTimeoutMs: 10_000,
-	/** Delivery attempts in all (the first and its retries), over about a minute. */
-	deliveryAttempts: 5,
 } as const;
 
 export const webhookSchema = openObject({

@@ -41,7 +41,10 @@ it.each([
 		'Filter "revenue_range": unknown field "revenue_range"',
 	],
 ])('names the parameter behind %s', (field, message, headline) => {
-	const error = apiError(context, 400, refusal(field, message), 0, undefined, editorFieldNames);
+	const error = apiError(context, 400, refusal(field, message), {
+		itemIndex: 0,
+		fieldNames: editorFieldNames,
+	});
 	expect(error.message).toBe(headline);
 	expect(error.description).toBe(
 		`400 invalid_request (API field: ${field}). Check the parameter named above.`,
@@ -50,8 +53,10 @@ it.each([
 
 it('an unknown id in the path is named by the parameter it came from', () => {
 	const body = { error: { code: 'not_found', message: 'no saved list has the id ls_1' } };
-	expect(apiError(context, 404, body, 0, 'Saved List').message).toBe(
+	expect(apiError(context, 404, body, { itemIndex: 0, pathParameter: 'Saved List' }).message).toBe(
 		'Saved List: no saved list has the id ls_1',
 	);
-	expect(apiError(context, 404, body, 0).message).toBe('no saved list has the id ls_1');
+	expect(apiError(context, 404, body, { itemIndex: 0 }).message).toBe(
+		'no saved list has the id ls_1',
+	);
 });
