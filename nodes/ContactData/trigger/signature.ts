@@ -7,7 +7,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { HEADERS, WEBHOOKS, webhookSignature } from '../shared/client/contract';
-import { readHeldSubscription } from './state';
+import { readHeldSubscription } from './subscription';
 
 /** A delivery's `webhook-id`, `webhook-timestamp` and `webhook-signature` headers and its body. */
 interface ReceivedDelivery {
