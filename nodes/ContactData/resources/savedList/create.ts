@@ -65,7 +65,6 @@ const BODY_PARAMETERS = {
 	...FILTER_PARAMETER_NAMES,
 };
 
-/** The list name of an item: text of 1 to 200 characters. */
 function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');

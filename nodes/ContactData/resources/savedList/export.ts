@@ -185,9 +185,7 @@ function fileNameOf(headers: ApiResponse<unknown>['headers']): string | undefine
 	const encoded = /filename\*=UTF-8''([^;]+)/i.exec(value);
 	if (encoded) return decodeURIComponent(encoded[1]);
 	const quoted = /filename="((?:[^"\\]|\\.)*)"/i.exec(value);
-	if (quoted) return quoted[1].replace(/\\(.)/g, '$1');
-	const plain = /filename=([^;]+)/i.exec(value);
-	return plain ? plain[1].trim() : undefined;
+	return quoted?.[1].replace(/\\(.)/g, '$1');
 }
 
 /** The export as items, one a contact; a large list is refused before anything is downloaded. */

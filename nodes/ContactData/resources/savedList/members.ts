@@ -1,7 +1,4 @@
-/**
- * Adding contacts to and removing them from saved lists: ids from ALL input items, grouped by list,
- * deduplicated and sent 1,000 per call instead of one call per item.
- */
+/** Add and Remove Contacts: the ids of ALL input items, by list, deduplicated, 1,000 per call. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
