@@ -220,9 +220,7 @@ async function exportedFile(
 ): Promise<INodeExecutionData> {
 	const file = bulk ? await openSignedUrl.call(context, bulk.url, itemIndex) : started;
 	const fileName =
-		fileNameOf(file.headers) ??
-		fileNameOf(started.headers) ??
-		(await listFileName(context, listId, format, itemIndex));
+		fileNameOf(file.headers) ?? (await listFileName(context, listId, format, itemIndex));
 	const binary = await context.helpers.prepareBinaryData(
 		file.body as unknown as Buffer,
 		fileName,
