@@ -115,11 +115,10 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 				'It delivers only to https:// addresses (plain http:// only to this machine, for the local sandbox). Set n8n’s WEBHOOK_URL to a public https:// address, for example through a tunnel.',
 		});
 	}
-	const body: CreateWebhookRequest = { url, events: spec.events, list_ids: spec.listIds };
 	const { body: created } = await (apiRequest<Webhook>).call(this, {
 		method: 'POST',
 		path: PATHS.webhooks,
-		body,
+		body: { url, events: spec.events, list_ids: spec.listIds } satisfies CreateWebhookRequest,
 		schema: webhookSchema,
 	});
 	if (!created.secret) {
