@@ -8,13 +8,10 @@ import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 import { HEADERS, WEBHOOKS, webhookSignature } from '../shared/client/contract';
 import { readHeldSubscription } from './subscription';
 
-interface ReceivedDelivery {
-	id: string | undefined;
-	timestamp: string | undefined;
-	signature: string | undefined;
-	/** The body exactly as received: the signature covers these bytes, not a re-serialisation. */
+/** Its headers, and its body exactly as received: the signature covers these bytes. */
+type ReceivedDelivery = Record<'id' | 'timestamp' | 'signature', string | undefined> & {
 	rawBody: Buffer | string | undefined;
-}
+};
 
 export type SignatureVerdict =
 	| { valid: true }

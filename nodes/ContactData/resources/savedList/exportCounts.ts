@@ -93,8 +93,7 @@ async function* storedBytes(
 	binary: IBinaryData,
 ): AsyncGenerator<Uint8Array> {
 	if (binary.id) {
-		for await (const chunk of await context.helpers.getBinaryStream(binary.id))
-			yield chunk as Uint8Array;
+		yield* (await context.helpers.getBinaryStream(binary.id)) as AsyncIterable<Uint8Array>;
 		return;
 	}
 	for (let at = 0; at < binary.data.length; at += BASE64_SLICE) {
