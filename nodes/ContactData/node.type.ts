@@ -18,7 +18,6 @@ export interface Operation {
 	execute: OperationExecute;
 }
 
-/** The operations of a resource: every one of them, and no other. */
 export type Operations<R extends Resource> = { [O in NodeMap[R]]: Operation };
 
 /** Each operation's panel: the resource's Operation parameter, then the operation's own. */

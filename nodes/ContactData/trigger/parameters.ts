@@ -1,7 +1,4 @@
-/**
- * The trigger's parameters and how they are read: which events, which saved lists, and the
- * delivery options. Reading checks the input before anything is sent to the service.
- */
+/** The trigger's parameters, checked as they are read before anything is sent to the service. */
 import type {
 	IHookFunctions,
 	INodeProperties,

@@ -1,22 +1,17 @@
 /**
- * A delivery as it arrives, accepted only with the service's Standard Webhooks signature for the
- * subscription this workflow holds; nothing of its body is read before. The signing itself is the
- * contract's `webhookSignature`.
+ * A delivery, accepted only with the held subscription's Standard Webhooks signature (the
+ * contract's `webhookSignature`); nothing of its body is read before.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { HEADERS, WEBHOOKS, webhookSignature } from '../shared/client/contract';
-import { readHeldSubscription } from './state';
+import { readHeldSubscription } from './subscription';
 
-/** A delivery's `webhook-id`, `webhook-timestamp` and `webhook-signature` headers and its body. */
-interface ReceivedDelivery {
-	id: string | undefined;
-	timestamp: string | undefined;
-	signature: string | undefined;
-	/** The body exactly as received: the signature covers these bytes, not a re-serialisation. */
+/** Its headers, and its body exactly as received: the signature covers these bytes. */
+type ReceivedDelivery = Record<'id' | 'timestamp' | 'signature', string | undefined> & {
 	rawBody: Buffer | string | undefined;
-}
+};
 
 export type SignatureVerdict =
 	| { valid: true }

@@ -1,5 +1,15 @@
-/** The trigger's subscription at the service, kept in step with the workflow's activation. */
-import { NodeApiError, NodeOperationError, type IHookFunctions } from 'n8n-workflow';
+/**
+ * The trigger's subscription at the service, kept in step with the workflow's activation, and held
+ * in the node's static data (saved with the workflow, so it survives restarts). Nothing else is
+ * kept there: n8n 2.41 does not save static data changed by a webhook call that starts an
+ * execution, and concurrent executions overwrite each other's.
+ */
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IHookFunctions,
+} from 'n8n-workflow';
 
 import { isAllowedBaseUrl } from '../shared/client/baseUrl';
 import { failureOf, OperationError } from '../shared/client/failures';
@@ -13,12 +23,25 @@ import {
 } from '../shared/client/contract';
 import { apiRequest } from '../shared/client/transport';
 import { matchesSpec, readSubscriptionSpec } from './parameters';
-import {
-	forgetSubscription,
-	holdSubscription,
-	readHeldSubscription,
-	readHeldSubscriptionId,
-} from './state';
+
+/** The id of the subscription this node last held, even when its secret is missing. */
+function readHeldSubscriptionId(staticData: IDataObject): string | undefined {
+	const id = staticData.subscriptionId;
+	return typeof id === 'string' && id ? id : undefined;
+}
+
+/** The subscription held with its secret, without which no delivery can be verified. */
+export function readHeldSubscription(staticData: IDataObject) {
+	const id = readHeldSubscriptionId(staticData);
+	const secret = staticData.subscriptionSecret;
+	return id && typeof secret === 'string' && secret ? { id, secret } : undefined;
+}
+
+function forgetSubscription(staticData: IDataObject): void {
+	delete staticData.subscriptionId;
+	delete staticData.subscriptionSecret;
+	delete staticData.subscriptionUrl;
+}
 
 function webhookUrlOf(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');
@@ -92,11 +115,10 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 				'It delivers only to https:// addresses (plain http:// only to this machine, for the local sandbox). Set n8n’s WEBHOOK_URL to a public https:// address, for example through a tunnel.',
 		});
 	}
-	const body: CreateWebhookRequest = { url, events: spec.events, list_ids: spec.listIds };
 	const { body: created } = await (apiRequest<Webhook>).call(this, {
 		method: 'POST',
 		path: PATHS.webhooks,
-		body,
+		body: { url, events: spec.events, list_ids: spec.listIds } satisfies CreateWebhookRequest,
 		schema: webhookSchema,
 	});
 	if (!created.secret) {
@@ -108,7 +130,11 @@ export async function createSubscription(this: IHookFunctions): Promise<boolean>
 			{ description: 'It was deleted again. Try activating the workflow once more.' },
 		);
 	}
-	holdSubscription(this.getWorkflowStaticData('node'), { ...created, secret: created.secret }, url);
+	Object.assign(this.getWorkflowStaticData('node'), {
+		subscriptionId: created.id,
+		subscriptionSecret: created.secret,
+		subscriptionUrl: url,
+	});
 	return true;
 }
 

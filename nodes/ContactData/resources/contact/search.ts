@@ -126,12 +126,11 @@ async function searchContacts(
 		{ limit, pageMax: LIMITS.searchLimitMax, cursor },
 		async (pageSize, from) => {
 			const request: SearchRequest = { filters, limit: pageSize, cursor: from };
-			const names = { limit: 'Limit' };
 			const { body: page } = await (apiRequest<SearchPage>).call(context, {
 				method: 'POST',
 				path: PATHS.search,
 				fieldNames: editorFieldNames,
-				body: checkBody(context, searchRequestSchema, request, itemIndex, names),
+				body: checkBody(context, searchRequestSchema, request, itemIndex, { limit: 'Limit' }),
 				safeToRetry: true,
 				itemIndex,
 				schema: searchPageSchema,

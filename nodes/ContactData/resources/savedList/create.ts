@@ -1,21 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	LIMITS,
-	PATHS,
-	createListRequestSchema,
-	savedListSchema,
-} from '../../shared/client/contract';
+import { LIMITS, PATHS, savedListSchema } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { contactIdsParameters } from '../../shared/parameters/perItemParameters';
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
-import { FILTER_PARAMETER_NAMES } from '../../shared/parameters/filters';
 import { readFilters } from '../../shared/parameters/readFilters';
 import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, refused, textOf } from '../../shared/parameters/values';
+import { refused, textOf } from '../../shared/parameters/values';
 import { forEachGroup, sendMembers } from './members';
 
 const showFor = { show: { resource: ['savedList'], operation: ['create'] } };
@@ -59,13 +53,6 @@ export const description: INodeProperties[] = [
 	...contactIdsParameters(showForIds, 'The contacts to put in the list'),
 ];
 
-const BODY_PARAMETERS = {
-	name: 'Name',
-	contact_ids: 'Contact IDs',
-	...FILTER_PARAMETER_NAMES,
-};
-
-/** The list name of an item: text of 1 to 200 characters. */
 function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('name', itemIndex, '');
@@ -80,12 +67,12 @@ async function createList(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const checked = checkBody(context, createListRequestSchema, body, itemIndex, BODY_PARAMETERS);
 	const { body: list } = await apiRequest.call(context, {
 		method: 'POST',
 		path: PATHS.lists,
 		fieldNames: editorFieldNames,
-		body: checked as IDataObject,
+		// Checked as it was read: the name here, the filters and ids by their readers.
+		body,
 		// Not sent again after a lost answer: it could create the list twice.
 		safeToRetry: false,
 		itemIndex,

@@ -1,6 +1,22 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { LIMITS, exportRequestSchema, type ExportFormat } from '../../shared/client/contract';
+import {
+	LIMITS,
+	PATHS,
+	exportRequestSchema,
+	savedListSchema,
+	type ExportFormat,
+	type SavedList,
+} from '../../shared/client/contract';
+import { exportedContacts } from '../../shared/client/exportContacts';
+import { openSignedUrl, startExport, type StartedExport } from '../../shared/client/exportDownload';
+import { OperationError } from '../../shared/client/failures';
+import { apiRequest, type ApiResponse } from '../../shared/client/transport';
 import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import {
 	SAVED_LIST_PARAMETER,
@@ -9,9 +25,8 @@ import {
 	savedListIdOf,
 } from '../../shared/parameters/descriptions';
 import { checkBody, refused, stringListOf, textOf } from '../../shared/parameters/values';
-import { startExport } from '../../shared/client/exportDownload';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
-import { exportedFile, exportedItems, type ExportAsked } from './exportOutput';
+import { countContacts, countStoredExport, hintNotUnlocked } from './exportCounts';
 
 const showFor = { show: { resource: ['savedList'], operation: ['export'] } };
 const showForFile = { show: { ...showFor.show, outputAs: ['binary'], '@tool': [false] } };
@@ -112,7 +127,7 @@ export const execute: OperationExecute = async function (items) {
 };
 
 /** An item's export as its parameters ask for it, checked before anything is sent. */
-function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportAsked {
+function readExportAsked(context: IExecuteFunctions, itemIndex: number) {
 	const where = { context, itemIndex };
 	const listId = savedListIdOf(context, itemIndex);
 	const outputAs = optionParameter<'binary' | 'items'>(
@@ -149,6 +164,8 @@ function readExportAsked(context: IExecuteFunctions, itemIndex: number): ExportA
 	return { listId, outputAs, format, binaryPropertyName, body };
 }
 
+type ExportAsked = ReturnType<typeof readExportAsked>;
+
 function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const where = { context, itemIndex };
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
@@ -156,4 +173,84 @@ function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): st
 	if (name !== '') return name;
 	const hint = 'Give the name of the binary field to put the file in, e.g. data.';
 	throw refused(where, 'Put Output File in Field', value, 'is not a field name', hint);
+}
+
+const MIME_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', json: 'application/json' };
+
+/** The file name from `Content-Disposition`, when the answer names one. */
+function fileNameOf(headers: ApiResponse<unknown>['headers']): string | undefined {
+	const raw = headers['content-disposition'];
+	const value = Array.isArray(raw) ? raw[0] : raw;
+	if (!value) return undefined;
+	const encoded = /filename\*=UTF-8''([^;]+)/i.exec(value);
+	if (encoded) return decodeURIComponent(encoded[1]);
+	const quoted = /filename="((?:[^"\\]|\\.)*)"/i.exec(value);
+	return quoted?.[1].replace(/\\(.)/g, '$1');
+}
+
+/** The export as items, one a contact; a large list is refused before anything is downloaded. */
+async function exportedItems(
+	context: IExecuteFunctions,
+	{ started, bulk }: StartedExport,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	if (bulk) {
+		// As items the whole export would be held in memory at once.
+		throw new OperationError(
+			context,
+			`The saved list has ${bulk.contact_count} contacts, too many to output as items`,
+			{
+				itemIndex,
+				description: `Lists of ${LIMITS.bulkExportThreshold} contacts or more are exported as a file: set Output As to File, which streams it without holding it in memory.`,
+			},
+		);
+	}
+	const contacts: IDataObject[] = [];
+	for await (const contact of exportedContacts(started.body)) contacts.push(contact);
+	hintNotUnlocked(context, await countContacts(contacts));
+	return contacts;
+}
+
+/** The export as one item with the file in its binary field (a large list's from its signed URL). */
+async function exportedFile(
+	context: IExecuteFunctions,
+	{ listId, format, binaryPropertyName }: ExportAsked,
+	{ started, bulk }: StartedExport,
+	itemIndex: number,
+): Promise<INodeExecutionData> {
+	const file = bulk ? await openSignedUrl.call(context, bulk.url, itemIndex) : started;
+	const fileName =
+		fileNameOf(file.headers) ?? (await listFileName(context, listId, format, itemIndex));
+	const binary = await context.helpers.prepareBinaryData(
+		file.body as unknown as Buffer,
+		fileName,
+		MIME_TYPES[format],
+	);
+	// Read back from n8n's store, so the download stays one stream and costs no second call.
+	const counts = await countStoredExport(context, binary, format);
+	hintNotUnlocked(context, counts);
+	const json = {
+		list_id: listId,
+		format,
+		file_name: fileName,
+		contact_count: bulk?.contact_count ?? counts.contacts,
+		...(counts.notUnlocked !== undefined && { not_unlocked_count: counts.notUnlocked }),
+	};
+	return { json, binary: { [binaryPropertyName ?? 'data']: binary } };
+}
+
+async function listFileName(
+	context: IExecuteFunctions,
+	listId: string,
+	format: ExportFormat,
+	itemIndex: number,
+): Promise<string> {
+	const { body: list } = await (apiRequest<SavedList>).call(context, {
+		method: 'GET',
+		path: PATHS.list(listId),
+		pathParameter: 'Saved List',
+		itemIndex,
+		schema: savedListSchema,
+	});
+	return `${list.name.replace(/[\\/:*?"<>|]+/g, '_')}.${format}`;
 }

@@ -1,7 +1,6 @@
 /**
- * Counts of an export: its contacts, and those without email because not unlocked (`unlocked` is
- * false). A file is read back a chunk at a time, so memory stays flat; CSV as bytes, as what
- * matters is ASCII and a bulk CSV runs to a million rows.
+ * Counts of an export: its contacts, and those not unlocked (so without email). A file is read back
+ * a chunk at a time; CSV as bytes, as what matters is ASCII and a bulk CSV runs to a million rows.
  */
 import type { IDataObject, IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
@@ -22,10 +21,7 @@ const LF = 0x0a;
 /** Enough of a cell's text to tell `unlocked` and `false` from anything longer. */
 const CELL_TEXT_KEPT = 'unlocked'.length + 1;
 
-/**
- * RFC 4180 CSV fed as bytes (a chunk may end anywhere, even inside a cell): the header row names
- * the columns; a row counts as not unlocked when its `unlocked` cell is `false`.
- */
+/** RFC 4180 CSV fed as bytes, a chunk ending anywhere: a row whose `unlocked` cell is `false`. */
 export class CsvCounter {
 	private quoted = false;
 	private row = 0;
@@ -39,33 +35,17 @@ export class CsvCounter {
 	private notUnlocked = 0;
 
 	feed(bytes: Uint8Array): void {
-		const length = bytes.length;
-		for (let at = 0; at < length; at++) {
+		for (let at = 0; at < bytes.length; at++) {
 			const byte = bytes[at];
-			if (this.quoted) {
-				// To the closing quote. A doubled quote closes and reopens: its character is dropped, which no count needs.
-				let stop = at;
-				while (stop < length && bytes[stop] !== QUOTE) stop++;
-				this.keep(bytes, at, stop);
-				at = stop;
-				if (stop < length) this.quoted = false;
-			} else if (byte === LF) this.endRow();
-			else if (byte !== CR) {
+			if (!this.quoted && byte === LF) this.endRow();
+			else if (this.quoted || byte !== CR) {
 				this.rowStarted = true;
-				if (byte === QUOTE) this.quoted = true;
-				else if (byte === COMMA) {
+				// A doubled quote closes and reopens: its character is dropped, which no count needs.
+				if (byte === QUOTE) this.quoted = !this.quoted;
+				else if (this.quoted || byte !== COMMA) this.keep(byte);
+				else {
 					this.endCell();
 					this.column++;
-				} else {
-					// The rest of an unquoted cell, up to the next byte that means something.
-					let stop = at + 1;
-					while (stop < length) {
-						const next = bytes[stop];
-						if (next === COMMA || next === LF || next === CR || next === QUOTE) break;
-						stop++;
-					}
-					this.keep(bytes, at, stop);
-					at = stop - 1;
 				}
 			}
 		}
@@ -79,10 +59,9 @@ export class CsvCounter {
 		};
 	}
 
-	private keep(bytes: Uint8Array, from: number, to: number): void {
+	private keep(byte: number): void {
 		if (this.row > 0 && this.column !== this.unlockedColumn) return;
-		const kept = Math.min(to, from + CELL_TEXT_KEPT - this.cellText.length);
-		if (kept > from) this.cellText += Buffer.from(bytes.subarray(from, kept)).toString('latin1');
+		if (this.cellText.length < CELL_TEXT_KEPT) this.cellText += String.fromCharCode(byte);
 	}
 
 	private endCell(): void {
@@ -114,8 +93,7 @@ async function* storedBytes(
 	binary: IBinaryData,
 ): AsyncGenerator<Uint8Array> {
 	if (binary.id) {
-		for await (const chunk of await context.helpers.getBinaryStream(binary.id))
-			yield chunk as Uint8Array;
+		yield* (await context.helpers.getBinaryStream(binary.id)) as AsyncIterable<Uint8Array>;
 		return;
 	}
 	for (let at = 0; at < binary.data.length; at += BASE64_SLICE) {
