@@ -183,7 +183,8 @@ async function sendWithinBudget(u: Unlocking): Promise<number> {
 		}
 		stopped = false;
 	} finally {
-		// The node stops: a try of Retry On Fail takes the lost calls over.
+		// The node stops: a try of Retry On Fail takes the lost calls over. (A catch would have to
+		// throw the raw error on, which n8n's lint refuses.)
 		if (stopped) for (const call of lost) u.run.budget.keepLost(call.reservation, call.ids);
 	}
 	for (const again of lost) await send(u, again);

@@ -24,13 +24,23 @@ export async function pause(
 	ms: number,
 	itemIndex: number | undefined,
 ): Promise<void> {
-	await waitFor(context, sleep(Math.max(0, ms)), itemIndex);
+	// In slices, not one sleep: Stop up to the last moment sends nothing more, and a wait past a
+	// timer's 24.8 days does not end at once.
+	const signal = cancelSignalOf(context);
+	const until = Date.now() + ms;
+	for (;;) {
+		if (signal?.aborted) throw stopped(context, itemIndex);
+		const left = until - Date.now();
+		if (left <= 0) return;
+		await sleep(Math.min(WAIT_SLICE_MS, left));
+	}
 }
 
 /** Lets the rest of the process run (other executions' calls, timers), then goes on; Stop ends it. */
 export async function letOthersRun(context: WaitContext, itemIndex?: number): Promise<void> {
 	await pause(context, 0, itemIndex);
-	if (cancelSignalOf(context)?.aborted) throw stopped(context, itemIndex);
+	await sleep(0);
+	await pause(context, 0, itemIndex);
 }
 
 /** Waits for `promise` to settle, or throws when the user presses Stop first. */

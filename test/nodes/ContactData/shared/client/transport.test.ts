@@ -184,6 +184,20 @@ describe('Stop ends every wait', () => {
 		expect(afterStop).toBeLessThan(5_000);
 	}, 60_000);
 
+	it('during a Retry-After longer than a timer holds: waited, not sent again at once', async () => {
+		const { afterStop, calls } = await stopDuring((_request, res) =>
+			json(
+				res,
+				429,
+				{ error: { code: 'rate_limited', message: 'slow down' } },
+				// 3,000,000 s is past Node's longest timer (2^31 ms, 24.8 days).
+				{ 'retry-after': '3000000' },
+			),
+		);
+		expect(calls).toBe(1);
+		expect(afterStop).toBeLessThan(5_000);
+	}, 60_000);
+
 	it('during the backoff after a 503 (the fourth failure waits 4 s)', async () => {
 		const { afterStop, calls } = await stopDuring(
 			(_request, res) => json(res, 503, { error: { code: 'unavailable', message: 'down' } }),
