@@ -35,7 +35,11 @@ export const PATHS = {
 /** The values of a template's `:name` parts in `path` (decoded); `null` when the path is not one of it. */
 export function matchPathTemplate(template: string, path: string): Record<string, string> | null {
 	const names = template.match(/:\w+/g) ?? [];
-	const match = new RegExp(`^${template.replace(/:\w+/g, '([^/]+)')}$`).exec(path);
+	// The template's text is matched as written, never read as a pattern.
+	const literals = template
+		.split(/:\w+/)
+		.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+	const match = new RegExp(`^${literals.join('([^/]+)')}$`).exec(path);
 	if (!match) return null;
 	try {
 		return Object.fromEntries(

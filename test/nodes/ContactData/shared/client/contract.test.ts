@@ -6,6 +6,7 @@ import {
 	isContactId,
 	KNOWN_DEPARTMENTS,
 	LIST_ID_PATTERN,
+	matchPathTemplate,
 	PATHS,
 	rateLimitClassOf,
 	searchFiltersSchema,
@@ -78,5 +79,16 @@ describe('contract module', () => {
 			expect(LIST_ID_PATTERN.test(id)).toBe(false);
 		}
 		expect(LIST_ID_PATTERN.test('ls_23266b532351e230')).toBe(true);
+	});
+
+	it('matches a path template to the letter: its text is never read as a pattern', () => {
+		expect(matchPathTemplate('/v1/lists/:id/contacts', '/v1/lists/ls_a%2Fb/contacts')).toEqual({
+			id: 'ls_a/b',
+		});
+		expect(matchPathTemplate('/v1/lists/:id', '/v1/lists/ls_a/contacts')).toBeNull();
+		expect(matchPathTemplate('/v1/lists/:id', '/v1/lists/%E0%A4%A')).toBeNull();
+		expect(matchPathTemplate('/v1/export.csv', '/v1/exportxcsv')).toBeNull();
+		expect(matchPathTemplate('/v1/(a)+', '/v1/aa')).toBeNull();
+		expect(matchPathTemplate('/v1/(a)+', '/v1/(a)+')).toEqual({});
 	});
 });
