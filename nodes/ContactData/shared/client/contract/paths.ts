@@ -34,18 +34,22 @@ export const PATHS = {
 
 /** The values of a template's `:name` parts in `path` (decoded); `null` when the path is not one of it. */
 export function matchPathTemplate(template: string, path: string): Record<string, string> | null {
-	const names = template.match(/:\w+/g) ?? [];
-	// The template's text is matched as written, never read as a pattern.
-	const literals = template
-		.split(/:\w+/)
-		.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-	const match = new RegExp(`^${literals.join('([^/]+)')}$`).exec(path);
-	if (!match) return null;
-	try {
-		return Object.fromEntries(
-			names.map((name, i) => [name.slice(1), decodeURIComponent(match[i + 1])]),
-		);
-	} catch {
-		return null;
+	const templateParts = template.split('/');
+	const pathParts = path.split('/');
+	if (templateParts.length !== pathParts.length) return null;
+	const params: Record<string, string> = {};
+	for (let i = 0; i < templateParts.length; i++) {
+		const part = templateParts[i];
+		if (!part.startsWith(':')) {
+			if (part !== pathParts[i]) return null;
+			continue;
+		}
+		if (pathParts[i] === '') return null;
+		try {
+			params[part.slice(1)] = decodeURIComponent(pathParts[i]);
+		} catch {
+			return null;
+		}
 	}
+	return params;
 }
