@@ -58,7 +58,8 @@ export async function testContactDataApiCredential(
 			timeout: timeoutMs,
 		})) as Answer;
 		// A 2xx is the API only when its body is a balance: a web site or a proxy's page answers 2xx too.
-		const isApi = answer.statusCode < 300 && balanceSchema.safeParse(answer.body).success;
+		const { statusCode, body } = answer;
+		const isApi = statusCode >= 200 && statusCode < 300 && balanceSchema.safeParse(body).success;
 		if (isApi) return { status: 'OK', message: 'Connection successful!' };
 		return { status: 'Error', message: refusalOf(answer) };
 	} catch (error) {
