@@ -6,12 +6,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { chargingCallOf, sendCharging, type ChargingCall } from '../../shared/budget/chargingCall';
+import * as loop from '../../shared/budget/chargingLoop';
 import * as charging from '../../shared/budget/chargingRun';
 import * as contract from '../../shared/client/contract';
 import { ApiFailure, failureOf } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
-import { asNodeError, checkEveryItem } from '../../shared/items/items';
+import { checkEveryItem } from '../../shared/items/items';
 import { personReader, type Person } from '../../shared/items/perItemReaders';
 import { SIMPLIFY_PARAMETERS } from '../../shared/items/simplify';
 import * as parameters from '../../shared/parameters/descriptions';
@@ -38,47 +38,50 @@ export const description: INodeProperties[] = [
 ];
 
 type Lookup = ReturnType<typeof lookupOf>;
-type Outcomes = Map<number, IDataObject | Error>;
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
-	const run = charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
-	const { budget, rank, level } = run;
+	const run = await charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	const personOf = personReader(this, items);
 	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>
-		lookupOf(this, itemIndex, level, personOf(itemIndex)),
+		lookupOf(this, itemIndex, run.level, personOf(itemIndex)),
 	);
-	const outcomes: Outcomes = new Map(refused);
+	// A person asked for by several items is one call, charged once.
+	const people = new Map<string, Lookup>();
+	for (const lookup of lookups) if (!people.has(lookup.person)) people.set(lookup.person, lookup);
+	const enriching: loop.Charging<contract.EnrichAnswer> = {
+		...{ context: this, run, outcomes: new Map(), requests: 0 },
+		op: enrichOperation(this, people),
+	};
+	const plan = loop.planOf(enriching, [...people.keys()]);
 	// Stop Before Spending: the same person twice is charged once; a call sent before needs no room.
-	const mayCharge = lookups.filter(
-		({ person, key }) => budget.priceOf(person, rank, 1) > 0 && !budget.sentBefore(key),
-	);
-	const people = new Set(mayCharge.map(({ person }) => person));
-	const what = `enriching ${plural(people.size, 'item')} at ${level} level`;
-	const refusal = charging.stopBeforeSpending(this, run, what, people.size * run.cost);
-	const notSent = refusal
-		? lookups
-		: lookups.slice(await sendWithinBudget(this, run, lookups, outcomes));
+	const what = `enriching ${plural(plan.queue.length, 'item')} at ${run.level} level`;
+	const refusal = charging.stopBeforeSpending(this, run, what, plan.queue.length * run.cost);
+	const notSent = new Set(refusal ? people.keys() : await loop.chargeAll(enriching, plan));
 	// What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
-	const reason = refusal ?? charging.budgetReached(this, run, notSent.length, 'item');
-	for (const { itemIndex } of notSent)
-		outcomes.set(itemIndex, reason ?? charging.skippedForBudget(items[itemIndex].json));
-	const output = [...outcomes].sort(([a], [b]) => a - b);
+	const { stoppedBy, outcomes } = enriching;
+	const reason = refusal ?? stoppedBy ?? charging.budgetReached(this, run, notSent.size, 'item');
+	const output: charging.Outcome[] = [...refused].map(([itemIndex, outcome]) => ({
+		itemIndex,
+		outcome,
+	}));
+	for (const { itemIndex, person } of lookups) {
+		const outcome = notSent.has(person)
+			? (reason ?? charging.skippedForBudget(items[itemIndex].json))
+			: outcomes.get(person);
+		if (outcome !== undefined) output.push({ itemIndex, outcome });
+	}
+	output.sort((a, b) => a.itemIndex - b.itemIndex);
 	const enriched = output.filter(
-		([, json]) => !(json instanceof Error) && charging.isContactRecord(json),
+		({ outcome }) => !(outcome instanceof Error) && charging.isContactRecord(outcome),
 	);
-	return charging.finishRun(
-		this,
-		run,
-		output.map(([itemIndex, outcome]) => ({ itemIndex, outcome })),
-		{
-			done: `Enriched ${plural(enriched.length, 'item')} (${level})`,
-			notSent: refusal ? 0 : notSent.length,
-			unit: 'item',
-		},
-	);
+	return charging.finishRun(this, run, output, {
+		done: `Enriched ${plural(enriched.length, 'item')} (${run.level})`,
+		notSent: refusal || stoppedBy ? 0 : notSent.size,
+		unit: 'item',
+	});
 }
 
-/** One item's call, checked before anything is sent. */
+/** One item's lookup, checked before anything is sent. */
 function lookupOf(context: IExecuteFunctions, itemIndex: number, level: string, asked: Person) {
 	const { email, linkedinUrl, names } = asked;
 	const option = 'options.outputNoMatch';
@@ -92,79 +95,41 @@ function lookupOf(context: IExecuteFunctions, itemIndex: number, level: string, 
 		...(email ? { email } : {}),
 		...(linkedinUrl ? { linkedin_url: linkedinUrl } : {}),
 	};
-	const { enrichRequestSchema, PATHS } = contract;
 	const fieldNames = { ...names, level: 'Level' };
 	const body = checkBody(
 		context,
-		enrichRequestSchema,
+		contract.enrichRequestSchema,
 		{ ...wanted, level },
 		itemIndex,
 		fieldNames,
 	) as IDataObject;
 	// Once charged, the person (the body without its level) is free at that level or below.
 	const person = JSON.stringify({ ...body, level: undefined });
-	const key = idempotencyKeyFor(context, PATHS.enrich, body, itemIndex);
-	return { itemIndex, body, email, linkedinUrl, outputNoMatch, person, key };
+	return { itemIndex, email, linkedinUrl, outputNoMatch, person };
 }
 
-/** One call per lookup in order while the budget holds it, then each lost answer replayed once. */
-async function sendWithinBudget(
+/** Enrich's request for one person (as its first item asked), and its answer read. */
+function enrichOperation(
 	context: IExecuteFunctions,
-	{ budget, rank, cost }: charging.ChargingRun,
-	queue: Lookup[],
-	outcomes: Outcomes,
-): Promise<number> {
-	const lost: [Lookup, ChargingCall][] = [];
-	let next = 0;
-	for (; next < queue.length; next++) {
-		const lookup = queue[next];
-		const { body, itemIndex, person, key } = lookup;
-		const priceNow = () => budget.priceOf(person, rank, cost);
-		// A lost answer holds its worst case: its real charge may leave room (or hold this person).
-		if (priceNow() > budget.headroom) await replayLost(context, budget, lost, outcomes);
-		const path = contract.PATHS.enrich;
-		const call = chargingCallOf(budget, { path, body, key, credits: priceNow(), itemIndex });
-		if (!call) break;
-		if (await send(context, budget, lookup, call, outcomes)) lost.push([lookup, call]);
-		else if (outcomes.get(itemIndex) instanceof Error && !context.continueOnFail()) {
-			for (const [, waiting] of lost) budget.keepLost(waiting.reservation); // for Retry On Fail
-			throw asNodeError(context, outcomes.get(itemIndex), itemIndex);
-		}
-	}
-	await replayLost(context, budget, lost, outcomes);
-	return next;
-}
-
-/** Sends a call and sets its item's outcome; true when its answer was lost. */
-async function send(
-	context: IExecuteFunctions,
-	budget: charging.ChargingRun['budget'],
-	lookup: Lookup,
-	call: ChargingCall,
-	outcomes: Outcomes,
-): Promise<boolean> {
-	const sent = await sendCharging(context, budget, call, contract.enrichAnswerSchema);
-	if ('failure' in sent) {
-		const noMatch = failureOf(sent.failure)?.kind === 'noMatch';
-		outcomes.set(lookup.itemIndex, noMatch ? noMatchOf(context, lookup) : sent.failure);
-		return sent.lost;
-	}
-	const contact = sent.answer.contact as IDataObject;
-	budget.hold(lookup.person, charging.rankOf(contact.level));
-	outcomes.set(lookup.itemIndex, lookup.outputNoMatch ? { matched: true, ...contact } : contact);
-	return false;
-}
-
-/** Each lost call sent once more; lost again (or after an overcharge), its worst case stays held. */
-async function replayLost(
-	context: IExecuteFunctions,
-	budget: charging.ChargingRun['budget'],
-	lost: [Lookup, ChargingCall][],
-	outcomes: Outcomes,
-): Promise<void> {
-	for (const [lookup, call] of lost.splice(0))
-		if (budget.overcharge !== undefined || (await send(context, budget, lookup, call, outcomes)))
-			budget.keepLost(call.reservation);
+	people: Map<string, Lookup>,
+): loop.ChargingOperation<contract.EnrichAnswer> {
+	const { PATHS, enrichAnswerSchema } = contract;
+	return {
+		path: PATHS.enrich,
+		schema: enrichAnswerSchema,
+		unitsPerCall: 1,
+		contacts: false,
+		bodyOf: ([person], level) => ({ ...(JSON.parse(person) as IDataObject), level }),
+		keyOf: (body) => idempotencyKeyFor(context, PATHS.enrich, body),
+		read: ({ contact }, [person]) => {
+			const record = contact as IDataObject;
+			const found = people.get(person)!.outputNoMatch ? { matched: true, ...record } : record;
+			return new Map([[person, { outcome: found, rank: charging.rankOf(contact.level) }]]);
+		},
+		failedAs: (failure, person) =>
+			failureOf(failure)?.kind === 'noMatch' ? noMatchOf(context, people.get(person)!) : failure,
+		itemOf: (person) => people.get(person)!.itemIndex,
+	};
 }
 
 /** No contact matches: an item saying so (Output No-Match Items), or an error that says how to get one. */

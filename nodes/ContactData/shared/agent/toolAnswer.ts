@@ -129,8 +129,8 @@ function creditsOf(context: IExecuteFunctions, charging: boolean): IDataObject {
 	// What is held is said apart from 2.1 on: versions 1 and 2 keep their answers as they were.
 	const withHeld = fromVersion2_1(context.getNode());
 	return {
-		spent_by_this_call: budget.chargedHere,
-		spent_in_run: budget.charged,
+		spent_by_this_call: budget.run.charged,
+		spent_in_run: budget.caps[0].tally.charged,
 		max_credits: charging ? budget.maxCredits : null,
 		left: charging ? budget.headroom : null,
 		replayed: budget.replayedHere,

@@ -9,66 +9,60 @@ import { apiRequest } from '../client/transport';
 import { asNodeError } from '../items/items';
 import { editorFieldNames } from '../parameters/fieldNames';
 import { plural } from '../parameters/utilities';
+import type { SentCall } from './account';
 import type { ChargeReport, CreditBudget, Reservation } from './ledger';
 
 export interface ChargingCall {
 	path: string;
 	body: IDataObject;
+	/** What the account ledger keeps of it, to send it again exactly as sent. */
+	sent: SentCall;
 	reservation: Reservation;
-	/** The input item its errors name. */
-	itemIndex?: number;
-	/** The contacts it asks for (Unlock). */
+	/** The units whose outcome it gives (a settled call sent again may ask for more). */
+	wants: string[];
+	/** The contacts it is about (Unlock), for its errors. */
 	ids?: string[];
-	/** How often the node sent it, each time with the transport's retries. */
+	/** The input item its errors name until each item's error names its own. */
+	itemIndex: number;
+	/** How often this run sent it, each time with the transport's retries. */
 	sends: number;
-	/** It asks again for ids an answer left out: asked twice at most. */
+	/** It asks again for units an answer left out: asked twice at most. */
 	askedAgain?: boolean;
 }
 
-/** A call with its worst case reserved under its key; undefined when it does not fit. */
-export function chargingCallOf(
-	budget: CreditBudget,
-	{
-		key,
-		credits,
-		...call
-	}: Omit<ChargingCall, 'reservation' | 'sends'> & { key: string; credits: number },
-): ChargingCall | undefined {
-	const reservation = budget.reserve(credits, key);
-	return reservation && { ...call, reservation, sends: 0 };
-}
+export type Sent<A> = { answer: A; charged?: number } | { failure: NodeApiError; lost: boolean };
 
-/** Its answer and the charge counted, or its failure (a lost one may be replayed). */
+/** Its answer and the charge counted, or its failure (a lost one may be sent again). */
 export async function sendCharging<A extends ChargeReport>(
 	context: IExecuteFunctions,
 	budget: CreditBudget,
 	call: ChargingCall,
 	schema: ZodType<A, ZodTypeDef, unknown>,
-): Promise<{ answer: A; charged?: number } | { failure: NodeApiError; lost: boolean }> {
-	const { path, body, reservation, itemIndex } = call;
+): Promise<Sent<A>> {
+	const { path, body, reservation, itemIndex, sent } = call;
 	call.sends++;
 	try {
 		const response = await (apiRequest<A>).call(context, {
 			...{ method: 'POST', path, body, schema, fieldNames: editorFieldNames },
-			...{ idempotencyKey: reservation.key, itemIndex },
+			...{ idempotencyKey: sent.key, itemIndex },
 		});
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
-		return { answer: response.body, charged: budget.settle(reservation, response.body, replayed) };
+		const charged = budget.settle(reservation, sent, response.body, replayed);
+		return { answer: response.body, charged };
 	} catch (error) {
-		// Stop pressed: send nothing more (the call stays reserved: it may have been carried out).
+		// Stop pressed: the loop keeps the call as lost (it may have been carried out).
 		if (context.getExecutionCancelSignal()?.aborted) throw asNodeError(context, error, itemIndex);
 		// A refusal of a call sent before says nothing of the earlier send whose answer was lost.
 		const refused = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
 		if (refused) budget.release(reservation);
 		const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
-		return { failure: chargingFailure(context, budget, call, error, refused), lost };
+		return { failure: chargingFailure(context, call, error, refused), lost };
 	}
 }
 
-/** A failed call's error, written once: what happened, what it may have charged, what the run charged. */
+/** A failed call's error: what happened and what it may have charged (the run's money: finishRun). */
 function chargingFailure(
 	context: IExecuteFunctions,
-	budget: CreditBudget,
 	call: ChargingCall,
 	error: unknown,
 	refused: boolean,
@@ -79,7 +73,7 @@ function chargingFailure(
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
-		message: `${headline ?? String(error)}. ${sentText(call, refused)}${chargedBeforeText(context, budget)}`,
+		message: `${headline ?? String(error)}. ${sentText(call, refused)}`,
 		description: mayHaveCharged
 			? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
 			: (description ?? undefined),
@@ -97,19 +91,12 @@ function sentText({ path, sends, reservation, ids }: ChargingCall, refused: bool
 	return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge); running the same contacts again returns them free`;
 }
 
-function chargedBeforeText(context: IExecuteFunctions, { chargedHere }: CreditBudget): string {
-	if (chargedHere === 0) return '';
-	const where = context.continueOnFail()
-		? 'those contacts are in the output'
-		: 'run again and those contacts come back free';
-	return `. This run's earlier calls charged ${plural(chargedHere, 'credit')}: ${where}`;
-}
-
-/** Ids an answer left out twice: they may have been charged. */
+/** Ids an answer left out, after the asks actually made: they may have been charged. */
 export function notAnswered(context: IExecuteFunctions, call: ChargingCall, missing: string[]) {
+	const asked = call.askedAgain ? 'twice' : 'once (the budget left no room to ask again)';
 	return new ApiFailure(context, 'notAnswered', {
 		message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
-		description: `${call.path} was asked for ${missing.join(', ')} twice, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'} either time. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
+		description: `${call.path} was asked for ${missing.join(', ')} ${asked}, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'}. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,
 		itemIndex: call.itemIndex,
 	});
 }

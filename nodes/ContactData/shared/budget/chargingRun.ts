@@ -12,12 +12,15 @@ import {
 
 import { mcpSessionIdOf, runsAsTool } from '../items/toolCall';
 import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from '../client/contract';
+import { apiCredentialOf } from '../client/apiCredential';
+import { restated } from '../client/failures';
 import { asNodeError, errorItem } from '../items/items';
 import { simplifyOutput } from '../items/simplify';
 import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptions';
 import { wholeNumber, type Choice } from '../parameters/values';
 import { plural, unique } from '../parameters/utilities';
-import { CreditBudget, leftOf, tallyOf, type Cap, type Tally } from './ledger';
+import { accountOf } from './account';
+import { CreditBudget, leftOf, newTally, tallyOf, type Cap, type Tally } from './ledger';
 
 export interface ChargingRun {
 	level: UnlockLevel;
@@ -34,10 +37,10 @@ export interface ChargingRun {
 export const rankOf = (level: unknown): number => UNLOCK_LEVELS.indexOf(level as UnlockLevel) + 1;
 
 /** Read once per run, from the first item; the policy's choices are the operation's own parameter. */
-export function chargingRunOf(
+export async function chargingRunOf(
 	context: IExecuteFunctions,
 	policyParameter: INodeProperties,
-): ChargingRun {
+): Promise<ChargingRun> {
 	const level = levelOf(context, 0);
 	const { name, displayName } = policyParameter;
 	const choices = policyParameter.options as Choice[];
@@ -50,53 +53,72 @@ export function chargingRunOf(
 		'stop',
 	);
 	const whatFits = choices.find(({ value }) => value === 'whatFits')!.name;
-	const budget = creditBudgetOf(context);
+	// A credential refused here is refused again by each call, as its items' errors.
+	const credential = await apiCredentialOf(context).then(
+		(known) => known,
+		() => undefined,
+	);
+	const budget = creditBudgetOf(context, credential);
 	return { level, rank: rankOf(level), cost: CREDIT_COST[level], budget, policy, whatFits };
 }
 
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
 /**
- * This node run's budget, its ledger in n8n's flow context: as a tool the execution's, shared by
- * every tool call in it, so an agent cannot spend a Max Credits per call; on the canvas the node
- * run's, so Retry On Fail's tries share it and a loop's next run starts afresh.
+ * This node run's budget. Its tally lives in n8n's flow context: on the canvas the node run's, so
+ * Retry On Fail's tries share it and a loop's next run starts afresh; as a tool Max Credits counts
+ * the execution's, shared by every tool call in it, so an agent cannot spend a Max Credits per call.
+ * What the account holds, settled and lost is the execution's, whichever node or run spent it.
  */
-export function creditBudgetOf(context: IExecuteFunctions): CreditBudget {
+export function creditBudgetOf(
+	context: IExecuteFunctions,
+	credential?: { baseUrl: string; keyHash: string },
+): CreditBudget {
 	const known = budgets.get(context);
 	if (known) return known;
 	const flow = context.getContext('flow');
-	const runs = (flow.contactDataRuns ??= {}) as Record<string, { run: number; ledger: Tally }>;
+	const runs = (flow.contactDataRuns ??= {}) as Record<string, { run: number; tally: Tally }>;
 	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const node = context.getNode().id;
-	if (runs[node]?.run !== run) runs[node] = { run, ledger: { charged: 0, reserved: 0 } };
 	const tool = runsAsTool(context);
-	const ledger = tool
-		? (flow.contactDataCredits ??= { charged: 0, reserved: 0 })
-		: runs[node].ledger;
-	const maxCredits = maxCreditsOf(context, 0);
-	const budget = new CreditBudget(maxCredits, ledger as Tally, tool, capsOverTimeOf(context));
+	if (!tool && runs[node]?.run !== run) runs[node] = { run, tally: newTally() };
+	const runTally = tool ? newTally() : runs[node].tally;
+	const max = maxCreditsOf(context, 0);
+	const maxCap = { label: 'Max Credits', max, tally: tool ? executionTally(flow) : runTally };
+	const overTime = capsOverTimeOf(context);
+	const account = accountOf(flow, credential);
+	const budget = new CreditBudget(max, runTally, account, () => [maxCap, ...overTime()], tool);
 	budgets.set(context, budget);
 	return budget;
 }
+
+const executionTally = (flow: IDataObject): Tally =>
+	(flow.contactDataCredits ??= newTally()) as Tally;
 
 export const CAPS_OVER_TIME = {
 	maxCreditsPerDay: { label: 'Max Credits per Day', leftField: 'left_today' },
 	maxCreditsPerSession: { label: 'Max Credits per MCP Session', leftField: 'left_in_session' },
 } as const;
 
-/** The caps over time set on this node (from the first item), counted in this process's memory. */
-function capsOverTimeOf(context: IExecuteFunctions): Cap[] {
+/**
+ * The caps over time set on this node (from the first item), counted in this process's memory: a
+ * call counts in the day (UTC) it is sent.
+ */
+function capsOverTimeOf(context: IExecuteFunctions): () => Cap[] {
 	const node = `${context.getWorkflow().id ?? ''}|${context.getNode().id}`;
-	return Object.entries(CAPS_OVER_TIME).flatMap(([name, { label, leftField }]) => {
+	const caps = Object.entries(CAPS_OVER_TIME).flatMap(([name, { label, leftField }]) => {
 		const value = context.getNodeParameter(`options.${name}`, 0, 0);
 		const max = wholeNumber({ context, itemIndex: 0 }, label, value, { min: 0 });
 		const perSession = leftField === 'left_in_session';
 		const session = perSession && max > 0 ? mcpSessionIdOf(context) : undefined;
 		if (max === 0 || (perSession && !session)) return [];
-		return [
-			{ label, max, tally: tallyOf(node, session ? { session } : { now: Date.now() }), leftField },
-		];
+		return [{ label, max, leftField, session }];
 	});
+	return () =>
+		caps.map(({ session, ...cap }) => ({
+			...cap,
+			tally: tallyOf(node, session ? { session } : { now: Date.now() }),
+		}));
 }
 
 /** Who used what a cap counted before this run, and how to get past it (a model reads the message). */
@@ -125,10 +147,21 @@ export function stopBeforeSpending(
 	const remedy = `Ask for fewer contacts, ${wait}raise ${raiseTo}${cap.leftField ? '' : `, or ${setWhatFits}`}`;
 	return refusal(
 		context,
-		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. Nothing was sent and nothing was charged. ${remedy}.`,
+		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. ${nothingSent(budget)} ${remedy}.`,
 		`${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${raiseTo}, or ${setWhatFits} to spend up to the budget and pass the rest through.`,
 	);
 }
+
+/** Before a try sends anything: what the run's earlier tries (Retry On Fail) charged, if any. */
+function nothingSent(budget: CreditBudget): string {
+	if (budget.run.charged + budget.run.reserved === 0)
+		return 'Nothing was sent and nothing was charged.';
+	return `Nothing more was sent. This run's earlier tries: ${moneyText(budget)}.`;
+}
+
+/** What the run charged (all its tries) and holds back for answers it could not read. */
+const moneyText = (budget: CreditBudget): string =>
+	`${plural(budget.run.charged, 'credit')} charged${heldBackText(budget)}`;
 
 /** What the budget did not reach, as an error under Stop Before Spending. */
 export function budgetReached(
@@ -142,7 +175,7 @@ export function budgetReached(
 	const runAgain = `Raise ${label} and run again: contacts already unlocked come back free`;
 	return refusal(
 		context,
-		`${label} of ${max} reached: ${plural(run.budget.chargedHere, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}`,
+		`${label} of ${max} reached: ${plural(run.budget.run.charged, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}`,
 		`${runAgain} of charge, so nothing is paid twice.`,
 	);
 }
@@ -174,27 +207,38 @@ export function finishRun(
 	notice: { done: string; notSent: number; unit: string; also?: string },
 ): INodeExecutionData[] {
 	const totals = {
-		credits_charged_in_run: budget.chargedHere,
+		credits_charged_in_run: budget.run.charged,
 		credits_remaining: budget.creditsRemaining,
 	};
 	const output = outcomes.map(({ itemIndex, outcome, id }) => {
 		const pairedItem = { item: itemIndex };
 		if (!(outcome instanceof Error))
 			return { json: isContactRecord(outcome) ? { ...outcome, ...totals } : outcome, pairedItem };
-		const failure = asNodeError(context, outcome, itemIndex);
-		if (!context.continueOnFail()) throw failure;
+		// A call's failure is each of its items' error, naming that item.
+		const failure = restated(context, asNodeError(context, outcome, itemIndex), itemIndex);
+		if (!context.continueOnFail()) throw withMoney(context, failure, itemIndex, budget);
 		return errorItem(failure, pairedItem, id === undefined ? {} : { id });
 	});
 	const notSent = notice.notSent
 		? `; ${plural(notice.notSent, notice.unit)} not sent (Max Credits reached)`
 		: '';
 	const of = `of a ${budget.maxCredits} budget${budget.shared ? ' shared by the tool calls of this execution' : ''}`;
-	const spent = `${plural(budget.chargedHere, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
+	const spent = `${plural(budget.run.charged, 'credit')} charged ${of}${heldBackText(budget)}${impossibleText(budget)}`;
 	context.addExecutionHints({
 		message: `${notice.done}: ${spent}${notSent}${notice.also ?? ''}. A contact already unlocked comes back free.`,
 		location: 'outputPane',
 	});
 	return simplifyOutput(context, output);
+}
+
+/** The error that ends a run says what the run charged, unless it already does (a refusal). */
+function withMoney(
+	context: IExecuteFunctions,
+	failure: ReturnType<typeof asNodeError>,
+	itemIndex: number,
+	budget: CreditBudget,
+) {
+	return restated(context, failure, itemIndex, `This run: ${moneyText(budget)}`);
 }
 
 function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string {
@@ -208,6 +252,6 @@ function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string
 }
 
 function heldBackText(budget: CreditBudget): string {
-	if (budget.reservedHere <= 0) return '';
-	return `, and ${budget.reservedHere} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`;
+	if (budget.run.reserved <= 0) return '';
+	return `, and ${budget.run.reserved} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`;
 }

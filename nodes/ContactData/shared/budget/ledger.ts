@@ -1,44 +1,28 @@
 /**
  * The credit rules of Unlock and Enrich, free of n8n. Every cap is a hard ceiling: a call is sent
  * once its worst case is reserved in every tally, and the charge reported replaces it, once per
- * Idempotency-Key. A contact held at a level costs nothing more at that level or below (the
- * contract). A lost answer's worst case stays held under its key, with its ids, for the same call
- * sent again. A charge the contract rules out keeps the worst case; one above it ends the charging
- * calls, so a misbehaving API passes a cap by one call at most.
+ * Idempotency-Key: a key the account settled before counts nothing more, its charge belongs to the
+ * run that settled it first. A contact the account holds at a level costs nothing more at that
+ * level or below (the contract). A lost answer's worst case stays held under its key. A charge the
+ * contract rules out keeps the worst case; one above it ends the charging calls, so a misbehaving
+ * API passes a cap by one call at most.
  */
+import { forget, remember, type Account, type SentCall, type SettledCall } from './account';
+
 export interface ChargeReport {
 	credits_charged?: unknown;
 	credits_remaining?: unknown;
 }
 
-/** What a cap counts, as plain JSON: a run's ledger lives in n8n's flow context. */
+/** What a cap counts, as plain JSON: a run's tally lives in n8n's flow context. */
 export interface Tally {
 	charged: number;
 	reserved: number;
-	/** The charge of each settled Idempotency-Key. */
-	settled?: Record<string, number>;
-	/** Calls whose answer stayed lost, by key: their worst case (part of `reserved`) and ids. */
-	lost?: Record<string, { credits: number; ids?: string[] }>;
-	/** Contacts and people charged: the rank of the highest level held (1 basic, 2 premium). */
-	held?: Record<string, number>;
-	/** Entries of each record, kept beside them: counting keys of JSON read back is linear. */
-	sizes?: Partial<Record<Remembered, number>>;
+	/** The worst case this tally still holds for each lost call, by key (part of `reserved`). */
+	lostWorstCases?: Record<string, number>;
 }
 
-type Remembered = 'settled' | 'lost' | 'held';
-
-/** Past a bound the oldest 1,000 are forgotten, which only ever counts more. */
-const BOUNDS: Record<Remembered, number> = { settled: 10_000, lost: 1_000, held: 100_000 };
-
-function remember(tally: Tally, kind: Remembered, key: string, value: unknown): void {
-	const record = (tally[kind] ??= {}) as Record<string, unknown>;
-	const sizes = (tally.sizes ??= {});
-	if (record[key] === undefined) sizes[kind] = (sizes[kind] ?? 0) + 1;
-	record[key] = value;
-	if (sizes[kind]! <= BOUNDS[kind]) return;
-	for (const old of Object.keys(record).slice(0, 1_000)) delete record[old];
-	sizes[kind]! -= 1_000;
-}
+export const newTally = (): Tally => ({ charged: 0, reserved: 0 });
 
 export interface Cap {
 	/** As the editor shows it: "Max Credits", "Max Credits per Day". */
@@ -49,11 +33,11 @@ export interface Cap {
 	leftField?: 'left_today' | 'left_in_session';
 }
 
-/** One call's worst case, held in each tally (released from that one, never a later day's). */
+/** One call's worst case, held in each tally: released from that one, never a later day's. */
 export interface Reservation {
+	key?: string;
 	credits: number;
 	open: boolean;
-	key?: string;
 	/** Its key was sent before: a refusal now says nothing of that earlier send. */
 	sentBefore: boolean;
 	shares: { tally: Tally; credits: number }[];
@@ -66,33 +50,26 @@ const isCharge = (charge: unknown): charge is number =>
 	typeof charge === 'number' && Number.isInteger(charge) && charge >= 0;
 
 export class CreditBudget {
-	/** What this node run charged and still holds for lost answers. */
-	chargedHere = 0;
-	reservedHere = 0;
-	replayedHere = 0;
 	creditsRemaining: number | null = null;
+	replayedHere = 0;
 	/** Charges the contract rules out, as reported. */
 	readonly impossibleCharges: string[] = [];
 	/** A charge above its call's worst case: no charging call follows. */
 	overcharge?: number;
-	/** Max Credits first, then the caps over time. */
-	readonly caps: Cap[];
-	private readonly lostByFirstId = new Map<string, string[]>();
 
 	constructor(
 		readonly maxCredits: number,
-		private readonly ledger: Tally = { charged: 0, reserved: 0 },
-		/** Shared by the tool calls of an execution. */
+		/** What this run charged and holds back, across its tries. */
+		readonly run: Tally,
+		readonly account: Account,
+		/** Max Credits first, then the caps over time of the moment (a day's cap: today's). */
+		private readonly capsNow: () => Cap[],
+		/** Max Credits is shared by the tool calls of an execution. */
 		readonly shared = false,
-		capsOverTime: Cap[] = [],
-	) {
-		this.caps = [{ label: 'Max Credits', max: maxCredits, tally: ledger }, ...capsOverTime];
-		for (const { ids } of Object.values(ledger.lost ?? {}))
-			if (ids?.length) this.lostByFirstId.set(ids[0], ids);
-	}
+	) {}
 
-	get charged(): number {
-		return this.ledger.charged;
+	get caps(): Cap[] {
+		return this.capsNow();
 	}
 
 	get headroom(): number {
@@ -104,83 +81,92 @@ export class CreditBudget {
 		return this.caps.reduce((tightest, cap) => (leftOf(cap) < leftOf(tightest) ? cap : tightest));
 	}
 
-	priceOf(id: string, rank: number, cost: number): number {
-		return (this.ledger.held?.[id] ?? 0) >= rank ? 0 : cost;
+	/** The settled call that holds a unit at this rank or above: sent again under its key, free. */
+	heldCallOf(unit: string, rank: number): SettledCall | undefined {
+		const [held = 0, key = ''] = this.account.held[unit] ?? [];
+		return held >= rank ? this.account.settled[key] : undefined;
 	}
 
-	hold(id: string, rank: number): void {
-		if ((this.ledger.held?.[id] ?? 0) < rank) remember(this.ledger, 'held', id, rank);
+	priceOf(unit: string, rank: number, cost: number): number {
+		return this.heldCallOf(unit, rank) ? 0 : cost;
 	}
 
-	/** The ids of a lost call starting with this id. */
-	lostCallFrom(firstId: string): string[] | undefined {
-		return this.lostByFirstId.get(firstId);
+	hold(unit: string, rank: number, key: string): void {
+		if ((this.account.held[unit]?.[0] ?? 0) < rank)
+			remember(this.account, 'held', unit, [rank, key]);
 	}
 
 	/**
 	 * Holds a call's worst case in every tally, or undefined when it does not fit or a cap was passed.
-	 * In a tally that lost the key the call takes the held worst case over; one that settled it holds
-	 * nothing (a free replay). A call sent before is never refused: its worst case was held.
+	 * A tally holding the key's lost worst case takes it over; after the account settled the key the
+	 * call is a free replay. A call sent before is never refused: its worst case was held.
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		if (this.overcharge !== undefined) return undefined;
 		const sentBefore = key !== undefined && this.sentBefore(key);
-		const shares = this.caps.map(({ tally }) => {
-			const lost = key === undefined ? undefined : tally.lost?.[key];
-			const settled = key !== undefined && tally.settled?.[key] !== undefined;
-			return { tally, credits: lost?.credits ?? (settled ? 0 : credits), lost: !!lost };
+		const worstCase = key !== undefined && this.account.settled[key] ? 0 : credits;
+		const caps = this.caps;
+		const shares = [...new Set([this.run, ...caps.map(({ tally }) => tally)])].map((tally) => {
+			const lost = key === undefined ? undefined : tally.lostWorstCases?.[key];
+			return { tally, credits: lost ?? worstCase, takenOver: lost !== undefined };
 		});
-		const fits = shares.every(({ credits, lost }, at) => lost || credits <= leftOf(this.caps[at]));
-		const passed = this.caps.some(({ max, tally }) => tally.charged > max);
+		const shareOf = (tally: Tally) => shares.find((share) => share.tally === tally)!;
+		const fits = caps.every(
+			(cap) => shareOf(cap.tally).takenOver || shareOf(cap.tally).credits <= leftOf(cap),
+		);
+		const passed = caps.some(({ max, tally }) => tally.charged > max);
 		if ((!fits || passed) && !sentBefore) return undefined;
-		for (const { tally, credits, lost } of shares)
-			if (!lost) tally.reserved += credits;
-			else {
-				delete tally.lost![key!];
-				tally.sizes!.lost! -= 1;
-			}
-		this.reservedHere += shares[0].credits;
-		const held = shares.map(({ tally, credits }) => ({ tally, credits }));
-		return { credits: shares[0].credits, open: true, key, sentBefore, shares: held };
+		for (const { tally, credits, takenOver } of shares)
+			if (takenOver) delete tally.lostWorstCases![key!];
+			else tally.reserved += credits;
+		return { key, credits: worstCase, open: true, sentBefore, shares: shares.map(toShare) };
+	}
+
+	/** Held for good, whatever the caps leave: ids an answer left out may have been charged. */
+	holdBack(credits: number): void {
+		for (const tally of new Set([this.run, ...this.caps.map(({ tally }) => tally)]))
+			tally.reserved += credits;
 	}
 
 	/**
-	 * The charge counted against Max Credits: a key a tally settled counts nothing more there, replayed
-	 * or not. Undefined for a charge the contract rules out or one that differs from a tally's
-	 * remembered charge for the key: its worst case stays reserved.
+	 * The charge a call's answer reports, counted once per key in every tally that reserved it.
+	 * Undefined for a charge the contract rules out: its worst case stays reserved.
 	 */
-	settle(reservation: Reservation, report: ChargeReport, replayed = false): number | undefined {
+	settle(reservation: Reservation, call: SentCall, report: ChargeReport, replayed: boolean) {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
-		const { key } = reservation;
-		const firsts = this.caps.map(({ tally }) => (key ? tally.settled?.[key] : undefined));
-		if (!isCharge(charge) || firsts.some((first) => first !== undefined && first !== charge)) {
-			this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
+		forget(this.account, 'lost', call.key);
+		const first = this.account.settled[call.key];
+		if (first || replayed) this.replayedHere++;
+		if (first) {
+			if (first.charge !== null && charge !== first.charge) this.impossible(charge);
+			this.release(reservation);
+			return 0;
+		}
+		const readable = isCharge(charge);
+		remember(this.account, 'settled', call.key, { ...call, charge: readable ? charge : null });
+		if (!readable) {
+			this.impossible(charge);
+			reservation.open = false; // its worst case stays held
 			return undefined;
 		}
-		const before = firsts[0] !== undefined;
-		if (replayed || before) this.replayedHere++;
-		if (!before && charge > reservation.credits) this.overcharge = charge;
+		if (charge > reservation.credits) this.overcharge = charge;
 		this.release(reservation);
-		this.caps.forEach(({ tally }, at) => {
-			if (firsts[at] !== undefined) return;
-			tally.charged += charge;
-			if (key !== undefined) remember(tally, 'settled', key, charge);
-		});
-		const counted = before ? 0 : charge;
-		this.chargedHere += counted;
-		return counted;
+		for (const { tally } of reservation.shares) tally.charged += charge;
+		return charge;
 	}
 
 	sentBefore(key: string): boolean {
-		return this.caps.some(({ tally }) => (tally.lost?.[key] ?? tally.settled?.[key]) !== undefined);
+		return (this.account.lost[key] ?? this.account.settled[key]) !== undefined;
 	}
 
-	/** A call whose answer stayed lost: its worst case stays held under its key, with its ids. */
-	keepLost(reservation: Reservation, ids?: string[]): void {
-		if (!reservation.open || reservation.key === undefined) return;
+	/** A call whose answer stayed lost: its worst case stays held under its key, for the same call. */
+	keepLost(reservation: Reservation, call: SentCall): void {
+		if (!reservation.open) return;
+		reservation.open = false;
 		for (const { tally, credits } of reservation.shares)
-			if (credits > 0) remember(tally, 'lost', reservation.key, { credits, ids });
+			if (credits > 0) (tally.lostWorstCases ??= {})[call.key] = credits;
+		remember(this.account, 'lost', call.key, { ...call, credits: reservation.credits });
 	}
 
 	/** Frees a reservation: the call was refused (nothing charged), or its charge is counted. */
@@ -188,9 +174,14 @@ export class CreditBudget {
 		if (!reservation.open) return;
 		reservation.open = false;
 		for (const { tally, credits } of reservation.shares) tally.reserved -= credits;
-		this.reservedHere -= reservation.credits;
+	}
+
+	private impossible(charge: unknown): void {
+		this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 	}
 }
+
+const toShare = ({ tally, credits }: { tally: Tally; credits: number }) => ({ tally, credits });
 
 /**
  * Tallies of caps over time in this process. Past the limit the least recently used session is

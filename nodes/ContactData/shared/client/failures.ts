@@ -79,12 +79,14 @@ export class ApiFailure extends NodeApiError {
 	readonly apiCode?: string;
 	/** The message before it names the item: what a failure that builds on this one quotes. */
 	readonly headline: string;
+	readonly details: FailureDetails;
 
 	constructor(raisedIn: RaisedIn, kind: FailureKind, details: FailureDetails) {
 		const { message, description, status, apiCode, itemIndex } = details;
 		const httpCode = status === undefined ? undefined : String(status);
 		const body = details.body ?? ({ code: details.code ?? apiCode ?? null } as JsonObject);
 		super(nodeOf(raisedIn), body, { message, description, httpCode, itemIndex });
+		this.details = details;
 		this.message = inWords(raisedIn, message, itemIndex);
 		this.httpCode = httpCode ?? null;
 		this.name = 'NodeApiError';
@@ -92,6 +94,32 @@ export class ApiFailure extends NodeApiError {
 		this.apiCode = apiCode;
 		this.headline = message;
 	}
+}
+
+/**
+ * The same failure said of another input item, with a sentence added after its headline: a call's
+ * failure is each of its items' error, and the error that ends a run says what the run charged.
+ */
+export function restated(
+	raisedIn: RaisedIn,
+	error: NodeApiError | NodeOperationError,
+	itemIndex: number | undefined,
+	addition?: string,
+): NodeApiError | NodeOperationError {
+	const said = (headline: string) => (addition ? `${headline}. ${addition}` : headline);
+	if (error instanceof ApiFailure)
+		return new ApiFailure(raisedIn, error.kind, {
+			...error.details,
+			message: said(error.headline),
+			itemIndex,
+		});
+	if (!(error instanceof OperationError)) return error;
+	const { description, kind } = error;
+	return new OperationError(raisedIn, said(error.headline), {
+		description: description ?? undefined,
+		itemIndex,
+		kind,
+	});
 }
 
 export type Failure = Pick<ApiFailure, 'kind' | 'apiCode' | 'headline'>;

@@ -1,0 +1,239 @@
+/**
+ * The one charging loop of Unlock and Enrich. The calls the account ledger knows go first, under
+ * their own key: a lost call of this node whose units are all wanted again, and the settled call
+ * of each held unit (a free replay). Then new calls in order, each sized to what the budget still
+ * holds (What Fits); a lost answer is sent once more, units an answer left out are asked for once
+ * more. On every exit (return, throw, Stop) what may have been charged stays held as lost.
+ */
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import type { UnlockLevel } from '../client/contract';
+import { isRefusal } from '../client/failures';
+import type { SentCall } from './account';
+import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
+import type { ChargingRun } from './chargingRun';
+import type { ChargeReport } from './ledger';
+
+/** What an operation gives the loop: its request for a set of units, and how to read an answer. */
+export interface ChargingOperation<A extends ChargeReport> {
+	path: string;
+	schema: ZodType<A, ZodTypeDef, unknown>;
+	/** The most units one call asks for. */
+	unitsPerCall: number;
+	/** Units are contact ids (Unlock), named in errors; else people (Enrich). */
+	contacts: boolean;
+	bodyOf(units: string[], level: UnlockLevel): IDataObject;
+	keyOf(body: IDataObject): string;
+	/** Each unit the answer gives: its outcome, and the rank it is now held at (0: not held). */
+	read(answer: A, units: string[]): Map<string, { outcome: IDataObject; rank: number }>;
+	/** What a failed call gives a unit (Enrich: a no-match item), else the failure itself. */
+	failedAs?(failure: NodeApiError, unit: string): IDataObject | Error;
+	/** The input item whose errors name a unit first. */
+	itemOf(unit: string): number;
+}
+
+export interface Charging<A extends ChargeReport> {
+	context: IExecuteFunctions;
+	run: ChargingRun;
+	op: ChargingOperation<A>;
+	/** By unit: its answer, or its call's error. */
+	outcomes: Map<string, IDataObject | Error>;
+	/** Requests sent (a call sent again counts again). */
+	requests: number;
+	/** What ended the calls: a refused balance, or a failure without Continue On Fail. */
+	stoppedBy?: Error;
+}
+
+/** A call before its worst case is reserved. */
+type Planned = { sent: SentCall; body: IDataObject; credits: number; wants: string[] };
+
+export interface Plan {
+	/** Calls the ledger knows, sent again under their own key. */
+	again: Planned[];
+	/** Units for new calls, in order. */
+	queue: string[];
+}
+
+/** The lookup: known calls for the wanted units first, the rest queued for new calls. */
+export function planOf<A extends ChargeReport>(c: Charging<A>, units: string[]): Plan {
+	const { budget, level, rank } = c.run;
+	const wanted = new Set(units);
+	const node = c.context.getNode().id;
+	const again: Planned[] = [];
+	for (const lost of Object.values(budget.account.lost))
+		if (lost.node === node && lost.level === level && lost.units.every((u) => wanted.has(u))) {
+			lost.units.forEach((unit) => wanted.delete(unit));
+			again.push(knownCall(c, lost, lost.units, lost.credits));
+		}
+	const replays = new Map<string, string[]>();
+	for (const unit of wanted) {
+		const settled = budget.heldCallOf(unit, rank);
+		if (settled) replays.set(settled.key, [...(replays.get(settled.key) ?? []), unit]);
+	}
+	for (const [key, wants] of replays) {
+		wants.forEach((unit) => wanted.delete(unit));
+		again.push(knownCall(c, budget.account.settled[key], wants, 0));
+	}
+	return { again, queue: units.filter((unit) => wanted.has(unit)) };
+}
+
+function knownCall<A extends ChargeReport>(
+	{ op }: Charging<A>,
+	sent: SentCall,
+	wants: string[],
+	credits: number,
+): Planned {
+	const { key, units, level, node } = sent;
+	return { sent: { key, units, level, node }, body: op.bodyOf(units, level), credits, wants };
+}
+
+function newCall<A extends ChargeReport>(c: Charging<A>, units: string[], credits: number) {
+	const { op, run, context } = c;
+	const body = op.bodyOf(units, run.level);
+	const sent = { key: op.keyOf(body), units, level: run.level, node: context.getNode().id };
+	return reserved(c, { sent, body, credits, wants: units });
+}
+
+/** The call with its worst case reserved; undefined when it does not fit. */
+function reserved<A extends ChargeReport>(c: Charging<A>, planned: Planned) {
+	const { sent, body, credits, wants } = planned;
+	const reservation = c.run.budget.reserve(credits, sent.key);
+	if (!reservation) return undefined;
+	const { op } = c;
+	const ids = op.contacts ? wants : undefined;
+	const itemIndex = op.itemOf(wants[0]);
+	const call: ChargingCall = {
+		path: op.path,
+		body,
+		sent,
+		reservation,
+		wants,
+		ids,
+		itemIndex,
+		sends: 0,
+	};
+	return call;
+}
+
+/** Sends the plan within the budget; the units it did not send. */
+export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Plan) {
+	const lost: ChargingCall[] = []; // sent once, answer lost: sent once more
+	const inFlight: ChargingCall[] = [];
+	const notSent: string[] = [];
+	try {
+		for (const planned of plan.again) {
+			const call = !c.stoppedBy && reserved(c, planned);
+			if (call) await send(c, call, inFlight);
+			else notSent.push(...planned.wants);
+		}
+		const sentUpTo = await sendQueue(c, plan.queue, lost, inFlight);
+		notSent.push(...plan.queue.slice(sentUpTo));
+		if (!c.stoppedBy) await sendAgain(c, lost, inFlight);
+	} finally {
+		for (const call of [...lost, ...inFlight]) c.run.budget.keepLost(call.reservation, call.sent);
+	}
+	return notSent;
+}
+
+/** New calls in queue order, each what the budget still holds; how many units were sent. */
+async function sendQueue<A extends ChargeReport>(
+	c: Charging<A>,
+	queue: string[],
+	lost: ChargingCall[],
+	inFlight: ChargingCall[],
+): Promise<number> {
+	const { budget, rank, cost } = c.run;
+	let next = 0;
+	while (next < queue.length && !c.stoppedBy) {
+		const room = budget.headroom;
+		let credits = 0;
+		let to = next;
+		for (; to < queue.length && to - next < c.op.unitsPerCall; to++) {
+			const price = budget.priceOf(queue[to], rank, cost);
+			if (credits + price > room) break;
+			credits += price;
+		}
+		const call = to > next && newCall(c, queue.slice(next, to), credits);
+		if (call) {
+			next = to;
+			if (await send(c, call, inFlight)) lost.push(call);
+		} else if (lost.length > 0)
+			await sendAgain(c, lost, inFlight); // its charge may leave room
+		else break;
+	}
+	return next;
+}
+
+/** Each lost call sent once more; lost again, it is kept lost. */
+async function sendAgain<A extends ChargeReport>(
+	c: Charging<A>,
+	lost: ChargingCall[],
+	inFlight: ChargingCall[],
+) {
+	while (lost.length > 0 && !c.stoppedBy) {
+		await send(c, lost[0], inFlight);
+		lost.shift();
+	}
+}
+
+/** Sends a call and sorts out what came of it by unit; true when a new call's answer was lost. */
+async function send<A extends ChargeReport>(
+	c: Charging<A>,
+	call: ChargingCall,
+	inFlight: ChargingCall[],
+): Promise<boolean> {
+	const { context, run, op } = c;
+	// After a charge above its worst case no charging call is sent, a replay neither.
+	if (call.sends > 0 && run.budget.overcharge !== undefined) {
+		run.budget.keepLost(call.reservation, call.sent);
+		return false;
+	}
+	c.requests++;
+	inFlight.push(call);
+	const sent = await sendCharging(context, run.budget, call, op.schema);
+	inFlight.pop();
+	if ('answer' in sent) return (await takeAnswer(c, call, sent, inFlight), false);
+	for (const unit of call.wants)
+		c.outcomes.set(unit, op.failedAs?.(sent.failure, unit) ?? sent.failure);
+	if (sent.lost && call.sends === 1 && !call.reservation.sentBefore) return true;
+	if (sent.lost) run.budget.keepLost(call.reservation, call.sent);
+	const stops =
+		!context.continueOnFail() && call.wants.some((u) => c.outcomes.get(u) instanceof Error);
+	if (isRefusal(sent.failure, 'insufficient_credits') || (!sent.lost && stops))
+		c.stoppedBy = sent.failure;
+	return false;
+}
+
+/**
+ * Each unit answered is held at the level it came back with. Units left out are asked for once
+ * more with what the charge leaves of the worst case; left out again, they may have been charged.
+ */
+async function takeAnswer<A extends ChargeReport>(
+	c: Charging<A>,
+	call: ChargingCall,
+	{ answer, charged }: { answer: A; charged?: number },
+	inFlight: ChargingCall[],
+): Promise<void> {
+	const { budget } = c.run;
+	const answered = c.op.read(answer, call.sent.units);
+	for (const [unit, { rank }] of answered) if (rank > 0) budget.hold(unit, rank, call.sent.key);
+	for (const unit of call.wants)
+		if (answered.has(unit)) c.outcomes.set(unit, answered.get(unit)!.outcome);
+	const missing = call.wants.filter((unit) => !answered.has(unit));
+	if (missing.length === 0) return;
+	const { rank, cost } = c.run;
+	const worstCase = missing.reduce((sum, unit) => sum + budget.priceOf(unit, rank, cost), 0);
+	// An unreadable charge keeps the whole worst case held already.
+	const left =
+		charged === undefined ? worstCase : Math.min(worstCase, call.reservation.credits - charged);
+	const again = !call.askedAgain && newCall(c, missing, left);
+	if (again) {
+		again.askedAgain = true;
+		if (await send(c, again, inFlight)) budget.keepLost(again.reservation, again.sent);
+		return;
+	}
+	if (charged !== undefined) budget.holdBack(left);
+	const failure = notAnswered(c.context, call, missing);
+	for (const unit of missing) c.outcomes.set(unit, failure);
+}
