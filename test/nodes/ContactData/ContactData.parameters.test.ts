@@ -500,12 +500,12 @@ it('a message leaving the node from anywhere names no item when there is one (th
 	expect(result.error?.message).not.toMatch(/\[item \d+\]/);
 });
 
-it('counts in words: "1 unique contact in 1 call", not "1 unique contacts in 1 calls"', async () => {
+it('counts in words: "1 unique contact", "1 credit", not "1 unique contacts", "1 credits"', async () => {
 	const [person] = await contacts(sandbox, 1);
 	const result = await run(sandbox, { parameters: unlock({ contactIds: person.id }) });
 	expect(result.error).toBeUndefined();
 	expect(hints(result).join('\n')).toMatch(
-		/^Unlocked 1 unique contact \(basic\) in 1 call: 1 credit charged of a 10 budget\./,
+		/^Unlocked 1 unique contact \(basic\): 1 credit charged of a 10 budget\./,
 	);
 });
 

@@ -238,7 +238,9 @@ function withMoney(
 	itemIndex: number,
 	budget: CreditBudget,
 ) {
-	return restated(context, failure, itemIndex, `This run: ${moneyText(budget)}`);
+	const free =
+		budget.run.charged > 0 ? '; run it again and what it charged for comes back free' : '';
+	return restated(context, failure, itemIndex, `This run: ${moneyText(budget)}${free}`);
 }
 
 function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string {

@@ -83,8 +83,9 @@ it('a person the service does not know: a 404 error by default, naming the item'
 		],
 	});
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
+	// The run's charge (the first item's) is said where the run stops (issue 37, finding 1).
 	expect(result.error?.message).toBe(
-		'No contact matches the email "nobody@nowhere.example" [item 1]',
+		'No contact matches the email "nobody@nowhere.example". This run: 1 credit charged; run it again and what it charged for comes back free [item 1]',
 	);
 	// It points to the option that turns a no-match into an item, and says nothing was charged.
 	expect(result.error?.description).toMatch(/This lookup was not charged.*Output No-Match Items/);
@@ -153,13 +154,43 @@ it('a lost answer after charging is sent again, and the re-unlock is free', asyn
 });
 
 it('paces enrich calls under the time-scaled limit of 60 charged calls a minute: no 429', async () => {
-	// 130 enrich calls of the same person: one credit, then free re-unlocks; over twice the limit.
-	const inputItems = Array.from({ length: 130 }, () => ({ json: { email: people[0].email } }));
-	const result = await run(sandbox, { parameters: enrich(), inputItems });
+	// 130 people, over twice the limit; their emails read from an unlock before the account is reset.
+	const ids = (await contacts(sandbox, 400))
+		.filter((contact) => contact.has_email)
+		.map(({ id }) => id);
+	const emails: string[] = [];
+	for (const from of [0, 100]) {
+		const { body } = await api<{ contacts: Array<{ email: string }> }>(
+			sandbox,
+			'POST',
+			PATHS.unlock,
+			{
+				ids: ids.slice(from, Math.min(from + 100, 130)),
+				level: 'basic',
+			},
+		);
+		emails.push(...body.contacts.map(({ email }) => email));
+	}
+	expect(emails).toHaveLength(130);
+	await sandbox.admin.reset();
+	const inputItems = emails.map((email) => ({ json: { email } }));
+	const result = await run(sandbox, { parameters: enrich({ maxCredits: 200 }), inputItems });
 	expect(result.error).toBeUndefined();
-	expect(result.items.every((item) => item.json.id === people[0].id)).toBe(true);
+	expect(result.items.map((item) => item.json.email)).toEqual(emails);
 	const stats = await keyStats(sandbox);
 	expect(stats.requests['POST /v1/enrich']).toBe(130);
 	expect(stats.http_429).toBe(0);
+	expect(stats.credits_charged).toBe(130);
+});
+
+it('a person asked for by several items is one call, charged once, every item answered', async () => {
+	const inputItems = Array.from({ length: 5 }, () => ({ json: { email: people[0].email } }));
+	const result = await run(sandbox, { parameters: enrich(), inputItems });
+	expect(result.error).toBeUndefined();
+	expect(result.items.map((item) => [item.json.id, item.pairedItem])).toEqual(
+		inputItems.map((_, item) => [people[0].id, { item }]),
+	);
+	const stats = await keyStats(sandbox);
+	expect(stats.requests['POST /v1/enrich']).toBe(1);
 	expect(stats.credits_charged).toBe(1);
 });

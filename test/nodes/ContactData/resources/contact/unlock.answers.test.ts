@@ -79,7 +79,7 @@ describe('an unlock answer that leaves out a requested id', () => {
 		expect(result.items.slice(1).map((item) => item.json.id)).toEqual(ids.slice(1));
 		// The answer's charge (3) covers it: nothing more is held back, and the run stays within Max Credits.
 		expect(hints(result)[0]).toMatch(
-			/^Unlocked 2 unique contacts \(basic\) in 2 calls: 3 credits charged of a 3 budget/,
+			/^Unlocked 2 unique contacts \(basic\): 3 credits charged of a 3 budget/,
 		);
 		expect((await keyStats(sandbox)).credits_charged).toBeLessThanOrEqual(3);
 	});

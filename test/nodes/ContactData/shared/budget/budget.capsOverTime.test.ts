@@ -76,7 +76,7 @@ describe('answers the ledger can check (a fake API)', () => {
 	let fake: FakeApi | undefined;
 	afterEach(async () => fake?.close());
 
-	it('Retry On Fail: a replay whose charge differs from the first answer’s is unreadable, its worst case held', async () => {
+	it('Retry On Fail: a replay whose charge differs from the first answer’s is noted and counts nothing', async () => {
 		const answers = new Map<string, number>();
 		let refusals = 0;
 		fake = await startFakeApi((request, res, req) => {
@@ -103,8 +103,8 @@ describe('answers the ledger can check (a fake API)', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(hints(result)[0]).toMatch(/impossible charge \(credits_charged: 40\) for 1 call/);
-		// Only the second call's 50 is counted: the replay's 40 is not taken for the first call's 100.
-		expect(result.items[0].json.credits_charged_in_run).toBe(50);
+		// The run's two charges across its tries, 100 and 50: the replay's 40 counts nothing.
+		expect(result.items[0].json.credits_charged_in_run).toBe(150);
 	});
 });
 
