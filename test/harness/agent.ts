@@ -39,7 +39,7 @@ const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 let executions = 0;
 
 /** Passes its input on: the agent's parent, which the engine needs to resume the agent. */
-const start: INodeType = {
+export const start: INodeType = {
 	description: {
 		displayName: 'Start',
 		name: 'start',
@@ -57,7 +57,7 @@ const start: INodeType = {
 };
 
 /** The node's description as n8n gives a node used as a tool: named "…Tool", with an ai_tool output. */
-function asToolType(nodeType: INodeType): INodeType {
+export function asToolType(nodeType: INodeType): INodeType {
 	return {
 		description: {
 			...nodeType.description,
@@ -103,17 +103,25 @@ const agentDescription: INodeTypeDescription = {
 	properties: [],
 };
 
-/** Asks for one round of tool calls per entry of `rounds`, then outputs nothing more. */
+/** Asks for one round of calls of the tool per entry of `rounds`, then outputs nothing more. */
 function engineAgentType(rounds: IDataObject[][]): INodeType {
+	return toolsAgentType(rounds.map((round) => round.map((input) => ({ tool: TOOL, input }))));
+}
+
+/** One tool call of an agent: the tool node asked, with the model's arguments. */
+export type ToolAsk = { tool: string; input: IDataObject };
+
+/** An agent (as n8n's Tools Agent asks the engine) calling named tool nodes, one round after another. */
+export function toolsAgentType(rounds: ToolAsk[][]): INodeType {
 	return {
 		description: agentDescription,
 		async execute(this: IExecuteFunctions, response?: EngineResponse<{ round: number }>) {
 			const round = response?.metadata?.round ?? 0;
 			if (round >= rounds.length) return [[{ json: { rounds: round } }]];
 			const request: EngineRequest<{ round: number; itemIndex: number }> = {
-				actions: rounds[round].map((input, call) => ({
+				actions: rounds[round].map(({ tool, input }, call) => ({
 					actionType: 'ExecutionNodeAction',
-					nodeName: TOOL,
+					nodeName: tool,
 					input,
 					type: NodeConnectionTypes.AiTool,
 					id: `call_${round}_${call}`,
