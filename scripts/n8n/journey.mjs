@@ -122,10 +122,10 @@ async function anErrorAsDisplayed() {
 	if (!/Max Credits of 5 is not enough: .*Nothing was sent and nothing was charged/.test(message)) {
 		throw new Error(`the error shown: ${shown.slice(0, 400)}`);
 	}
-	if (
-		!/Raise Max Credits to \d+, or set When Max Credits Is Reached to Unlock What Fits/.test(shown)
-	) {
-		throw new Error(`the error shows no advice: ${shown.slice(0, 400)}`);
+	// Its remedy is said once: in the message, not again in the description (issue 38, finding 4).
+	const remedies = shown.match(/raise Max Credits to \d+/gi) ?? [];
+	if (remedies.length !== 1) {
+		throw new Error(`the error shows its advice ${remedies.length} times: ${shown.slice(0, 400)}`);
 	}
 	await linger(journey);
 	await shot('editor-unlock-error.png');

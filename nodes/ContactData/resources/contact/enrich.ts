@@ -59,26 +59,39 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const notSent = new Set(refusal ? people.keys() : await loop.chargeAll(enriching, plan));
 	// What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
 	const { stoppedBy, outcomes } = enriching;
-	const reason = refusal ?? stoppedBy ?? charging.budgetReached(this, run, notSent.size, 'item');
-	const output: charging.Outcome[] = [...refused].map(([itemIndex, outcome]) => ({
-		itemIndex,
-		outcome,
-	}));
-	for (const { itemIndex, person } of lookups) {
-		const outcome = notSent.has(person)
-			? (reason ?? charging.skippedForBudget(items[itemIndex].json))
-			: outcomes.get(person);
-		if (outcome !== undefined) output.push({ itemIndex, outcome });
-	}
-	output.sort((a, b) => a.itemIndex - b.itemIndex);
+	const unsent = lookups.filter(({ person }) => notSent.has(person));
+	const reason = refusal ?? stoppedBy ?? charging.budgetReached(this, run, unsent.length, 'item');
+	const unsentOutcomes = new Map<number, IDataObject | Error>(
+		unsent.map(({ itemIndex }) => [
+			itemIndex,
+			reason ?? charging.skippedForBudget(items[itemIndex].json),
+		]),
+	);
+	const output = outcomesOf(lookups, new Map([...refused, ...unsentOutcomes]), outcomes);
 	const enriched = output.filter(
 		({ outcome }) => !(outcome instanceof Error) && charging.isContactRecord(outcome),
 	);
 	return charging.finishRun(this, run, output, {
 		done: `Enriched ${plural(enriched.length, 'item')} (${run.level})`,
-		notSent: refusal || stoppedBy ? 0 : notSent.size,
+		notSent: refusal || stoppedBy ? 0 : unsent.length,
 		unit: 'item',
 	});
+}
+
+/** By input item in input order: its own outcome (refused, not sent), else its person's. */
+function outcomesOf(
+	lookups: Lookup[],
+	byItem: Map<number, IDataObject | Error>,
+	byPerson: Map<string, IDataObject | Error>,
+): charging.Outcome[] {
+	const output: charging.Outcome[] = [...byItem].map(([itemIndex, outcome]) => ({
+		itemIndex,
+		outcome,
+	}));
+	for (const { itemIndex, person } of lookups)
+		if (!byItem.has(itemIndex) && byPerson.has(person))
+			output.push({ itemIndex, outcome: byPerson.get(person)! });
+	return output.sort((a, b) => a.itemIndex - b.itemIndex);
 }
 
 /** One item's lookup, checked before anything is sent. */

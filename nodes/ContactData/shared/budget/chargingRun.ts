@@ -148,7 +148,13 @@ export function stopBeforeSpending(
 	return refusal(
 		context,
 		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. ${nothingSent(budget)} ${remedy}.`,
-		`${usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}. ` : ''}Raise ${raiseTo}, or ${setWhatFits} to spend up to the budget and pass the rest through.`,
+		// The remedy is the message's (a model reads only that): the description adds what it does not say.
+		[
+			usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}.` : '',
+			cap.leftField ? '' : `${whatFits} spends up to the budget and passes the rest through.`,
+		]
+			.filter(Boolean)
+			.join(' '),
 	);
 }
 
@@ -175,14 +181,15 @@ export function budgetReached(
 	const runAgain = `Raise ${label} and run again: contacts already unlocked come back free`;
 	return refusal(
 		context,
-		`${label} of ${max} reached: ${plural(run.budget.run.charged, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}`,
-		`${runAgain} of charge, so nothing is paid twice.`,
+		`${label} of ${max} reached: ${plural(run.budget.run.charged, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}.`,
 	);
 }
 
 /** A refusal of the whole run: thrown without continueOnFail, else each item's error. */
-function refusal(context: IExecuteFunctions, message: string, description: string) {
-	const error = new NodeOperationError(context.getNode(), message, { description });
+function refusal(context: IExecuteFunctions, message: string, description = '') {
+	const error = new NodeOperationError(context.getNode(), message, {
+		description: description || undefined,
+	});
 	if (!context.continueOnFail()) throw error;
 	return error;
 }
@@ -238,8 +245,9 @@ function withMoney(
 	itemIndex: number,
 	budget: CreditBudget,
 ) {
-	const free =
-		budget.run.charged > 0 ? '; run it again and what it charged for comes back free' : '';
+	const { charged, reserved } = budget.run;
+	if (charged + reserved === 0) return failure; // nothing to tell: its own words say not charged
+	const free = charged > 0 ? '; run it again and what it charged for comes back free' : '';
 	return restated(context, failure, itemIndex, `This run: ${moneyText(budget)}${free}`);
 }
 

@@ -119,13 +119,13 @@ it('Unlock: the IDs from the model, compact records, and what was spent and is l
 		left: 22,
 		replayed: 0,
 	});
-	// ids[2] is held already: free.
+	// ids[2] is held already: the first call is sent again under its own key, a free replay.
 	expect(second.credits).toEqual({
 		spent_by_this_call: 1,
 		spent_in_run: 4,
 		max_credits: 25,
 		left: 21,
-		replayed: 0,
+		replayed: 1,
 	});
 	expect((await keyStats(sandbox)).credits_charged).toBe(4);
 });
