@@ -91,9 +91,9 @@ export class CreditBudget {
 		return this.heldCallOf(unit, rank) ? 0 : cost;
 	}
 
+	/** Held by this call unless a call still remembered holds it at this rank or above. */
 	hold(unit: string, rank: number, key: string): void {
-		if ((this.account.held[unit]?.[0] ?? 0) < rank)
-			remember(this.account, 'held', unit, [rank, key]);
+		if (rank > 0 && !this.heldCallOf(unit, rank)) remember(this.account, 'held', unit, [rank, key]);
 	}
 
 	/**

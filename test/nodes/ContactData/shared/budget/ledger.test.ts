@@ -1,134 +1,204 @@
 /**
- * The credit rules with plain values and a fake clock: reserve, settle, replay, held contacts,
- * impossible charges and the caps over time. No sandbox, no n8n.
+ * The credit rules with plain values and a fake clock: reserve, settle, replay, what an account
+ * holds, settled and lost, and the caps over time. No sandbox, no n8n.
  */
 import {
+	accountOf,
+	type Account,
+	type SentCall,
+} from '../../../../../nodes/ContactData/shared/budget/account';
+import {
 	CreditBudget,
+	newTally,
 	tallyOf,
 	type Cap,
+	type Reservation,
 	type Tally,
 } from '../../../../../nodes/ContactData/shared/budget/ledger';
 
-/** What Fits for a call of up to `wanted` contacts at 1 credit each. */
-const whatFits = (budget: CreditBudget, wanted: number) => Math.min(wanted, budget.headroom);
-
-const DAY = 24 * 3600 * 1000;
+const HOUR = 3600 * 1000;
+const DAY = 24 * HOUR;
 const NOON = Date.parse('2026-11-25T12:00:00Z');
 
-const dayCap = (max: number, tally: Tally): Cap => ({
-	label: 'Max Credits per Day',
-	max,
-	tally,
-	leftField: 'left_today',
-});
+const dayCap = (max: number, tally: Tally): Cap => ({ label: 'Max Credits per Day', max, tally });
+
+/** A day cap read on a fake clock at each use, as chargingRun reads it on Date.now(). */
+const dayCapOn =
+	(max: number, clock: { now: number }, store = new Map<string, Tally>()) =>
+	() => [dayCap(max, tallyOf('wf|n', { now: clock.now }, store))];
+
+/** As chargingRun builds it: Max Credits counts the run's tally (its tries'), or the execution's. */
+function budgetOf(
+	max: number,
+	setup: { run?: Tally; account?: Account; execution?: Tally; overTime?: () => Cap[] } = {},
+) {
+	const { run = newTally(), account = accountOf({}), execution, overTime = () => [] } = setup;
+	const maxCap = { label: 'Max Credits', max, tally: execution ?? run };
+	return new CreditBudget(max, run, account, () => [maxCap, ...overTime()], !!execution);
+}
+
+const BASIC = { level: 'basic', node: 'n1' } as const;
+const sent = (key: string, units: string[] = []): SentCall => ({ key, units, ...BASIC });
+
+/** Settles a call with the charge its answer reports: what the budget counted. */
+const settle = (b: CreditBudget, r: Reservation, reported: unknown, replayed = false) =>
+	b.settle(r, sent(r.key!), { credits_charged: reported }, replayed);
+
+const charge = (b: CreditBudget, worst: number, key: string, reported: unknown, replayed = false) =>
+	settle(b, b.reserve(worst, key)!, reported, replayed);
+
+const lose = (budget: CreditBudget, credits: number, key: string, units: string[] = []) =>
+	budget.keepLost(budget.reserve(credits, key)!, sent(key, units));
 
 describe('reserve and settle', () => {
 	it('reserves a worst case only while it fits, and the charge reported replaces it', () => {
-		const budget = new CreditBudget(10);
+		const budget = budgetOf(10);
 		const first = budget.reserve(6, 'k1')!;
 		expect(budget.reserve(5, 'k2')).toBeUndefined();
 		expect(budget.headroom).toBe(4);
-		expect(budget.settle(first, { credits_charged: 2, credits_remaining: 98 })).toBe(2);
-		expect([budget.charged, budget.headroom, budget.creditsRemaining]).toEqual([2, 8, 98]);
+		const report = { credits_charged: 2, credits_remaining: 98 };
+		expect(budget.settle(first, sent('k1'), report, false)).toBe(2);
+		expect([budget.run.charged, budget.headroom, budget.creditsRemaining]).toEqual([2, 8, 98]);
+		budget.release(budget.reserve(8)!); // refused: nothing charged, its room is given back
 		expect(budget.reserve(8, 'k2')).toBeDefined();
 	});
 
 	it.each([[-1], [1.5], ['3'], [null], [undefined]])(
-		'an unreadable charge (%p) keeps the worst case held',
-		(charge) => {
-			const budget = new CreditBudget(10);
-			const reservation = budget.reserve(6, 'k')!;
-			expect(budget.settle(reservation, { credits_charged: charge })).toBeUndefined();
-			expect(budget.headroom).toBe(4);
-			expect(budget.impossibleCharges).toHaveLength(1);
+		'an unreadable charge (%p) keeps the worst case held, also when its key is replayed',
+		(reported) => {
+			const budget = budgetOf(10);
+			expect(charge(budget, 6, 'k', reported)).toBeUndefined();
+			expect([budget.headroom, budget.impossibleCharges.length]).toEqual([4, 1]);
+			expect(charge(budget, 6, 'k', 3, true)).toBe(0);
+			expect(budget.run).toMatchObject({ charged: 0, reserved: 6 });
 		},
 	);
 
-	it('a charge above the worst case is counted as reported and ends the charging calls', () => {
-		const budget = new CreditBudget(10);
-		expect(budget.settle(budget.reserve(6, 'k')!, { credits_charged: 7 })).toBe(7);
-		expect([budget.charged, budget.overcharge, budget.headroom]).toEqual([7, 7, 0]);
+	it('a charge above the worst case is counted as reported and ends the charging calls of every run and tool call sharing a cap', () => {
+		const [execution, day] = [newTally(), newTally()];
+		const overTime = () => [dayCap(10, day)];
+		const budget = budgetOf(10, { execution, overTime });
+		expect(charge(budget, 6, 'k', 7)).toBe(7);
+		expect([budget.run.charged, budget.overcharge, budget.headroom]).toEqual([7, 7, 0]);
 		expect(budget.reserve(0, 'held contacts')).toBeUndefined();
+		charge(budgetOf(10, { execution, overTime }), 0, 'held contacts', 50);
+		// Each would pass the cap by one more call of a misbehaving API, its contacts priced 0.
+		expect(budgetOf(10, { execution, overTime }).reserve(0, 'next tool call')).toBeUndefined();
+		expect(budgetOf(10, { overTime }).reserve(0, 'later run today')).toBeUndefined();
 	});
 
-	it('an overcharge ends the charging calls of the next tool calls and runs that share a cap', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const day = { charged: 0, reserved: 0 };
-		const overcharged = new CreditBudget(10, ledger, true, [dayCap(10, day)]);
-		overcharged.settle(overcharged.reserve(0, 'held contacts')!, { credits_charged: 50 });
-		// The next tool call of the execution, its contacts held (priced 0): each would pass the cap
-		// by one more call of a misbehaving API.
-		const nextToolCall = new CreditBudget(10, ledger, true, [dayCap(10, day)]);
-		expect(nextToolCall.reserve(0, 'held again')).toBeUndefined();
-		// A later run today (a new Max Credits ledger) under the same Max Credits per Day.
-		const laterRun = new CreditBudget(10, { charged: 0, reserved: 0 }, false, [dayCap(10, day)]);
-		expect(laterRun.reserve(0, 'held today')).toBeUndefined();
+	it('tool calls share Max Credits (the execution’s tally); each keeps its own run tally', () => {
+		const execution = newTally();
+		const first = budgetOf(10, { execution });
+		charge(first, 4, 'a', 4);
+		const second = budgetOf(10, { execution });
+		expect([second.shared, second.headroom]).toEqual([true, 6]);
+		charge(second, 6, 'b', 5);
+		expect([first.run.charged, second.run.charged, execution.charged]).toEqual([4, 5, 9]);
+		second.holdBack(1);
+		expect([first.run.reserved, second.run.reserved, execution.reserved]).toEqual([0, 1, 1]);
 	});
 
-	it('a refused call (nothing charged) gives its room back', () => {
-		const budget = new CreditBudget(5);
-		budget.release(budget.reserve(5)!);
-		expect(budget.headroom).toBe(5);
+	it('holdBack holds credits for good in the run and every cap, past what they leave', () => {
+		const day = newTally();
+		const budget = budgetOf(5, { overTime: () => [dayCap(5, day)] });
+		budget.holdBack(3);
+		budget.holdBack(4);
+		expect([budget.run.reserved, day.reserved, budget.headroom]).toEqual([7, 7, 0]);
+		expect(budget.reserve(1, 'k')).toBeUndefined();
 	});
 });
 
-describe('replays', () => {
-	it('a key settled before is a replay: counted once, with or without the API saying so', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const first = new CreditBudget(10, ledger, true);
-		first.settle(first.reserve(3, 'same')!, { credits_charged: 3 });
-		const second = new CreditBudget(10, ledger, true);
-		expect(second.settle(second.reserve(3, 'same')!, { credits_charged: 3 })).toBe(0);
-		const third = new CreditBudget(10, ledger, true);
-		expect(third.settle(third.reserve(3, 'same')!, { credits_charged: 3 }, true)).toBe(0);
-		expect([ledger.charged, ledger.reserved]).toEqual([3, 0]);
+describe('replays: a charge belongs to the run that first settled its key', () => {
+	it('a key the account settled counts 0 in every tally, whatever run replays it, with or without the header', () => {
+		const [account, day] = [accountOf({}), newTally()];
+		const overTime = () => [dayCap(3, day)];
+		const first = budgetOf(10, { account, overTime });
+		expect(charge(first, 3, 'same', 3)).toBe(3);
+		const second = budgetOf(10, { account, overTime });
+		const third = budgetOf(10, { account, overTime });
+		// The day cap is spent, yet never refuses the replay.
+		expect(charge(second, 3, 'same', 3)).toBe(0);
+		expect(charge(third, 3, 'same', 3, true)).toBe(0);
+		expect([first.run.charged, second.run.charged, third.run.charged]).toEqual([3, 0, 0]);
+		expect([day.charged, day.reserved, second.run.reserved]).toEqual([3, 0, 0]);
 		expect([first.replayedHere, second.replayedHere, third.replayedHere]).toEqual([0, 1, 1]);
-		expect([first.chargedHere, second.chargedHere]).toEqual([3, 0]);
 	});
 
-	it('a key settled before needs no room: its replay is reserved at 0 and counts nothing', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const first = new CreditBudget(4, ledger, true);
-		first.settle(first.reserve(3, 'same')!, { credits_charged: 3 });
-		const second = new CreditBudget(4, ledger, true);
-		expect(second.sentBefore('same')).toBe(true);
-		expect(second.reserve(3, 'other')).toBeUndefined();
-		const replay = second.reserve(3, 'same')!;
+	it('Retry On Fail: a try replaying an earlier try’s call needs no room, and the run keeps its charge', () => {
+		const [account, run] = [accountOf({}), newTally()];
+		charge(budgetOf(4, { account, run }), 3, 'same', 3);
+		const retry = budgetOf(4, { account, run });
+		expect(retry.sentBefore('same')).toBe(true);
+		expect(retry.reserve(3, 'other')).toBeUndefined();
+		const replay = retry.reserve(3, 'same')!;
 		expect(replay.credits).toBe(0);
-		expect(second.settle(replay, { credits_charged: 3 })).toBe(0);
-		expect([ledger.charged, ledger.reserved, second.impossibleCharges]).toEqual([3, 0, []]);
+		expect(settle(retry, replay, 3, true)).toBe(0);
+		expect([run.charged, run.reserved, retry.impossibleCharges]).toEqual([3, 0, []]);
 	});
 
-	it('a first answer marked replayed (its first send lost) is still its one charge', () => {
-		const budget = new CreditBudget(10);
-		expect(budget.settle(budget.reserve(3, 'k')!, { credits_charged: 3 }, true)).toBe(3);
-		expect([budget.charged, budget.replayedHere]).toEqual([3, 1]);
+	it('a first answer marked replayed (first send lost, or a forged header) is still its one charge', () => {
+		const day = newTally();
+		const budget = budgetOf(1000, { overTime: () => [dayCap(300, day)] });
+		expect(charge(budget, 100, 'k', 60, true)).toBe(60);
+		expect([budget.run.charged, day.charged, budget.headroom]).toEqual([60, 60, 240]);
+		expect(budget.replayedHere).toBe(1);
 	});
 
-	it('a lost call keeps its worst case; the same key later takes it over even with no room left', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const lostRun = new CreditBudget(4, ledger, true);
-		lostRun.keepLost(lostRun.reserve(4, 'lost')!);
-		const next = new CreditBudget(4, ledger, true);
-		expect(next.headroom).toBe(0);
-		expect(next.reserve(1, 'other')).toBeUndefined();
-		expect(next.sentBefore('lost')).toBe(true);
-		const takenOver = next.reserve(4, 'lost')!;
+	it.each([[5], ['3'], [null]])(
+		'a replay reporting another charge (%p) than the first is noted, and counts 0',
+		(reported) => {
+			const account = accountOf({});
+			charge(budgetOf(10, { account }), 3, 'k', 3);
+			const later = budgetOf(10, { account });
+			expect(charge(later, 3, 'k', reported, true)).toBe(0);
+			expect(later.impossibleCharges).toEqual([JSON.stringify(reported)]);
+			expect(later.run).toMatchObject({ charged: 0, reserved: 0 });
+		},
+	);
+});
+
+describe('lost calls: kept by the account, their worst case by each tally', () => {
+	it('Retry On Fail: the next try takes the lost worst case over with no room left, and counts its charge once', () => {
+		const [account, run, day] = [accountOf({}), newTally(), newTally()];
+		const overTime = () => [dayCap(300, day)];
+		lose(budgetOf(4, { account, run, overTime }), 4, 'lost', ['ct_a', 'ct_b']);
+		expect(account.lost.lost).toEqual({ ...sent('lost', ['ct_a', 'ct_b']), credits: 4 });
+		for (const tally of [run, day])
+			expect(tally).toEqual({ charged: 0, reserved: 4, lostWorstCases: { lost: 4 } });
+		const retry = budgetOf(4, { account, run, overTime });
+		expect(retry.sentBefore('lost')).toBe(true);
+		expect(retry.headroom).toBe(0);
+		expect(retry.reserve(1, 'other')).toBeUndefined();
+		const takenOver = retry.reserve(4, 'lost')!;
 		expect(takenOver.credits).toBe(4);
-		expect(next.settle(takenOver, { credits_charged: 1 })).toBe(1);
-		expect([ledger.charged, ledger.reserved, next.headroom]).toEqual([1, 0, 3]);
+		expect(settle(retry, takenOver, 1, true)).toBe(1);
+		for (const tally of [run, day])
+			expect(tally).toEqual({ charged: 1, reserved: 0, lostWorstCases: {} });
+		expect([account.lost, retry.headroom]).toEqual([{}, 3]);
+	});
+
+	it('a loop’s next run sends a lost call again: its charge is the new run’s, the earlier holds it back', () => {
+		const [account, day] = [accountOf({}), newTally()];
+		const overTime = () => [dayCap(100, day)];
+		const first = budgetOf(10, { account, overTime });
+		lose(first, 10, 'k');
+		const next = budgetOf(10, { account, overTime });
+		expect(charge(next, 10, 'k', 10)).toBe(10);
+		expect([first.run.reserved, next.run.charged, next.run.reserved]).toEqual([10, 10, 0]);
+		expect([day.charged, day.reserved]).toEqual([10, 0]);
 	});
 });
 
-describe('held contacts (issue 31)', () => {
-	it('a contact seen charged at a level is free at that level or below, and needs no room', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const first = new CreditBudget(2, ledger);
-		first.settle(first.reserve(2, 'k')!, { credits_charged: 2 });
-		first.hold('ct_a', 2);
-		first.hold('ct_b', 1);
-		first.hold('ct_b', 0);
-		const retry = new CreditBudget(2, ledger);
+describe('held units: the account’s, pointing to the settled call that holds them', () => {
+	it('a unit held at a level is free at that level or below, and needs no room', () => {
+		const [account, run] = [accountOf({}), newTally()];
+		const first = budgetOf(2, { account, run });
+		charge(first, 2, 'k', 2);
+		first.hold('ct_a', 2, 'k');
+		first.hold('ct_b', 1, 'k');
+		first.hold('ct_b', 0, 'k');
+		const retry = budgetOf(2, { account, run });
 		expect(retry.headroom).toBe(0);
 		expect([retry.priceOf('ct_a', 2, 2), retry.priceOf('ct_a', 1, 1)]).toEqual([0, 0]);
 		expect([retry.priceOf('ct_b', 1, 1), retry.priceOf('ct_b', 2, 2)]).toEqual([0, 2]);
@@ -136,33 +206,85 @@ describe('held contacts (issue 31)', () => {
 		expect(retry.reserve(0, 'held again')).toBeDefined();
 	});
 
-	it('a lost call is found by its first id, with its ids, and taken over by its key', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const lostRun = new CreditBudget(3, ledger);
-		lostRun.keepLost(lostRun.reserve(3, 'k')!, ['ct_a', 'ct_b', 'ct_c']);
-		const next = new CreditBudget(3, ledger);
-		expect(next.lostCallFrom('ct_a')).toEqual(['ct_a', 'ct_b', 'ct_c']);
-		expect(next.lostCallFrom('ct_b')).toBeUndefined();
-		expect(next.reserve(3, 'k')!.credits).toBe(3);
-		expect(ledger).toMatchObject({ reserved: 3, lost: {} });
+	it('heldCallOf gives the settled call holding a unit at the rank asked; none, no price of 0', () => {
+		const budget = budgetOf(10);
+		const call = sent('k', ['ct_a', 'ct_b']);
+		budget.settle(budget.reserve(2, 'k')!, call, { credits_charged: 2 }, false);
+		budget.hold('ct_a', 1, 'k');
+		budget.hold('ct_b', 2, 'k');
+		budget.hold('ct_c', 2, 'never settled');
+		expect(budget.heldCallOf('ct_a', 1)).toEqual({ ...call, charge: 2 });
+		expect(budget.heldCallOf('ct_a', 2)).toBeUndefined();
+		expect(budget.heldCallOf('ct_b', 2)?.key).toBe('k');
+		expect([budget.heldCallOf('ct_c', 1), budget.priceOf('ct_c', 1, 1)]).toEqual([undefined, 1]);
 	});
 
-	it('remembers at most 100,000 held contacts, forgetting the oldest 1,000 (which only costs more)', () => {
-		const ledger: Tally = { charged: 0, reserved: 0 };
-		const budget = new CreditBudget(1, ledger);
-		for (let id = 0; id <= 100_000; id++) budget.hold(`ct_${id}`, 1);
-		expect(Object.keys(ledger.held!)).toHaveLength(99_001);
+	it('two accounts never share held units or calls; one credential is one account, named by a hash', () => {
+		const flow = {};
+		const credential = (keyHash: string, baseUrl = 'https://api.example') => ({ baseUrl, keyHash });
+		const [a, b] = [accountOf(flow, credential('key a')), accountOf(flow, credential('key b'))];
+		expect(accountOf(flow, credential('key a'))).toBe(a);
+		expect([b, accountOf(flow, credential('key a', 'https://other.example'))]).not.toContain(a);
+		const names = Object.keys((flow as { contactDataAccounts: object }).contactDataAccounts);
+		expect(names.join()).toMatch(/^[0-9a-f]{16}(,[0-9a-f]{16}){2}$/);
+		// Issue 37 finding 2: tool A unlocks 10 contacts, tool B (another key) must price them in full.
+		const execution = newTally();
+		const toolA = budgetOf(10, { account: a, execution });
+		charge(toolA, 10, 'k', 10);
+		toolA.hold('ct_a', 1, 'k');
+		lose(toolA, 0, 'lost');
+		const toolB = budgetOf(10, { account: b, execution });
+		expect(toolB.priceOf('ct_a', 1, 1)).toBe(1);
+		expect([toolB.sentBefore('k'), toolB.sentBefore('lost')]).toEqual([false, false]);
+		expect(toolB.reserve(1, 'kb')).toBeUndefined();
+	});
+});
+
+describe('the account’s bounds: past one, the oldest 1,000 are forgotten (which only counts more)', () => {
+	it('remembers at most 100,000 held units', () => {
+		const budget = budgetOf(1);
+		charge(budget, 0, 'k', 0);
+		for (let id = 0; id <= 100_000; id++) budget.hold(`ct_${id}`, 1, 'k');
+		expect(Object.keys(budget.account.held)).toHaveLength(99_001);
 		expect([budget.priceOf('ct_999', 1, 1), budget.priceOf('ct_1000', 1, 1)]).toEqual([1, 0]);
-		expect(JSON.parse(JSON.stringify(ledger)).sizes).toEqual({ held: 99_001 });
+		const { sizes } = JSON.parse(JSON.stringify(budget.account)) as Account;
+		expect(sizes).toEqual({ lost: 0, settled: 1, held: 99_001 });
+	});
+
+	it('remembers at most 10,000 settled calls: a forgotten one counts again, its units cost again', () => {
+		const [account, day] = [accountOf({}), newTally()];
+		const overTime = () => [dayCap(1e9, day)];
+		const budget = budgetOf(1e9, { account, overTime });
+		for (let call = 0; call <= 10_000; call++) charge(budget, 1, `k${call}`, 1);
+		budget.hold('ct_a', 1, 'k998');
+		budget.hold('ct_b', 1, 'k1000');
+		expect(Object.keys(account.settled)).toHaveLength(9_001);
+		expect([account.settled.k999, account.settled.k1000?.charge]).toEqual([undefined, 1]);
+		expect([budget.priceOf('ct_a', 1, 1), budget.priceOf('ct_b', 1, 1)]).toEqual([1, 0]);
+		const later = budgetOf(1e9, { account, overTime });
+		charge(later, 1, 'k999', 1, true);
+		charge(later, 1, 'k1000', 1, true);
+		expect([day.charged, later.run.charged]).toEqual([10_002, 1]);
+		// Sent again in a new call, the unit is held by that one (the API charges it nothing).
+		charge(later, 1, 'again', 0);
+		later.hold('ct_a', 1, 'again');
+		expect([later.heldCallOf('ct_a', 1)?.key, later.priceOf('ct_a', 1, 1)]).toEqual(['again', 0]);
+	});
+
+	it('remembers at most 1,000 lost calls; a forgotten one’s worst case stays held', () => {
+		const budget = budgetOf(1e9);
+		for (let call = 0; call <= 1_000; call++) lose(budget, 1, `k${call}`);
+		expect([Object.keys(budget.account.lost), budget.account.sizes.lost]).toEqual([['k1000'], 1]);
+		expect([budget.sentBefore('k0'), budget.run.reserved]).toEqual([false, 1_001]);
 	});
 });
 
 describe('caps over time (a fake clock)', () => {
 	it('a day’s tally is the node’s for that UTC day: the same all day, fresh the next', () => {
 		const store = new Map<string, Tally>();
-		const morning = tallyOf('wf|node', { now: NOON - 11 * 3600 * 1000 }, store);
+		const morning = tallyOf('wf|node', { now: NOON - 11 * HOUR }, store);
 		morning.charged = 4;
-		expect(tallyOf('wf|node', { now: NOON + 11 * 3600 * 1000 }, store)).toBe(morning);
+		expect(tallyOf('wf|node', { now: NOON + 11 * HOUR }, store)).toBe(morning);
 		expect(tallyOf('wf|node', { now: NOON + DAY }, store).charged).toBe(0);
 		expect(tallyOf('wf|other', { now: NOON }, store).charged).toBe(0);
 		expect(tallyOf('wf|node', { session: 's1' }, store)).not.toBe(
@@ -170,159 +292,16 @@ describe('caps over time (a fake clock)', () => {
 		);
 	});
 
-	it('keeps at most 10,000 tallies, dropping the oldest', () => {
-		const store = new Map<string, Tally>();
-		const oldest = tallyOf('node', { session: 'first' }, store);
-		for (let session = 0; session < 10_000; session++)
-			tallyOf('node', { session: `s${session}` }, store);
-		expect(store.size).toBe(10_000);
-		expect(tallyOf('node', { session: 'first' }, store)).not.toBe(oldest);
-	});
-
-	it('10,000 new MCP sessions never drop the day’s tally: the daily cap holds', () => {
-		const store = new Map<string, Tally>();
-		const spent = new CreditBudget(1000, undefined, false, [
-			dayCap(100, tallyOf('wf|n', { now: NOON }, store)),
-		]);
-		spent.settle(spent.reserve(100, 'k1')!, { credits_charged: 100 });
-		for (let session = 0; session < 10_000; session++)
-			tallyOf('wf|n', { session: `s${session}` }, store);
-		const later = new CreditBudget(1000, undefined, false, [
-			dayCap(100, tallyOf('wf|n', { now: NOON + 1000 }, store)),
-		]);
-		expect(later.headroom).toBe(0);
-	});
-
-	it('a lost call taken over after midnight releases from the day it was held in', () => {
-		const store = new Map<string, Tally>();
-		const ledger = { charged: 0, reserved: 0 };
-		const yesterday = tallyOf('wf|n', { now: NOON }, store);
-		const before = new CreditBudget(1000, ledger, true, [dayCap(100, yesterday)]);
-		before.keepLost(before.reserve(50, 'lost')!);
-		const today = tallyOf('wf|n', { now: NOON + DAY }, store);
-		const after = new CreditBudget(1000, ledger, true, [dayCap(100, today)]);
-		after.settle(after.reserve(50, 'lost')!, { credits_charged: 50 });
-		expect(today).toMatchObject({ charged: 50, reserved: 0 });
-		expect(after.headroom).toBe(50);
-		expect(ledger).toMatchObject({ charged: 50, reserved: 0 });
-	});
-
-	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
-		const day = { charged: 0, reserved: 0 };
-		const runs = [
-			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
-			new CreditBudget(5, undefined, false, [dayCap(6, day)]),
-		];
-		const reserved = runs.map((budget) => budget.reserve(whatFits(budget, 4)));
-		expect(reserved.map((reservation) => reservation?.credits)).toEqual([4, 2]);
-		expect(runs[1].tightest.label).toBe('Max Credits per Day');
-		runs.forEach((budget, index) =>
-			budget.settle(reserved[index]!, { credits_charged: reserved[index]!.credits }),
-		);
-		expect(day).toEqual({ charged: 6, reserved: 0 });
-		expect(new CreditBudget(5, undefined, false, [dayCap(6, day)]).headroom).toBe(0);
-	});
-
-	it('a lost answer keeps its worst case against the day cap too', () => {
-		const day = { charged: 0, reserved: 0 };
-		const budget = new CreditBudget(5, undefined, false, [dayCap(5, day)]);
-		budget.keepLost(budget.reserve(3, 'lost')!);
-		expect(day).toMatchObject({ charged: 0, reserved: 3 });
-	});
-});
-
-describe('a replay counted once across runs (each run its own ledger, one day tally)', () => {
-	const runOf = (day: Tally, max = 1000) =>
-		new CreditBudget(max, undefined, false, [dayCap(300, day)]);
-
-	it('Retry On Fail: the second run takes the lost call over in the day and counts its charge once', () => {
-		const day = tallyOf('wf|retry', { now: NOON }, new Map());
-		const first = runOf(day);
-		first.keepLost(first.reserve(150, 'k')!);
-		const retry = runOf(day);
-		expect(retry.sentBefore('k')).toBe(true);
-		expect(retry.settle(retry.reserve(150, 'k')!, { credits_charged: 150 }, true)).toBe(150);
-		expect(day).toMatchObject({ charged: 150, reserved: 0 });
-		expect(runOf(day).headroom).toBe(150);
-	});
-
-	it('a key the day counted is replayed free in a later run: nothing more in the day, none refused', () => {
-		const day = tallyOf('wf|later', { now: NOON }, new Map());
-		const first = runOf(day);
-		first.settle(first.reserve(300, 'k')!, { credits_charged: 300 });
-		const later = runOf(day, 300);
-		expect(later.headroom).toBe(0);
-		const replay = later.reserve(300, 'k')!;
-		expect(replay).toBeDefined();
-		expect(later.settle(replay, { credits_charged: 300 }, true)).toBe(300);
-		expect(day).toMatchObject({ charged: 300, reserved: 0 });
-	});
-
-	it('a tally remembers at most 10,000 settled keys, forgetting the oldest 1,000 (which only counts more)', () => {
-		const day = tallyOf('wf|many', { now: NOON }, new Map());
-		const runOn = () => new CreditBudget(1e9, undefined, false, [dayCap(1e9, day)]);
-		const budget = runOn();
-		for (let call = 0; call <= 10_000; call++)
-			budget.settle(budget.reserve(1, `k${call}`)!, { credits_charged: 1 });
-		expect(Object.keys(day.settled ?? {})).toHaveLength(9_001);
-		expect([day.settled?.k999, day.settled?.k1000]).toEqual([undefined, 1]);
-		const later = runOn();
-		later.settle(later.reserve(1, 'k999')!, { credits_charged: 1 }, true);
-		later.settle(later.reserve(1, 'k1000')!, { credits_charged: 1 }, true);
-		expect(day.charged).toBe(10_002);
-	});
-});
-
-describe('answers marked replayed, or not, that the ledger can check (issue 30, 4c)', () => {
-	it('a replay whose charge differs from the first answer’s is unreadable: nothing counted, its worst case held', () => {
-		const ledger = { charged: 0, reserved: 0 };
-		const first = new CreditBudget(10, ledger, true);
-		first.settle(first.reserve(3, 'k')!, { credits_charged: 3 });
-		const second = new CreditBudget(10, ledger, true);
-		expect(second.settle(second.reserve(3, 'k')!, { credits_charged: 5 }, true)).toBeUndefined();
-		expect(second.impossibleCharges).toEqual(['5']);
-		expect(ledger).toMatchObject({ charged: 3, reserved: 0 });
-	});
-
-	it('in a later run, a replay whose charge differs from what the day remembers keeps the run’s worst case held', () => {
-		const day = tallyOf('wf|differs', { now: NOON }, new Map());
-		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
-		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
-		const retry = new CreditBudget(150, undefined, false, [dayCap(300, day)]);
-		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 40 }, true)).toBeUndefined();
-		expect([retry.chargedHere, retry.reservedHere, retry.headroom]).toEqual([0, 100, 50]);
-		expect(retry.impossibleCharges).toEqual(['40']);
-		expect(day).toMatchObject({ charged: 100, reserved: 0 });
-	});
-
-	it('a key the day settled counts nothing more there, the header missing; the new run counts it once', () => {
-		const day = tallyOf('wf|missing', { now: NOON }, new Map());
-		const first = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
-		first.settle(first.reserve(100, 'k')!, { credits_charged: 100 });
-		const retry = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
-		expect(retry.settle(retry.reserve(100, 'k')!, { credits_charged: 100 })).toBe(100);
-		expect(day).toMatchObject({ charged: 100, reserved: 0 });
-	});
-
-	it('a first answer marked replayed (forged) that no tally settled is counted as reported, everywhere', () => {
-		const day = tallyOf('wf|forged', { now: NOON }, new Map());
-		const budget = new CreditBudget(1000, undefined, false, [dayCap(300, day)]);
-		expect(budget.settle(budget.reserve(100, 'k')!, { credits_charged: 60 }, true)).toBe(60);
-		expect([budget.charged, budget.chargedHere]).toEqual([60, 60]);
-		expect(day).toMatchObject({ charged: 60, reserved: 0 });
-		expect(budget.headroom).toBe(240);
-	});
-});
-
-describe('caps over time, adversarial (issue 30, build item 5)', () => {
-	it('session ids written like a day’s key are sessions still: evicted as such, at most 10,000 tallies', () => {
-		const store = new Map<string, Tally>();
-		const day = tallyOf('wf|n', { now: NOON }, store);
-		day.charged = 100;
+	it('keeps at most 10,000 tallies, dropping the oldest session: sessions named like a day’s key never drop the day’s', () => {
+		const [store, clock] = [new Map<string, Tally>(), { now: NOON }];
+		charge(budgetOf(1000, { overTime: dayCapOn(100, clock, store) }), 100, 'k1', 100);
+		const oldest = tallyOf('wf|n', { session: 'first' }, store);
 		for (let session = 0; session < 10_050; session++)
 			tallyOf('wf|n', { session: `s${session}|day|9999-12-31` }, store);
 		expect(store.size).toBe(10_000);
-		expect(tallyOf('wf|n', { now: NOON }, store)).toBe(day);
+		expect(tallyOf('wf|n', { session: 'first' }, store)).not.toBe(oldest);
+		clock.now += 1000;
+		expect(budgetOf(1000, { overTime: dayCapOn(100, clock, store) }).headroom).toBe(0);
 	});
 
 	it('a clock set back across midnight does not open a fresh day: the latest day’s tally counts', () => {
@@ -330,36 +309,55 @@ describe('caps over time, adversarial (issue 30, build item 5)', () => {
 		tallyOf('wf|n', { now: NOON }, store).charged = 100;
 		const next = tallyOf('wf|n', { now: NOON + DAY }, store);
 		next.charged = 100;
-		const back = tallyOf('wf|n', { now: NOON + DAY - 13 * 3600 * 1000 }, store);
-		expect(back).toBe(next);
-		expect(new CreditBudget(1000, undefined, false, [dayCap(100, back)]).headroom).toBe(0);
+		const back = { now: NOON + DAY - 13 * HOUR };
+		expect(tallyOf('wf|n', back, store)).toBe(next);
+		expect(budgetOf(1000, { overTime: dayCapOn(100, back, store) }).headroom).toBe(0);
 	});
 
-	it('runs in parallel across midnight: each counts in the day it began; the new day starts at 0', () => {
-		const store = new Map<string, Tally>();
-		const before = new CreditBudget(100, undefined, false, [
-			dayCap(100, tallyOf('wf|n', { now: NOON + 11.9 * 3600 * 1000 }, store)),
-		]);
-		const late = before.reserve(100, 'late')!;
-		const after = new CreditBudget(100, undefined, false, [
-			dayCap(100, tallyOf('wf|n', { now: NOON + 12.1 * 3600 * 1000 }, store)),
-		]);
-		expect(after.headroom).toBe(100);
-		before.settle(late, { credits_charged: 100 });
-		expect(after.headroom).toBe(100);
-		expect(before.caps[1].tally).toMatchObject({ charged: 100, reserved: 0 });
+	it('a run across midnight counts each call in the day it is reserved (issue 37, finding 7)', () => {
+		const [store, clock] = [new Map<string, Tally>(), { now: NOON + 12 * HOUR - 500 }];
+		const budget = budgetOf(1000, { overTime: dayCapOn(300, clock, store) });
+		const late = budget.reserve(200, 'late')!;
+		const yesterday = budget.caps[1].tally;
+		clock.now += 1000;
+		expect(charge(budget, 300, 'after', 300)).toBe(300);
+		settle(budget, late, 200);
+		const today = budget.caps[1].tally;
+		expect([yesterday.charged, today.charged, budget.run.charged]).toEqual([200, 300, 500]);
+		expect(budgetOf(1000, { overTime: dayCapOn(300, clock, store) }).headroom).toBe(0);
 	});
 
-	it('ten runs at once sharing a day cap of 25 (What Fits, 10 each) reserve 25 in all, never more', () => {
+	it('a lost call sent again after midnight counts in the new day; the run takes its worst case over', () => {
+		const [account, run, clock] = [accountOf({}), newTally(), { now: NOON }];
+		const overTime = dayCapOn(100, clock);
+		lose(budgetOf(1000, { account, run, overTime }), 50, 'lost');
+		clock.now += DAY;
+		const retry = budgetOf(1000, { account, run, overTime });
+		expect(charge(retry, 50, 'lost', 50)).toBe(50);
+		expect(retry.caps[1].tally).toMatchObject({ charged: 50, reserved: 0 });
+		expect([retry.headroom, run.charged, run.reserved]).toEqual([50, 50, 0]);
+	});
+
+	it('a lost call is not sent again into a new day whose cap has no room for its worst case', () => {
+		// Its worst case was held in the day before, not this one: sent now, the API may charge it today.
+		const [account, clock] = [accountOf({}), { now: NOON }];
+		const overTime = dayCapOn(100, clock);
+		lose(budgetOf(1000, { account, overTime }), 100, 'lost');
+		clock.now += DAY;
+		charge(budgetOf(1000, { overTime }), 100, 'today', 100);
+		expect(budgetOf(1000, { account, overTime }).reserve(100, 'lost')).toBeUndefined();
+	});
+
+	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = tallyOf('wf|parallel', { now: NOON }, new Map());
-		const runs = Array.from(
-			{ length: 10 },
-			() => new CreditBudget(10, undefined, false, [dayCap(25, day)]),
-		);
-		const reserved = runs.map((budget, at) => budget.reserve(whatFits(budget, 10), `k${at}`));
-		expect(reserved.map((reservation) => reservation?.credits ?? 0)).toEqual([
-			10, 10, 5, 0, 0, 0, 0, 0, 0, 0,
-		]);
-		expect(day).toMatchObject({ charged: 0, reserved: 25 });
+		const overTime = () => [dayCap(25, day)];
+		const runs = Array.from({ length: 10 }, () => budgetOf(10, { overTime }));
+		// What Fits: up to 10 contacts at 1 credit each.
+		const reserved = runs.map((b, at) => b.reserve(Math.min(10, b.headroom), `k${at}`)!);
+		expect(reserved.map(({ credits }) => credits)).toEqual([10, 10, 5, 0, 0, 0, 0, 0, 0, 0]);
+		expect(runs[2].tightest.label).toBe('Max Credits per Day');
+		reserved.forEach((reservation, at) => settle(runs[at], reservation, reservation.credits));
+		expect(day).toEqual({ charged: 25, reserved: 0 });
+		expect(budgetOf(10, { overTime }).headroom).toBe(0);
 	});
 });
