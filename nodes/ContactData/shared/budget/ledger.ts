@@ -99,7 +99,7 @@ export class CreditBudget {
 	/**
 	 * Holds a call's worst case in every tally, or undefined when it does not fit or a cap was passed.
 	 * A tally holding the key's lost worst case takes it over; after the account settled the key the
-	 * call is a free replay. A call sent before is never refused: its worst case was held.
+	 * call is a free replay.
 	 */
 	reserve(credits: number, key?: string): Reservation | undefined {
 		if (this.overcharge !== undefined) return undefined;
@@ -115,7 +115,9 @@ export class CreditBudget {
 			(cap) => shareOf(cap.tally).takenOver || shareOf(cap.tally).credits <= leftOf(cap),
 		);
 		const passed = caps.some(({ max, tally }) => tally.charged > max);
-		if ((!fits || passed) && !sentBefore) return undefined;
+		// A known key is never refused for a cap already passed; its worst case must still fit
+		// where no tally holds it (a new day, a loop's next run).
+		if (!fits || (passed && !sentBefore)) return undefined;
 		for (const { tally, credits, takenOver } of shares)
 			if (takenOver) delete tally.lostWorstCases![key!];
 			else tally.reserved += credits;
