@@ -23,13 +23,12 @@ export function sourceFiles(folders: string[]): string[] {
 	return found.sort();
 }
 
-function parse(file: string): ts.SourceFile {
-	return ts.createSourceFile(
-		file,
-		readFileSync(path.join(REPO_ROOT, file), 'utf8'),
-		ts.ScriptTarget.Latest,
-		true,
-	);
+/** A file of the repository parsed, or the text given as that file. */
+function parse(
+	file: string,
+	text = readFileSync(path.join(REPO_ROOT, file), 'utf8'),
+): ts.SourceFile {
+	return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 }
 
 export interface Literal {
@@ -79,9 +78,20 @@ export function prefixPatternsOf(file: string): Literal[] {
 	return found;
 }
 
-/** The module specifiers a file imports or re-exports (`import type` included). */
+/**
+ * The module specifiers a file imports or re-exports: `import type` included, and the inline
+ * `import('…')` of a type or a dynamic import, so that no dependency escapes a structure test.
+ */
 export function importsOf(file: string): string[] {
-	const source = parse(file);
+	return specifiersIn(parse(file));
+}
+
+/** What importsOf reads in a TypeScript text: its declarations first, then inline imports in order. */
+export function importsInText(text: string): string[] {
+	return specifiersIn(parse('text.ts', text));
+}
+
+function specifiersIn(source: ts.SourceFile): string[] {
 	const specifiers: string[] = [];
 	for (const statement of source.statements) {
 		if (
@@ -91,7 +101,26 @@ export function importsOf(file: string): string[] {
 			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
 		}
 	}
+	const visit = (node: ts.Node) => {
+		const inline = inlineSpecifierOf(node);
+		if (inline !== undefined) specifiers.push(inline);
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
 	return specifiers;
+}
+
+/** The specifier of `import('…').T` or `import('…')`, where the node is one. */
+function inlineSpecifierOf(node: ts.Node): string | undefined {
+	if (ts.isImportTypeNode(node)) {
+		const { argument } = node;
+		return ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal)
+			? argument.literal.text
+			: undefined;
+	}
+	const dynamic = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword;
+	const [first] = dynamic ? node.arguments : [];
+	return first && ts.isStringLiteralLike(first) ? first.text : undefined;
 }
 
 export interface Declaration {
