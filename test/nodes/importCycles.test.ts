@@ -3,31 +3,18 @@
  * that import each other are one job split in two, or one of them does two jobs, and a cycle of
  * values makes what a file sees at load time depend on which file n8n loads first.
  */
-import { importsInText, importsOf, sourceFiles } from '../support/sources.cjs';
+import { importedFile, importsInText, importsOf, sourceFiles } from '../support/sources.cjs';
 
 type Graph = Map<string, string[]>;
 
-/** The file a relative specifier names, as TypeScript resolves it: `x.ts`, `x/index.ts`, or as written. */
-function resolved(file: string, specifier: string, files: Set<string>): string {
-	const parts = file.split('/').slice(0, -1);
-	for (const part of specifier.split('/')) {
-		if (part === '..') parts.pop();
-		else if (part !== '.') parts.push(part);
-	}
-	const target = parts.join('/');
-	return [`${target}.ts`, `${target}/index.ts`].find((name) => files.has(name)) ?? target;
-}
-
 /** Each file of the folders with the files it imports (relative imports, the only ones a cycle can use). */
 function importGraph(folders: string[]): Graph {
-	const files = sourceFiles(folders);
-	const known = new Set(files);
 	return new Map(
-		files.map((file) => [
+		sourceFiles(folders).map((file) => [
 			file,
 			importsOf(file)
 				.filter((specifier) => specifier.startsWith('.'))
-				.map((specifier) => resolved(file, specifier, known)),
+				.map((specifier) => importedFile(file, specifier)),
 		]),
 	);
 }

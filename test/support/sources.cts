@@ -3,7 +3,7 @@
  * each writes as literals (strings, template parts, regular expressions; comments left out) and
  * the modules each imports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -84,6 +84,17 @@ export function prefixPatternsOf(file: string): Literal[] {
  */
 export function importsOf(file: string): string[] {
 	return specifiersIn(parse(file));
+}
+
+/**
+ * The file a relative import names, by its path from the root, as TypeScript finds it: `x.ts`, else
+ * `x/index.ts`; a specifier that names its file (`x.json`) as written.
+ */
+export function importedFile(file: string, specifier: string): string {
+	const target = path.posix.join(path.posix.dirname(file), specifier);
+	if (/\.(c?ts|json)$/.test(target)) return target;
+	const index = `${target}/index.ts`;
+	return existsSync(path.join(REPO_ROOT, index)) ? index : `${target}.ts`;
 }
 
 /** What importsOf reads in a TypeScript text: its declarations first, then inline imports in order. */
