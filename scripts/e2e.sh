@@ -15,8 +15,7 @@ E2E_WORKFLOWS=test/e2e/workflows
 OWNER_EMAIL=e2e@example.com
 OWNER_PASSWORD="E2e-$(date +%s)-Pw"
 checks_begin e2e "$WORK" stop
-# A failed check ends the run with the end of n8n's log.
-check_logs() { echo "${N8N_LOG:-}"; }
+# A failed check ends the run with the end of n8n's log (checks.sh's check_logs).
 CHECK_LOG_LINES=80
 
 # ---------------------------------------------------------------- helpers

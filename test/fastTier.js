@@ -31,6 +31,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/shared/parameters/savedListsToWatch.test.ts',
 	'test/nodes/ContactData/trigger/acceptedEvents.test.ts',
 	'test/nodes/ContactData/trigger/signature.test.ts',
+	'test/nodes/importCycles.test.ts',
 	'test/sandbox/random.test.ts',
 	'test/sizes.test.ts',
 ];

@@ -288,7 +288,6 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   OWNER_EMAIL=agents@example.com
   OWNER_PASSWORD="Agents-$(date +%s)-Pw"
   checks_begin agents "$WORK" go-on
-  check_logs() { echo "${N8N_LOG:-}"; }
   CHECK_LOG_LINES=30
   echo "agents: work folder $WORK"
   read -r AGENTS_N8N_PORT AGENTS_BROKER_PORT <<<"$(free_ports 2)"

@@ -28,9 +28,12 @@ checks_end() {
   [ "$FAILED" -eq 0 ] || exit 1
 }
 
-# check <what> <command...>: runs one check and counts it. A failure prints the end of each log the script's
-# check_logs function names (one path a line, CHECK_LOG_LINES lines of each), then ends the run or goes on
-# as checks_begin said.
+# check_logs: the hook check() calls after a failure, naming the logs to show the end of (one path a line):
+# n8n's log here. A script whose failures need other logs redefines it after sourcing lib.sh.
+check_logs() { echo "${N8N_LOG:-}"; }
+
+# check <what> <command...>: runs one check and counts it. A failure prints the end of each log check_logs
+# names (CHECK_LOG_LINES lines of each), then ends the run or goes on as checks_begin said.
 check() {
   local what="$1" log_file; shift
   if "$@"; then
@@ -41,7 +44,7 @@ check() {
   while IFS= read -r log_file; do
     [ -f "$log_file" ] || continue
     echo "----- end of $log_file -----" >&2; tail -"${CHECK_LOG_LINES:-40}" "$log_file" >&2
-  done < <(declare -F check_logs >/dev/null && check_logs)
+  done < <(check_logs)
   [ "$CHECKS_ON_FAILURE" = go-on ] || exit 1
   return 1
 }

@@ -3,7 +3,7 @@
  * each writes as literals (strings, template parts, regular expressions; comments left out) and
  * the modules each imports.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -23,13 +23,12 @@ export function sourceFiles(folders: string[]): string[] {
 	return found.sort();
 }
 
-function parse(file: string): ts.SourceFile {
-	return ts.createSourceFile(
-		file,
-		readFileSync(path.join(REPO_ROOT, file), 'utf8'),
-		ts.ScriptTarget.Latest,
-		true,
-	);
+/** A file of the repository parsed, or the text given as that file. */
+function parse(
+	file: string,
+	text = readFileSync(path.join(REPO_ROOT, file), 'utf8'),
+): ts.SourceFile {
+	return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
 }
 
 export interface Literal {
@@ -79,9 +78,31 @@ export function prefixPatternsOf(file: string): Literal[] {
 	return found;
 }
 
-/** The module specifiers a file imports or re-exports (`import type` included). */
+/**
+ * The module specifiers a file imports or re-exports: `import type` included, and the inline
+ * `import('…')` of a type or a dynamic import, so that no dependency escapes a structure test.
+ */
 export function importsOf(file: string): string[] {
-	const source = parse(file);
+	return specifiersIn(parse(file));
+}
+
+/**
+ * The file a relative import names, by its path from the root, as TypeScript finds it: `x.ts`, else
+ * `x/index.ts`; a specifier that names its file (`x.json`) as written.
+ */
+export function importedFile(file: string, specifier: string): string {
+	const target = path.posix.join(path.posix.dirname(file), specifier);
+	if (/\.(c?ts|json)$/.test(target)) return target;
+	const index = `${target}/index.ts`;
+	return existsSync(path.join(REPO_ROOT, index)) ? index : `${target}.ts`;
+}
+
+/** What importsOf reads in a TypeScript text: its declarations first, then inline imports in order. */
+export function importsInText(text: string): string[] {
+	return specifiersIn(parse('text.ts', text));
+}
+
+function specifiersIn(source: ts.SourceFile): string[] {
 	const specifiers: string[] = [];
 	for (const statement of source.statements) {
 		if (
@@ -91,7 +112,26 @@ export function importsOf(file: string): string[] {
 			specifiers.push((statement.moduleSpecifier as ts.StringLiteral).text);
 		}
 	}
+	const visit = (node: ts.Node) => {
+		const inline = inlineSpecifierOf(node);
+		if (inline !== undefined) specifiers.push(inline);
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
 	return specifiers;
+}
+
+/** The specifier of `import('…').T` or `import('…')`, where the node is one. */
+function inlineSpecifierOf(node: ts.Node): string | undefined {
+	if (ts.isImportTypeNode(node)) {
+		const { argument } = node;
+		return ts.isLiteralTypeNode(argument) && ts.isStringLiteral(argument.literal)
+			? argument.literal.text
+			: undefined;
+	}
+	const dynamic = ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword;
+	const [first] = dynamic ? node.arguments : [];
+	return first && ts.isStringLiteralLike(first) ? first.text : undefined;
 }
 
 export interface Declaration {

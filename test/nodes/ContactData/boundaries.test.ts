@@ -6,7 +6,7 @@
  * `unknown`. The credential imports only the wire client.
  */
 import { readRepoFile } from '../../support/files.cjs';
-import { importsOf, sourceFiles } from '../../support/sources.cjs';
+import { importedFile, importsOf, sourceFiles } from '../../support/sources.cjs';
 
 const FOLDER = 'nodes/ContactData';
 
@@ -32,17 +32,6 @@ function ownerOf(file: string): string | undefined {
 	);
 }
 
-/** A relative specifier resolved against the importing file: its posix path from the root, `.ts` added. */
-function resolved(file: string, specifier: string): string {
-	const parts = file.split('/').slice(0, -1);
-	for (const part of specifier.split('/')) {
-		if (part === '..') parts.pop();
-		else if (part !== '.') parts.push(part);
-	}
-	const target = parts.join('/');
-	return /\.(ts|json)$/.test(target) ? target : `${target}.ts`;
-}
-
 /** `file imports target` for every relative import of the files that `allowed` refuses. */
 function refusedImports(
 	files: string[],
@@ -51,7 +40,7 @@ function refusedImports(
 	return files.flatMap((file) =>
 		importsOf(file)
 			.filter((specifier) => specifier.startsWith('.'))
-			.map((specifier) => resolved(file, specifier))
+			.map((specifier) => importedFile(file, specifier))
 			.filter((target) => !allowed(file, target))
 			.map((target) => `${file} imports ${target}`),
 	);
@@ -66,13 +55,13 @@ it('knows the owner of every file of the nodes, each node owning files', () => {
 });
 
 it("tells an import of another node's files from one of shared code", () => {
-	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../trigger/delivery'))).toBe(
+	expect(ownerOf(importedFile(`${FOLDER}/pollTrigger/poll.ts`, '../trigger/delivery'))).toBe(
 		'webhookTrigger',
 	);
-	expect(ownerOf(resolved(`${FOLDER}/pollTrigger/poll.ts`, '../shared/items/changes'))).toBe(
+	expect(ownerOf(importedFile(`${FOLDER}/pollTrigger/poll.ts`, '../shared/items/changes'))).toBe(
 		'common',
 	);
-	expect(ownerOf(resolved(`${FOLDER}/resources/contact/index.ts`, '../../node.type'))).toBe(
+	expect(ownerOf(importedFile(`${FOLDER}/resources/contact/index.ts`, '../../node.type'))).toBe(
 		'action',
 	);
 });

@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { ApiResponse } from '../../shared/client/call';
 import {
 	LIMITS,
 	PATHS,
@@ -16,7 +17,7 @@ import {
 import { exportedContacts } from '../../shared/client/exportContacts';
 import { openSignedUrl, startExport, type StartedExport } from '../../shared/client/exportDownload';
 import { OperationError } from '../../shared/client/failures';
-import { apiRequest, type ApiResponse } from '../../shared/client/transport';
+import { apiRequest } from '../../shared/client/transport';
 import { forEachItem, type OperationExecute } from '../../shared/items/items';
 import {
 	SAVED_LIST_PARAMETER,

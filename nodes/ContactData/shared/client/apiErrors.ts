@@ -3,6 +3,7 @@ import type { JsonObject } from 'n8n-workflow';
 import type { ZodError } from 'zod';
 
 import { scrub, type ApiContext } from './apiCredential';
+import type { ApiRequest, ApiResponse, Call, FieldNames, NoUsableAnswer } from './call';
 import { apiErrorBodySchema } from './contract';
 import { ApiFailure, certainlyNotCarriedOut, failureOf, type RaisedIn } from './failures';
 import { firstHeaderValue } from './headers';
@@ -13,11 +14,7 @@ import {
 	isTimeout,
 	RATE_LIMITED_WINDOWS,
 } from './retries';
-import type { ApiRequest, ApiResponse, Call } from './transport';
 import { stopped } from './waits';
-
-/** How the editor names a body's field (`undefined`: the API's field is named as it is). */
-export type FieldNames = (field: string) => string | undefined;
 
 /** The parameter behind an API field, or the field itself ("filters.x" -> Filter "x"). */
 function parameterOf(field: string, fieldNames: FieldNames | undefined): string {
@@ -74,14 +71,6 @@ export function apiError(
 		apiCode: error?.code,
 		itemIndex,
 	});
-}
-
-/** An attempt that got no usable answer (it may have been carried out): "it answered 503". */
-export interface NoUsableAnswer {
-	reason: string;
-	/** The system code of a lost connection. */
-	code?: string;
-	status?: number;
 }
 
 /** A call that got no answer: thrown, unless the connection was lost on the way (to resend). */

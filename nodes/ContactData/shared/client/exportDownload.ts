@@ -2,6 +2,7 @@
 import { apiCredentialOf, type ApiContext } from './apiCredential';
 import { apiError, downloadFailed } from './apiErrors';
 import { isAllowedSignedUrl } from './baseUrl';
+import type { ApiRequest, ApiResponse } from './call';
 import { ApiFailure } from './failures';
 import { PATHS, exportUrlResponseSchema, type ExportUrlResponse } from './contract';
 import { readJsonStream } from './jsonStream';
@@ -13,7 +14,7 @@ import {
 	isTransientStatus,
 	MAX_TRANSIENT_ATTEMPTS,
 } from './retries';
-import { apiRequest, type ApiRequest, type ApiResponse } from './transport';
+import { apiRequest } from './transport';
 import { cancelSignalOf, pause, stopped } from './waits';
 
 export type Download = ApiResponse<AsyncIterable<Buffer>>;

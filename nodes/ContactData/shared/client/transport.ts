@@ -1,14 +1,7 @@
 /** Every request to the Contact Data API: authenticated, timed out, paced, retried where safe. */
-import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 
-import {
-	apiCredentialOf,
-	CREDENTIAL_NAME,
-	scrub,
-	type ApiContext,
-	type ApiCredential,
-} from './apiCredential';
+import { apiCredentialOf, CREDENTIAL_NAME, scrub, type ApiContext } from './apiCredential';
 import {
 	apiError,
 	failureAfter,
@@ -17,13 +10,11 @@ import {
 	noAnswer,
 	redirected,
 	unexpectedAnswer,
-	type FieldNames,
-	type NoUsableAnswer,
 } from './apiErrors';
+import type { ApiRequest, ApiResponse, Call, NoUsableAnswer } from './call';
 import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf } from './contract';
-import type { ResponseHeaders } from './headers';
 import { readJsonStream } from './jsonStream';
-import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf, type RateWindow } from './pacing';
+import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf } from './pacing';
 import {
 	backoffMs,
 	isTransientStatus,
@@ -34,49 +25,11 @@ import {
 } from './retries';
 import { pause } from './waits';
 
-export interface ApiRequest<T = unknown> {
-	method: 'GET' | 'POST' | 'DELETE';
-	path: string;
-	body?: IDataObject;
-	qs?: IDataObject;
-	/** The API answers a replay of this key with the first answer, charging nothing more. */
-	idempotencyKey?: string;
-	/** Whether a resend after a 5xx or a lost connection is harmless (not a keyless POST). */
-	safeToRetry?: boolean;
-	itemIndex?: number;
-	/** The parameter the path's id comes from ("Saved List"), named when the API does not know it. */
-	pathParameter?: string;
-	fieldNames?: FieldNames;
-	/** Checks a 2xx JSON body for the fields the node needs; the rest passes through. */
-	schema?: ZodType<T, ZodTypeDef, unknown>;
-	stream?: boolean;
-}
-
-export interface ApiResponse<T> {
-	statusCode: number;
-	headers: ResponseHeaders;
-	body: T;
-}
-
 /** An attempt that did not fail outright (a failure is thrown). */
 type Attempt<T> =
 	| { kind: 'ok'; response: ApiResponse<T> }
 	| { kind: 'rateLimited'; waitMs: number }
 	| ({ kind: 'transient' } & NoUsableAnswer);
-
-/** One call as it goes: what it is, and what it has met so far. */
-export interface Call<T = unknown> {
-	context: ApiContext;
-	credential: ApiCredential;
-	request: ApiRequest<T>;
-	window: RateWindow | undefined;
-	rateLimitedSince?: number;
-	longestWait?: number;
-	/** Attempts that got no usable answer (a 5xx, a lost connection, a garbled body). */
-	unanswered?: number;
-	/** The first attempt that got no usable answer: it may have been carried out. */
-	lostBefore?: NoUsableAnswer;
-}
 
 export async function apiRequest<T = unknown>(
 	this: ApiContext,

@@ -1,5 +1,5 @@
 /** How an API error about a request body field names it: by the parameter the editor shows. */
-import type { FieldNames } from '../client/apiErrors';
+import type { FieldNames } from '../client/call';
 import { FILTER_PARAMETER_NAMES } from './filters';
 
 const FIELD_PARAMETER_NAMES = new Map<string, string>(

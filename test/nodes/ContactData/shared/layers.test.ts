@@ -3,7 +3,7 @@
  * items < budget < agent, and the resources above them all. A file imports only its own layer or lower
  * ones, so the wire client never depends on the editor's parameters or on the credit policy.
  */
-import { importsOf, sourceFiles } from '../../../support/sources.cjs';
+import { importedFile, importsOf, sourceFiles } from '../../../support/sources.cjs';
 
 const SHARED = 'nodes/ContactData/shared';
 const LAYERS = ['client', 'parameters', 'items', 'budget', 'agent'];
@@ -17,16 +17,6 @@ function layerOf(file: string): number {
 	return layer;
 }
 
-/** A relative specifier resolved against the importing file (posix paths from the root). */
-function resolved(file: string, specifier: string): string {
-	const parts = file.split('/').slice(0, -1);
-	for (const part of specifier.split('/')) {
-		if (part === '..') parts.pop();
-		else if (part !== '.') parts.push(part);
-	}
-	return parts.join('/');
-}
-
 const files = sourceFiles([SHARED]);
 
 it('knows every file of shared by its layer, each layer holding files', () => {
@@ -38,19 +28,19 @@ it('knows every file of shared by its layer, each layer holding files', () => {
 
 it('tells an upward import from a downward one', () => {
 	expect(
-		layerOf(resolved(`${SHARED}/client/apiErrors.ts`, '../parameters/filters')),
+		layerOf(importedFile(`${SHARED}/client/apiErrors.ts`, '../parameters/filters')),
 	).toBeGreaterThan(layerOf(`${SHARED}/client/apiErrors.ts`));
-	expect(layerOf(resolved(`${SHARED}/budget/ledger.ts`, '../client/contract'))).toBe(0);
-	expect(layerOf(resolved(`${SHARED}/budget/ledger.ts`, '../../resources/contact/unlock'))).toBe(
-		LAYERS.length,
-	);
+	expect(layerOf(importedFile(`${SHARED}/budget/ledger.ts`, '../client/contract'))).toBe(0);
+	expect(
+		layerOf(importedFile(`${SHARED}/budget/ledger.ts`, '../../resources/contact/unlock')),
+	).toBe(LAYERS.length);
 });
 
 it('no file of shared imports a higher layer', () => {
 	const upward = files.flatMap((file) =>
 		importsOf(file)
 			.filter((specifier) => specifier.startsWith('.'))
-			.filter((specifier) => layerOf(resolved(file, specifier)) > layerOf(file))
+			.filter((specifier) => layerOf(importedFile(file, specifier)) > layerOf(file))
 			.map((specifier) => `${file} imports ${specifier}`),
 	);
 	expect(upward).toEqual([]);
