@@ -2,7 +2,8 @@
  * Existing workflows keep their values: for every operation, in each version, on the canvas and as an
  * AI agent's tool, and for each value source, the parameters the editor shows (in its order) and the
  * values a workflow saved with them reads, as n8n's NodeHelpers work them out. The snapshot was
- * written from the description before properties shown for several operations became one property.
+ * written from the description before properties shown for several operations became one property;
+ * version 2.1's, before version 2.2 was added.
  */
 import {
 	NodeHelpers,
@@ -50,7 +51,7 @@ function panel(typeVersion: number, type: INodeTypeDescription, saved: INodePara
 
 const cases = OPERATIONS.flatMap(([resource, operation, variants]) =>
 	variants.flatMap((variant) =>
-		[1, 2].flatMap((typeVersion) =>
+		[1, 2, 2.1].flatMap((typeVersion) =>
 			[false, true].map((tool) => ({
 				title: `${resource} → ${operation} ${JSON.stringify(variant)} v${typeVersion}${tool ? ' as tool' : ''}`,
 				typeVersion,
