@@ -25,7 +25,11 @@ const PRICE = `${CREDIT_COST.basic} credit at basic level, ${CREDIT_COST.premium
 /** n8n's rules refuse the word "id" in a description. */
 const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
-const READ_ONCE = 'Read once, from the first item: all items use the same field.';
+/** In a sales-ops user's words: the field's name is read once and used for every item. */
+const SAME_FIELD =
+	'Every item is read at this field: drag it here from the input, or type its name.';
+const OTHERWISE = (what: string) =>
+	`${SAME_FIELD} To work out each item's ${what} another way, switch to Expression.`;
 
 /** One value given per item: "… From" (its default chooses the field), field, expression. */
 export interface PerItemValue {
@@ -66,7 +70,7 @@ export const CONTACT_IDS: PerItemValue = {
 		type: 'string',
 		default: 'id',
 		required: true,
-		description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${NESTED}.`,
+		description: `The field of each input item that holds its contact ID (${ID_PREFIXES.contact}…), several IDs, or a list of them. ${NESTED}.`,
 	},
 	value: {
 		displayName: 'Contact IDs',
@@ -112,7 +116,7 @@ export const EMAIL: PerItemValue = {
 		type: 'string',
 		default: 'email',
 		placeholder: 'e.g. email',
-		description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${NESTED}.`,
+		description: `The field of each input item that holds the work email; empty to use only the LinkedIn URL. ${NESTED}.`,
 	},
 	value: {
 		displayName: 'Email',
@@ -173,11 +177,11 @@ function perItemParameters(
 		// n8n has no default per use: a tool's "… From" is a copy by `@tool`.
 		{ ...from, displayOptions: shownWhen(version2, ON_CANVAS) },
 		{ ...from, default: 'expression', displayOptions: shownWhen(version2, AS_TOOL) },
-		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: READ_ONCE })),
+		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: SAME_FIELD })),
 		...values.map(({ field, what }) => ({
 			...field,
 			displayOptions: from2_1,
-			hint: `${READ_ONCE} For each item's own ${what}, use an expression.`,
+			hint: OTHERWISE(what),
 		})),
 		...values.flatMap(({ value, fromAI }) => [
 			{ ...value, displayOptions: expression },
