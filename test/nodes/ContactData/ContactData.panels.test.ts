@@ -68,10 +68,11 @@ it.each(cases)('$title', ({ typeVersion, type, saved }) => {
 
 // 60 up to version 2; 2.1 adds a tool's Output and its Fields, and its own Contact ID Field (for
 // Unlock, Add and Remove Contacts; for Create), Email Field and LinkedIn URL Field: their hints say
-// what an expression in them does, which version 2's do not. 2.2 adds Simplify on by default and
-// the Filters section with the API's other filters in it.
-it('the built description has at most 68 properties (one property per parameter several operations show)', () => {
-	expect(description.properties.length).toBeLessThanOrEqual(68);
+// what an expression in them does, which version 2's do not. 2.2 adds Simplify on by default, the
+// Filters section with the API's other filters in it, and File Refund Claim's Contact ID Field (and
+// its tool's Contact ID from the model).
+it('the built description has at most 70 properties (one property per parameter several operations show)', () => {
+	expect(description.properties.length).toBeLessThanOrEqual(70);
 });
 
 it.each([

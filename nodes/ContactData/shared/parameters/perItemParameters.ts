@@ -9,6 +9,7 @@ import {
 	AS_TOOL,
 	FROM_VERSION_2,
 	FROM_VERSION_2_1,
+	FROM_VERSION_2_2,
 	ON_CANVAS,
 	VERSION_1,
 	VERSION_2,
@@ -187,6 +188,42 @@ function perItemParameters(
 			{ ...value, displayOptions: expression },
 			{ ...value, default: fromAI, displayOptions: asTool },
 		]),
+	];
+}
+
+/** One contact per item (File Refund Claim), taken from 2.2 as Unlock takes its Contact IDs. */
+export const CONTACT_ID: PerItemValue = {
+	...CONTACT_IDS,
+	field: {
+		...CONTACT_IDS.field,
+		description: `The field of each input item that holds the contact ID (${ID_PREFIXES.contact}…) of the unlocked contact whose data was wrong. ${NESTED}.`,
+	},
+	value: {
+		displayName: 'Contact ID',
+		name: 'contactId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: `The unlocked contact (${ID_PREFIXES.contact}…) whose data was wrong`,
+	},
+	fromAI: `={{ $fromAI('contact_id', 'The contact ID (${ID_PREFIXES.contact}…) of the unlocked contact whose data was wrong', 'string') }}`,
+	what: 'contact ID',
+};
+
+/** 2.2's: a field of each item on the canvas (an expression in it gives each item's), the model's as a tool. */
+export function contactIdParameters(displayOptions: IDisplayOptions): INodeProperties[] {
+	const { field, value, fromAI, what } = CONTACT_ID;
+	return [
+		{
+			...field,
+			displayOptions: shownWhen(displayOptions, FROM_VERSION_2_2, ON_CANVAS),
+			hint: OTHERWISE(what),
+		},
+		{
+			...value,
+			default: fromAI,
+			displayOptions: shownWhen(displayOptions, FROM_VERSION_2_2, AS_TOOL),
+		},
 	];
 }
 
