@@ -46,8 +46,8 @@ export class ContactData implements INodeType {
 		},
 		group: ['transform'],
 		// What each version changes is listed in shared/parameters/versions.ts.
-		version: [1, 2, 2.1],
-		defaultVersion: 2.1,
+		version: [1, 2, 2.1, 2.2],
+		defaultVersion: 2.2,
 		// Every panel starts with its resource's Operation parameter.
 		subtitle: operationSubtitle(
 			RESOURCE,

@@ -321,6 +321,11 @@ describe('examples and words', () => {
 		/streamable http/i,
 		/\bSSE\b/,
 		/mcp-session-id/i,
+		// Issue 38's finding 7: how the node sends, not what the user gets.
+		/deduplicated/i,
+		/\d per call/i,
+		/binary field/i,
+		/read once, from the first item/i,
 	];
 	it('no text the editor shows uses jargon', () => {
 		expect(ALL_TEXTS.length).toBeGreaterThan(100);

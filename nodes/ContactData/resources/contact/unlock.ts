@@ -37,7 +37,7 @@ export const description: INodeProperties[] = [
 	CHARGING_OPTIONS,
 	{
 		displayName:
-			'All input items are unlocked together: IDs are deduplicated and sent 100 per call, so a contact is never paid for twice.',
+			'All input items are unlocked together, so a contact that appears in several items is paid for once.',
 		name: 'unlockNotice',
 		type: 'notice',
 		default: '',

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import {
 	ID_PREFIXES,
@@ -9,9 +14,12 @@ import {
 } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
 import { forEachItem, type OperationExecute } from '../../shared/items/items';
+import { contactIdsReader } from '../../shared/items/perItemReaders';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
+import { CONTACT_ID, contactIdParameters } from '../../shared/parameters/perItemParameters';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, textOf } from '../../shared/parameters/values';
+import { checkBody, refused, textOf } from '../../shared/parameters/values';
+import { BEFORE_VERSION_2_2, fromVersion2_2, shownWhen } from '../../shared/parameters/versions';
 
 const showFor = { show: { resource: ['credits'], operation: ['fileRefundClaim'] } };
 
@@ -30,9 +38,10 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.id }}',
 		required: true,
-		displayOptions: showFor,
+		displayOptions: shownWhen(showFor, BEFORE_VERSION_2_2),
 		description: `The unlocked contact (${ID_PREFIXES.contact}…) whose data was wrong`,
 	},
+	...contactIdParameters(showFor),
 	{
 		displayName: 'Reason',
 		name: 'reason',
@@ -53,15 +62,35 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/**
+ * Each item's contact: from 2.2 read as Unlock reads its Contact IDs (one here), before it the
+ * Contact ID parameter's value.
+ */
+function contactIdReader(context: IExecuteFunctions, items: INodeExecutionData[]) {
+	if (!fromVersion2_2(context.getNode())) {
+		return (itemIndex: number) =>
+			textOf(
+				{ context, itemIndex },
+				'Contact ID',
+				context.getNodeParameter('contactId', itemIndex, ''),
+			);
+	}
+	const idsOf = contactIdsReader(context, items, CONTACT_ID);
+	return (itemIndex: number) => {
+		const ids = idsOf(itemIndex);
+		if (ids.length === 1) return ids[0];
+		const problem = `has ${ids.length} contact IDs: a claim is for one contact`;
+		const hint = 'File one claim per contact: give each its own input item.';
+		throw refused({ context, itemIndex }, 'Contact ID Field', ids, problem, hint);
+	};
+}
+
 export const execute: OperationExecute = async function (items) {
+	const contactIdOf = contactIdReader(this, items);
 	return await forEachItem(this, items, async (itemIndex) => {
 		const where = { context: this, itemIndex };
 		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
-		const contactId = textOf(
-			where,
-			'Contact ID',
-			this.getNodeParameter('contactId', itemIndex, ''),
-		);
+		const contactId = contactIdOf(itemIndex);
 		const reason = optionParameter(
 			this,
 			'reason',

@@ -2,5 +2,5 @@ import { memberOperation } from './members';
 
 export const { description, execute } = memberOperation(
 	'addContacts',
-	'The contacts of all input items are added together: deduplicated and sent 1,000 per call.',
+	'The contacts of all input items are added together, each once.',
 );

@@ -19,8 +19,7 @@ const CREATE_FROM_CHOICES = [
 	{
 		name: 'Contact IDs',
 		value: 'contactIds',
-		description:
-			'The contacts of all input items in one list per name (deduplicated, sent 1,000 per call)',
+		description: 'The contacts of all input items, each once, in one list per name',
 	},
 	{
 		name: 'Search Filters',

@@ -109,7 +109,7 @@ export const description: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		displayOptions: showForFile,
-		hint: 'The name of the output binary field to put the file in',
+		hint: 'The name the file is attached under in the output item: the nodes after this one ask for the file by it',
 	},
 ];
 
@@ -172,7 +172,7 @@ function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): st
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
 	const name = textOf(where, 'Put Output File in Field', value);
 	if (name !== '') return name;
-	const hint = 'Give the name of the binary field to put the file in, e.g. data.';
+	const hint = 'Give a name to attach the file under, e.g. data.';
 	throw refused(where, 'Put Output File in Field', value, 'is not a field name', hint);
 }
 

@@ -81,11 +81,13 @@ function fieldNameOf(
 	);
 }
 
+/** Unlock's, Add and Remove Contacts' Contact IDs, or (`CONTACT_ID`) a refund claim's from 2.2. */
 export function contactIdsReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
+	parameters: PerItemValue = CONTACT_IDS,
 ): (itemIndex: number) => string[] {
-	const { name, field = '', read } = readerOf(context, items, CONTACT_IDS);
+	const { name, field = '', read } = readerOf(context, items, parameters);
 	const advice = `Set Contact ID Field to the field that holds the contact ID, or ${
 		fromVersion2_1(context.getNode())
 			? 'use an expression in it that gives the IDs'

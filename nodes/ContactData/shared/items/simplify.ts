@@ -15,9 +15,12 @@ import { choicesOf } from '../parameters/filterParameters';
 import {
 	AS_TOOL,
 	BEFORE_VERSION_2_1,
+	BEFORE_VERSION_2_2,
 	FROM_VERSION_2_1,
+	FROM_VERSION_2_2,
 	ON_CANVAS,
 	fromVersion2_1,
+	fromVersion2_2,
 	shownWhen,
 } from '../parameters/versions';
 
@@ -45,9 +48,17 @@ export const SELECTABLE_FIELDS = choicesOf(
 
 const asToolFrom2_1 = shownWhen(showFor, AS_TOOL, FROM_VERSION_2_1);
 
-/** A tool's Simplify is on by default; from 2.1 a tool has Output instead. */
+/**
+ * On by default from 2.2, as n8n's rule (node-param-default-wrong-for-simplify) and its own nodes
+ * have it; a tool's Simplify is on by default; from 2.1 a tool has Output instead.
+ */
 export const SIMPLIFY_PARAMETERS: INodeProperties[] = [
-	{ ...SIMPLIFY_OPTION, displayOptions: shownWhen(showFor, ON_CANVAS) },
+	{ ...SIMPLIFY_OPTION, displayOptions: shownWhen(showFor, ON_CANVAS, BEFORE_VERSION_2_2) },
+	{
+		...SIMPLIFY_OPTION,
+		default: true,
+		displayOptions: shownWhen(showFor, ON_CANVAS, FROM_VERSION_2_2),
+	},
 	{
 		...SIMPLIFY_OPTION,
 		default: true,
@@ -113,7 +124,7 @@ export function simplifyContact(json: IDataObject): IDataObject {
  * Version 2.1's simplified item, by the guideline: at most 10 fields, in the order people map them,
  * then what a workflow branches on (matched, unlock_skipped). The id comes 7th, so it is always kept.
  */
-const SIMPLIFIED_FIELDS = [
+const FIRST_FIELDS = [
 	'name',
 	'title',
 	'company_name',
@@ -123,6 +134,8 @@ const SIMPLIFIED_FIELDS = [
 	'id',
 	'matched',
 	'unlock_skipped',
+];
+const LATER_FIELDS = [
 	'email_status',
 	'company_domain',
 	'seniority',
@@ -131,22 +144,35 @@ const SIMPLIFIED_FIELDS = [
 	'has_email',
 	'has_phone',
 ];
+/** 2.2's: what the run cost (Unlock, Enrich) comes before, as Simplify is on by default. */
+const COST_FIELDS = ['credits_charged_in_run', 'credits_remaining'];
 const MAX_SIMPLIFIED_FIELDS = 10;
 
-export function simplifiedContact(json: IDataObject): IDataObject {
-	const flat = simplifyContact(json);
-	if (flat === json) return json;
-	const fields = SIMPLIFIED_FIELDS.filter((key) => flat[key] !== undefined);
-	return Object.fromEntries(fields.slice(0, MAX_SIMPLIFIED_FIELDS).map((key) => [key, flat[key]]));
+function simplifiedTo(fieldOrder: string[]) {
+	return (json: IDataObject): IDataObject => {
+		const flat = simplifyContact(json);
+		if (flat === json) return json;
+		const fields = fieldOrder.filter((key) => flat[key] !== undefined);
+		const kept = fields.slice(0, MAX_SIMPLIFIED_FIELDS);
+		return Object.fromEntries(kept.map((key) => [key, flat[key]]));
+	};
 }
+
+export const simplifiedContact = simplifiedTo([...FIRST_FIELDS, ...LATER_FIELDS]);
+const simplifiedContact2_2 = simplifiedTo([...FIRST_FIELDS, ...COST_FIELDS, ...LATER_FIELDS]);
 
 /** Error items pass unchanged. */
 export function simplifyOutput(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): INodeExecutionData[] {
+	const node = context.getNode();
 	if (!(context.getNodeParameter('simplify', 0, false) as boolean)) return items;
-	const simplify = fromVersion2_1(context.getNode()) ? simplifiedContact : simplifyContact;
+	const simplify = fromVersion2_2(node)
+		? simplifiedContact2_2
+		: fromVersion2_1(node)
+			? simplifiedContact
+			: simplifyContact;
 	return items.map((item) => ({ ...item, json: simplify(item.json) }));
 }
 

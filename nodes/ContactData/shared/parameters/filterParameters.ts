@@ -1,8 +1,11 @@
-/** The editor's search filter fields: named filters, any further filter by name, and as JSON. */
+/**
+ * The editor's search filter fields: named filters, any further filter by name, and as JSON; from
+ * 2.2 one Filters section, the further filters by name inside it.
+ */
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { LIST_FILTERS, type ListFilter } from './filters';
-import { VERSION_1, shownWhen } from './versions';
+import { BEFORE_VERSION_2_2, FROM_VERSION_2_2, VERSION_1, shownWhen } from './versions';
 
 const SPECIAL_LABELS: Record<string, string> = {
 	vp: 'VP',
@@ -76,18 +79,58 @@ const OTHER_NAMED_FILTERS: INodeProperties[] = [
 	},
 ];
 
-/** Sorted by name, as the editor shows them. */
-const NAMED_FILTERS: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
+export const OTHER_FILTERS_LABEL = 'Other Filters by API Name';
+
+/** 2.2's way to the API's further filters: by name, a value read as the named filters read theirs. */
+const OTHER_FILTERS: INodeProperties = {
+	displayName: OTHER_FILTERS_LABEL,
+	name: 'otherFilters',
+	type: 'fixedCollection',
 	placeholder: 'Add Filter',
+	typeOptions: { multipleValues: true },
 	default: {},
-	description: 'Filters combine with AND; within one filter any of the values matches',
-	options: [...OTHER_NAMED_FILTERS, ...LIST_FILTERS.map(listFilterField)].sort((a, b) =>
-		a.displayName.localeCompare(b.displayName),
-	),
+	hint: 'The API has 270+ filters besides those above: give one by its name as the Contact Data API reference lists it',
+	options: [
+		{
+			displayName: 'Filter',
+			name: 'filter',
+			values: [
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. revenue_range',
+					description: 'The filter’s name as the Contact Data API reference lists it',
+				},
+				{
+					displayName: 'Value',
+					name: 'value',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. 10m-50m, 50m-100m',
+					description:
+						'Text, a number or true/false, as typed. Several values: separate them with commas (a list of one: end it with a comma).',
+				},
+			],
+		},
+	],
 };
+
+/** Sorted by name, as the editor shows them. */
+function filtersSection(more: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Filters combine with AND; within one filter any of the values matches',
+		options: [...OTHER_NAMED_FILTERS, ...LIST_FILTERS.map(listFilterField), ...more].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
+	};
+}
 
 const ADDITIONAL_FILTERS: INodeProperties = {
 	displayName: 'Additional Filters',
@@ -135,6 +178,7 @@ const ADDITIONAL_FILTERS_JSON: INodeProperties = {
 /**
  * Create From is set only on Create. The JSON field is version 1's only: n8n's rules want no
  * open-ended JSON field, and Additional Filters takes any filter by name, its value read as JSON.
+ * From 2.2 the Filters section holds the further filters too, and nothing is read as JSON.
  */
 const showForFilters: IDisplayOptions = {
 	show: { resource: ['contact', 'savedList'], operation: ['search', 'create'] },
@@ -142,7 +186,11 @@ const showForFilters: IDisplayOptions = {
 };
 
 export const FILTER_PROPERTIES: INodeProperties[] = [
-	{ ...NAMED_FILTERS, displayOptions: showForFilters },
-	{ ...ADDITIONAL_FILTERS, displayOptions: showForFilters },
+	{ ...filtersSection([]), displayOptions: shownWhen(showForFilters, BEFORE_VERSION_2_2) },
+	{
+		...filtersSection([OTHER_FILTERS]),
+		displayOptions: shownWhen(showForFilters, FROM_VERSION_2_2),
+	},
+	{ ...ADDITIONAL_FILTERS, displayOptions: shownWhen(showForFilters, BEFORE_VERSION_2_2) },
 	{ ...ADDITIONAL_FILTERS_JSON, displayOptions: shownWhen(showForFilters, VERSION_1) },
 ];

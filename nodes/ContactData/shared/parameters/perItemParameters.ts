@@ -9,6 +9,7 @@ import {
 	AS_TOOL,
 	FROM_VERSION_2,
 	FROM_VERSION_2_1,
+	FROM_VERSION_2_2,
 	ON_CANVAS,
 	VERSION_1,
 	VERSION_2,
@@ -25,7 +26,11 @@ const PRICE = `${CREDIT_COST.basic} credit at basic level, ${CREDIT_COST.premium
 /** n8n's rules refuse the word "id" in a description. */
 const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
-const READ_ONCE = 'Read once, from the first item: all items use the same field.';
+/** In a sales-ops user's words: the field's name is read once and used for every item. */
+const SAME_FIELD =
+	'Every item is read at this field: drag it here from the input, or type its name.';
+const OTHERWISE = (what: string) =>
+	`${SAME_FIELD} To work out each item's ${what} another way, switch to Expression.`;
 
 /** One value given per item: "… From" (its default chooses the field), field, expression. */
 export interface PerItemValue {
@@ -66,7 +71,7 @@ export const CONTACT_IDS: PerItemValue = {
 		type: 'string',
 		default: 'id',
 		required: true,
-		description: `The field of each input item holding its contact ID (${ID_PREFIXES.contact}…), IDs or an array of IDs; read once per run, from the first item. ${NESTED}.`,
+		description: `The field of each input item that holds its contact ID (${ID_PREFIXES.contact}…), several IDs, or a list of them. ${NESTED}.`,
 	},
 	value: {
 		displayName: 'Contact IDs',
@@ -112,7 +117,7 @@ export const EMAIL: PerItemValue = {
 		type: 'string',
 		default: 'email',
 		placeholder: 'e.g. email',
-		description: `The field of each input item holding the work email; empty to use only the LinkedIn URL. Read once per run, from the first item. ${NESTED}.`,
+		description: `The field of each input item that holds the work email; empty to use only the LinkedIn URL. ${NESTED}.`,
 	},
 	value: {
 		displayName: 'Email',
@@ -173,16 +178,52 @@ function perItemParameters(
 		// n8n has no default per use: a tool's "… From" is a copy by `@tool`.
 		{ ...from, displayOptions: shownWhen(version2, ON_CANVAS) },
 		{ ...from, default: 'expression', displayOptions: shownWhen(version2, AS_TOOL) },
-		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: READ_ONCE })),
+		...values.map(({ field }) => ({ ...field, displayOptions: atField, hint: SAME_FIELD })),
 		...values.map(({ field, what }) => ({
 			...field,
 			displayOptions: from2_1,
-			hint: `${READ_ONCE} For each item's own ${what}, use an expression.`,
+			hint: OTHERWISE(what),
 		})),
 		...values.flatMap(({ value, fromAI }) => [
 			{ ...value, displayOptions: expression },
 			{ ...value, default: fromAI, displayOptions: asTool },
 		]),
+	];
+}
+
+/** One contact per item (File Refund Claim), taken from 2.2 as Unlock takes its Contact IDs. */
+export const CONTACT_ID: PerItemValue = {
+	...CONTACT_IDS,
+	field: {
+		...CONTACT_IDS.field,
+		description: `The field of each input item that holds the contact ID (${ID_PREFIXES.contact}…) of the unlocked contact whose data was wrong. ${NESTED}.`,
+	},
+	value: {
+		displayName: 'Contact ID',
+		name: 'contactId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: `The unlocked contact (${ID_PREFIXES.contact}…) whose data was wrong`,
+	},
+	fromAI: `={{ $fromAI('contact_id', 'The contact ID (${ID_PREFIXES.contact}…) of the unlocked contact whose data was wrong', 'string') }}`,
+	what: 'contact ID',
+};
+
+/** 2.2's: a field of each item on the canvas (an expression in it gives each item's), the model's as a tool. */
+export function contactIdParameters(displayOptions: IDisplayOptions): INodeProperties[] {
+	const { field, value, fromAI, what } = CONTACT_ID;
+	return [
+		{
+			...field,
+			displayOptions: shownWhen(displayOptions, FROM_VERSION_2_2, ON_CANVAS),
+			hint: OTHERWISE(what),
+		},
+		{
+			...value,
+			default: fromAI,
+			displayOptions: shownWhen(displayOptions, FROM_VERSION_2_2, AS_TOOL),
+		},
 	];
 }
 

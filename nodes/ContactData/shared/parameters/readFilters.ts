@@ -3,7 +3,17 @@ import { jsonParse, type IDataObject, type IExecuteFunctions } from 'n8n-workflo
 
 import { searchFiltersSchema, type SearchFilters } from '../client/contract';
 import { COMPANY_SIZE, LIST_FILTERS, type ListFilter } from './filters';
-import { checkBody, refused, stringListOf, textOf, wholeNumber, type Where } from './values';
+import { OTHER_FILTERS_LABEL } from './filterParameters';
+import {
+	checkBody,
+	commaSeparated,
+	refused,
+	stringListOf,
+	textOf,
+	wholeNumber,
+	type Where,
+} from './values';
+import { fromVersion2_2 } from './versions';
 
 /** The upper bound when only a minimum is given; larger sizes are refused. */
 const LARGEST_COMPANY = 1_000_000_000;
@@ -21,7 +31,6 @@ type Entry = [filter: string, value: unknown, source: string];
 export function readFilters(context: IExecuteFunctions, itemIndex: number): SearchFilters {
 	const where: Where = { context, itemIndex };
 	const named = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
 	// A later entry for the same filter wins.
 	const entries: Entry[] = [
 		...LIST_FILTERS.map(
@@ -29,7 +38,7 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 		),
 		['keywords', named.keywords, 'Keywords'],
 		['company_size', companySizeOf(where, named), COMPANY_SIZE],
-		...additionalFilters(where, additional as Array<{ name?: unknown; value?: unknown }>),
+		...furtherFilters(context, itemIndex, named),
 		...filtersJsonOf(where, context.getNodeParameter('filtersJson', itemIndex, '{}')),
 	];
 	const given = entries.filter(([, value]) => value !== undefined);
@@ -39,19 +48,52 @@ export function readFilters(context: IExecuteFunctions, itemIndex: number): Sear
 	return checkBody(context, searchFiltersSchema, filters, itemIndex, sources);
 }
 
-/** A text value that reads as JSON is taken as JSON. */
-function additionalFilters(
-	where: Where,
-	additional: Array<{ name?: unknown; value?: unknown }>,
+type ByName = Array<{ name?: unknown; value?: unknown }>;
+
+/** The API's further filters by name: 2.2's inside Filters, Additional Filters' before it. */
+function furtherFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	named: IDataObject,
 ): Entry[] {
-	return additional.map(({ name, value }) => {
-		const key = textOf(where, 'Additional Filters', name);
+	const where: Where = { context, itemIndex };
+	if (fromVersion2_2(context.getNode())) {
+		const other = (named.otherFilters as { filter?: ByName } | undefined)?.filter ?? [];
+		return byName(where, OTHER_FILTERS_LABEL, other, asTyped);
+	}
+	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
+	return byName(where, 'Additional Filters', additional as ByName, jsonOrText);
+}
+
+function byName(where: Where, label: string, given: ByName, read: (value: unknown) => unknown) {
+	return given.map(({ name, value }): Entry => {
+		const key = textOf(where, label, name);
 		const problem = 'is not a filter name: every added filter needs one';
-		if (key === '') throw refused(where, 'Additional Filters', name, problem);
-		const text = typeof value === 'string' ? value.trim() : undefined;
-		const parsed = text === undefined ? value : jsonParse(text, { fallbackValue: text });
-		return [key, parsed, `Additional Filters › ${key}`];
+		if (key === '') throw refused(where, label, name, problem);
+		return [key, read(value), `${label} › ${key}`];
 	});
+}
+
+/** Before 2.2: a text value that reads as JSON is taken as JSON. */
+function jsonOrText(value: unknown): unknown {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	return text === undefined ? value : jsonParse(text, { fallbackValue: text });
+}
+
+/** A number as people write one: no leading zero (a code such as 02134 stays text), no exponent. */
+const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+/**
+ * From 2.2, as the named filters read theirs: text with commas a list, true/false and numbers as
+ * typed, other text as text; empty is no filter. An expression's list, number or true/false is kept.
+ */
+function asTyped(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	const text = value.trim();
+	if (text.includes(',')) return commaSeparated(text);
+	if (text === '') return undefined;
+	if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
+	return NUMBER.test(text) ? Number(text) : text;
 }
 
 /** `<min>-<max>` when either size is set. */

@@ -87,7 +87,7 @@ export function stringListOf(where: Where, parameter: string, value: unknown): s
 	return commaSeparated(textOf(where, parameter, value));
 }
 
-const commaSeparated = (text: string) =>
+export const commaSeparated = (text: string) =>
 	text
 		.split(',')
 		.map((part) => part.trim())

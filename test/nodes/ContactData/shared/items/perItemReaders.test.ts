@@ -60,7 +60,7 @@ function parametersOf(typeVersion: number, parameters: INodeParameters): INodePa
 describe('the parameters of each version', () => {
 	it('version 2 names the input field (id), version 1 keeps its Contact IDs expression', () => {
 		const description = new ContactData().description;
-		expect(description.version).toEqual([1, 2, 2.1]);
+		expect(description.version).toEqual([1, 2, 2.1, 2.2]);
 		const v1 = parametersOf(1, { resource: 'contact', operation: 'unlock' });
 		expect(v1.contactIds).toBe('={{ $json.id }}');
 		expect(v1).not.toHaveProperty('contactIdsFrom');

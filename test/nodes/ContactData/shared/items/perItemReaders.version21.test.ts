@@ -2,7 +2,7 @@
  * Version 2.1 drops "Contact IDs From" and "Person From": n8n's own Fixed/Expression switch already
  * makes that choice. A field name (Fixed) is read once, from the first item, and each item's value
  * is read at that field; an expression gives each item's value itself. As an agent's tool the
- * model gives the values. Each field parameter says in its hint that it is read once.
+ * model gives the values. Each field parameter says in its hint that every item is read at it.
  */
 import {
 	NodeHelpers,
@@ -64,16 +64,22 @@ describe('the parameters of version 2.1', () => {
 			expect(tool.names).not.toContain(name);
 	});
 
-	it.each([2, 2.1])('version %s: each field parameter says it is read once', (typeVersion) => {
-		const hintOf = (saved: INodeParameters, name: string) =>
-			(panel(typeVersion, description, saved).byName(name) as INodeProperties).hint;
-		const hints = [
-			hintOf({ resource: 'contact', operation: 'unlock' }, 'contactIdField'),
-			hintOf({ resource: 'contact', operation: 'enrich' }, 'emailField'),
-			hintOf({ resource: 'contact', operation: 'enrich' }, 'linkedinUrlField'),
-		];
-		for (const hint of hints) expect(hint).toMatch(/once.*first item.*all items/i);
-	});
+	it.each([2, 2.1])(
+		'version %s: each field parameter says every item is read at it',
+		(typeVersion) => {
+			const hintOf = (saved: INodeParameters, name: string) =>
+				(panel(typeVersion, description, saved).byName(name) as INodeProperties).hint;
+			const hints = [
+				hintOf({ resource: 'contact', operation: 'unlock' }, 'contactIdField'),
+				hintOf({ resource: 'contact', operation: 'enrich' }, 'emailField'),
+				hintOf({ resource: 'contact', operation: 'enrich' }, 'linkedinUrlField'),
+			];
+			for (const hint of hints)
+				expect(hint).toMatch(/^Every item is read at this field: drag it here/);
+			if (typeVersion === 2.1)
+				for (const hint of hints) expect(hint).toMatch(/another way, switch to Expression\.$/);
+		},
+	);
 });
 
 describe('reading the values, version 2.1', () => {
