@@ -27,10 +27,9 @@ const PRICE = `${CREDIT_COST.basic} credit at basic level, ${CREDIT_COST.premium
 const NESTED = 'For a field inside another, join the names with a dot: company.name';
 
 /** In a sales-ops user's words: the field's name is read once and used for every item. */
-const SAME_FIELD =
-	'Every item is read at this field: drag it here from the input, or type its name.';
+const SAME_FIELD = 'Each item is read at this field: drag it here from the input.';
 const OTHERWISE = (what: string) =>
-	`${SAME_FIELD} To work out each item's ${what} another way, switch to Expression.`;
+	`${SAME_FIELD} Or switch to Expression to get each item's ${what}.`;
 
 /** One value given per item: "… From" (its default chooses the field), field, expression. */
 export interface PerItemValue {

@@ -75,9 +75,10 @@ describe('the parameters of version 2.1', () => {
 				hintOf({ resource: 'contact', operation: 'enrich' }, 'linkedinUrlField'),
 			];
 			for (const hint of hints)
-				expect(hint).toMatch(/^Every item is read at this field: drag it here/);
+				expect(hint).toMatch(/^Each item is read at this field: drag it here/);
 			if (typeVersion === 2.1)
-				for (const hint of hints) expect(hint).toMatch(/another way, switch to Expression\.$/);
+				for (const hint of hints)
+					expect(hint).toMatch(/Or switch to Expression to get each item's [a-zA-Z ]+\.$/);
 		},
 	);
 });
