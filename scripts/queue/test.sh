@@ -39,7 +39,8 @@ OWNER_PASSWORD="Queue-$(date +%s)-Pw"
 declare -A FIGURES=()
 checks_begin queue "$WORK" go-on print_figures
 # A failed check shows the end of every log; the run goes on (the unlock, trigger and restart checks are
-# independent), and the exit status counts it.
+# independent), and the exit status counts it. Overrides on purpose the hook check_logs that `check` calls
+# (scripts/n8n/checks.sh, whose own names n8n's log alone): here every process has a log of its own.
 check_logs() { ls "$WORK"/*.log 2>/dev/null; }
 CHECK_LOG_LINES=25
 
