@@ -3,8 +3,8 @@
 # (`npm run format:check`), n8n's gate
 # (n8n-node lint and build at the root, which is the package; cloud eligibility, the scanner on the tarball), the
 # engine and sandbox tests under jest, the end-to-end check inside a real n8n (with a browser journey) on
-# n8n 2.41.1 and on n8n 1.123.81, then the queue-mode check on 2.41.1 (main, workers, webhook processor,
-# Postgres, Redis). Every stage runs after a failure too, so one run shows everything that fails; exits
+# n8n 2.41.1 and on n8n 1.123.81, then the queue-mode check (main, workers, webhook processor, Postgres,
+# Redis) on both too. Every stage runs after a failure too, so one run shows everything that fails; exits
 # non-zero if any stage failed, and ends with one line counting the checks of all stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -48,10 +48,11 @@ stage typecheck npm run --silent typecheck
 stage format npm run --silent format:check
 stage gate npm run --silent test:gate
 stage jest jest_run "$@"
-# The e2e on each n8n line users run (scripts/n8n/paths.sh); queue mode on 2.x.
+# The e2e and queue mode on each n8n line users run (scripts/n8n/paths.sh).
 stage e2e-2.x env N8N_LINE=2.x npm run --silent test:e2e
 stage e2e-1.x env N8N_LINE=1.x npm run --silent test:e2e
-stage queue env N8N_LINE=2.x npm run --silent test:queue
+stage queue-2.x env N8N_LINE=2.x npm run --silent test:queue
+stage queue-1.x env N8N_LINE=1.x npm run --silent test:queue
 rm -rf "$LOG_DIR"
 echo "total: $PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The queue-mode check (`npm run test:queue`): this package in a real n8n 2.41.1 deployment in queue mode on
-# this machine (Postgres and Redis of its own, main, 2 workers with concurrency 2, a webhook processor, and a
-# load balancer in front of main and the webhook processor), against the sandbox. Checks through n8n itself:
+# The queue-mode check (`npm run test:queue`): this package in a real n8n deployment in queue mode on this
+# machine (Postgres and Redis of its own, main, 2 workers with concurrency 2, a webhook processor, and a
+# load balancer in front of main and the webhook processor), against the sandbox, on the n8n line N8N_LINE
+# names (2.x, the default: n8n 2.41.1; 1.x: n8n 1.123.81; scripts/n8n/paths.sh). Checks through n8n itself:
 #   1. four concurrent executions unlocking overlapping ids on the workers: no failed item, credits charged
 #      equal to the unique contacts unlocked, calls and 429s reported;
 #   2. trigger deliveries whose first answer is lost (the retry reaches the other process) and deliveries
@@ -22,7 +23,7 @@ QUEUE_DIR="$(pwd)/scripts/queue"
 source "$QUEUE_DIR/infra.sh"
 source "$QUEUE_DIR/roles.sh"
 
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/contact-data-queue.XXXXXX")"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/contact-data-queue-$N8N_LINE.XXXXXX")"
 WORKFLOWS=test/queue/workflows
 read -r -a IDS_SIZES <<<"${QUEUE_IDS_PER_EXECUTION:-4500}"
 EXECUTIONS_MODE="${QUEUE_EXECUTIONS_MODE:-queue}"
@@ -39,7 +40,8 @@ OWNER_PASSWORD="Queue-$(date +%s)-Pw"
 declare -A FIGURES=()
 checks_begin queue "$WORK" go-on print_figures
 # A failed check shows the end of every log; the run goes on (the unlock, trigger and restart checks are
-# independent), and the exit status counts it.
+# independent), and the exit status counts it. Overrides on purpose the hook check_logs that `check` calls
+# (scripts/n8n/checks.sh, whose own names n8n's log alone): here every process has a log of its own.
 check_logs() { ls "$WORK"/*.log 2>/dev/null; }
 CHECK_LOG_LINES=25
 
@@ -99,6 +101,7 @@ WORKER_NAMES=()
 for ((i = 1; i <= WORKERS; i++)); do WORKER_NAMES+=("w$i"); done
 export QUEUE_PG_PORT QUEUE_REDIS_PORT
 
+log "n8n $N8N_VERSION (the $N8N_LINE line), work folder $WORK"
 log "Postgres, Redis, the package from its tarball, the sandbox and the load balancer"
 start_postgres "$WORK/pg" "$QUEUE_PG_PORT" "$WORK/postgres.log" || exit 1
 start_redis "$WORK/redis" "$QUEUE_REDIS_PORT" "$WORK/redis.log" || exit 1
@@ -115,11 +118,13 @@ N8N_COOKIES="$WORK/cookies.txt"
 
 for role in main "${WORKER_NAMES[@]}" wh; do install_package_copy "$WORK/package" "$WORK/$role"; done
 
-# start_main <log>: main on its user folder and ports; waits until ready (migrations on a fresh database).
+# start_main <log>: main on its user folder and ports; waits until ready (migrations on a fresh database)
+# and its REST routes answer (n8n 1.x is ready before it mounts them; scripts/n8n/processes.sh).
 start_main() {
   spawn_n8n_role "$1" "$WORK/main" "$MAIN_PORT" "$MAIN_BROKER" -- start
   MAIN_PID=$SPAWNED_PID
-  wait_for 300 "$MAIN_PID" "$1" curl -sf "$N8N_BASE/healthz/readiness"
+  wait_for 300 "$MAIN_PID" "$1" curl -sf "$N8N_BASE/healthz/readiness" &&
+    wait_for 60 "$MAIN_PID" "$1" curl -sf "$N8N_BASE/rest/settings"
 }
 
 log "n8n main"
