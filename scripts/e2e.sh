@@ -413,10 +413,10 @@ check "browser: execute the search → unlock example, read its output and an er
 
 # ---------------------------------------------------------------- 6. n8n's own view of the package
 # n8n's server log, and the log lines (before the JSON run data) of each `n8n execute`.
-package_loads_cleanly() {
+server_and_execute_logs_are_clean() {
   { cat "$WORK"/n8n*.log; for out in "$WORK"/*.out; do sed '/^{$/,/^}$/d' "$out"; done; } | no_package_complaints
 }
-check "n8n's logs carry no warning or error about the package" package_loads_cleanly
+check "n8n's logs carry no warning or error about the package" server_and_execute_logs_are_clean
 
 no_outside_calls() {
   [ ! -s "$DNS_LOG_FILE" ] || { echo "n8n looked up outside hosts:" >&2; sort -u "$DNS_LOG_FILE" >&2; return 1; }

