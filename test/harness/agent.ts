@@ -35,11 +35,11 @@ import {
 
 const TOOL = 'Contact Data';
 /** The type name of n8n's MCP Server Trigger. */
-const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+export const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 let executions = 0;
 
 /** Passes its input on: the agent's parent, which the engine needs to resume the agent. */
-const start: INodeType = {
+export const start: INodeType = {
 	description: {
 		displayName: 'Start',
 		name: 'start',
@@ -57,7 +57,7 @@ const start: INodeType = {
 };
 
 /** The node's description as n8n gives a node used as a tool: named "…Tool", with an ai_tool output. */
-function asToolType(nodeType: INodeType): INodeType {
+export function asToolType(nodeType: INodeType): INodeType {
 	return {
 		description: {
 			...nodeType.description,
@@ -91,7 +91,7 @@ function langchainAgentType(rounds: IDataObject[][]): INodeType {
 	};
 }
 
-const agentDescription: INodeTypeDescription = {
+export const agentDescription: INodeTypeDescription = {
 	displayName: 'Agent',
 	name: 'agent',
 	group: ['transform'],
