@@ -107,7 +107,13 @@ export function priceUnlock(account: Account, ids: string[], level: Level): Pric
 	);
 	const charged = known.filter((id) => account.priceOf(id, level) > 0);
 	const body = { contacts, credits_charged: cost, credits_remaining: account.balance - cost };
-	return { answer: { status: 200, body }, cost, worstCase: ids.length * costOf(level), charged, level };
+	return {
+		answer: { status: 200, body },
+		cost,
+		worstCase: ids.length * costOf(level),
+		charged,
+		level,
+	};
 }
 
 /** POST /v1/enrich priced against `account`: the contact the email names, or a 404. */

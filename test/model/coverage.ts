@@ -23,8 +23,9 @@ export const EXPECTED_LABELS = [
 	'Max Credits per Day',
 	'Max Credits per MCP Session (MCP)',
 	'account holds contacts before',
+	'items say held what the account does not hold',
 	'canvas',
-	'canvas: a loop\'s second run',
+	"canvas: a loop's second run",
 	'canvas: an item repeats a contact',
 	'canvas: an item says held (basic)',
 	'canvas: an item says held (premium)',
@@ -50,6 +51,10 @@ export function labelsOf(s: Scenario): string[] {
 		s.tries > 1 && `Retry On Fail: ${s.tries} tries`,
 		s.version !== 1 && s.maxCreditsPerDay > 0 && 'Max Credits per Day',
 		s.heldBefore.length > 0 && 'account holds contacts before',
+		s.staleFlags &&
+			where.kind === 'canvas' &&
+			where.items.some((item) => item.held) &&
+			'items say held what the account does not hold',
 	];
 	if (where.kind === 'canvas') {
 		const ns = where.items.map((item) => item.n);
@@ -57,7 +62,9 @@ export function labelsOf(s: Scenario): string[] {
 			'canvas',
 			where.runs === 2 && "canvas: a loop's second run",
 			new Set(ns).size < ns.length && 'canvas: an item repeats a contact',
-			...where.items.map((item) => item.held && `canvas: an item says held (${item.held})`),
+			...where.items.map((item) =>
+				item.held ? `canvas: an item says held (${item.held})` : false,
+			),
 			ns.some((n) => n >= KNOWN) && 'canvas: an unknown contact',
 		);
 	} else {
@@ -65,7 +72,10 @@ export function labelsOf(s: Scenario): string[] {
 			`tool: ${where.credentials.length} tool node${where.credentials.length > 1 ? 's' : ''}`,
 			new Set(where.credentials).size > 1 && 'tool: 2 credentials',
 			where.mcp && 'tool: MCP',
-			where.mcp && s.version !== 1 && s.maxCreditsPerSession > 0 && 'Max Credits per MCP Session (MCP)',
+			where.mcp &&
+				s.version !== 1 &&
+				s.maxCreditsPerSession > 0 &&
+				'Max Credits per MCP Session (MCP)',
 		);
 	}
 	return labels.filter((label): label is string => typeof label === 'string');
@@ -75,6 +85,8 @@ export function labelsOf(s: Scenario): string[] {
 export function coverageTable(counts: Map<string, number>, total: number): string {
 	return [...counts.entries()]
 		.sort(([a], [b]) => a.localeCompare(b))
-		.map(([label, count]) => `${label.padEnd(48)} ${((100 * count) / total).toFixed(1).padStart(5)}%`)
+		.map(
+			([label, count]) => `${label.padEnd(48)} ${((100 * count) / total).toFixed(1).padStart(5)}%`,
+		)
 		.join('\n');
 }

@@ -6,7 +6,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { Account, priceEnrich, priceUnlock, type Answer, type Level, type Priced } from './accounts';
+import {
+	Account,
+	priceEnrich,
+	priceUnlock,
+	type Answer,
+	type Level,
+	type Priced,
+} from './accounts';
 import { OVERCHARGE, reportedCharge, type Fault } from './faults';
 
 /** One charging request as the fake received it. */
@@ -29,7 +36,11 @@ export interface Sent {
 	status: number;
 }
 
-const RATE_HEADERS = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1' };
+const RATE_HEADERS = {
+	'x-ratelimit-limit': '60',
+	'x-ratelimit-remaining': '59',
+	'x-ratelimit-reset': '1',
+};
 /** The Retry-After of a 429, in seconds: the node gives up after about five. */
 export const RETRY_AFTER_S = 60;
 
@@ -106,7 +117,12 @@ export class FakeApi {
 		const apiKey = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
 		if (req.method !== 'POST' || !['/v1/unlock', '/v1/enrich'].includes(path))
 			return send(res, 404, { error: { code: 'not_found', message: `No ${path}` } });
-		const body = JSON.parse(text) as { ids?: string[]; email?: string; level?: Level };
+		const body = JSON.parse(text) as {
+			ids?: string[];
+			email?: string;
+			linkedin_url?: string;
+			level?: Level;
+		};
 		const sent: Sent = {
 			run: this.run,
 			apiKey,
@@ -124,7 +140,10 @@ export class FakeApi {
 		};
 		this.sent.push(sent);
 		const account = this.accountOf(apiKey);
-		const priced = path === '/v1/unlock' ? priceUnlock(account, sent.ids, sent.level) : priceEnrich(account, sent.ids[0], sent.level);
+		const priced =
+			path === '/v1/unlock'
+				? priceUnlock(account, sent.ids, sent.level)
+				: priceEnrich(account, sent.ids[0], sent.level);
 		sent.worstCase = priced.worstCase;
 		const answer = this.carryOut(account, sent, canonical(body), priced);
 		if (answer) this.deliver(res, sent, answer);
@@ -137,7 +156,7 @@ export class FakeApi {
 		const { fault } = sent;
 		const first = account.keys.get(sent.key);
 		if (first && first.body !== body) return error(409, 'conflict');
-		if (first) return (sent.replayed = true), first.answer;
+		if (first) return ((sent.replayed = true), first.answer);
 		const stuckKey = `${sent.apiKey}|${sent.key}`;
 		if (fault === 'rateLimited' || this.stuck.has(stuckKey)) {
 			this.stuck.add(stuckKey);
@@ -154,7 +173,10 @@ export class FakeApi {
 	/** Debits the account as the contract says (more, for an overcharging API); the answer reports it. */
 	private charge(account: Account, sent: Sent, priced: Priced): Answer {
 		if (priced.answer.status >= 300) return priced.answer;
-		const answer = structuredClone(priced.answer) as { status: number; body: Record<string, unknown> };
+		const answer = structuredClone(priced.answer) as {
+			status: number;
+			body: Record<string, unknown>;
+		};
 		let { cost } = priced;
 		let charged = priced.charged;
 		if (sent.fault === 'omitted' && Array.isArray(answer.body.contacts)) {
@@ -174,7 +196,8 @@ export class FakeApi {
 
 	private deliver(res: ServerResponse, sent: Sent, answer: Answer): void {
 		const replayHeader =
-			(sent.replayed && sent.fault !== 'replayWithout') || (!sent.replayed && sent.fault === 'replayForged');
+			(sent.replayed && sent.fault !== 'replayWithout') ||
+			(!sent.replayed && sent.fault === 'replayForged');
 		const headers: Record<string, string> = { ...RATE_HEADERS };
 		if (replayHeader && answer.status < 300) headers['idempotent-replayed'] = 'true';
 		if (answer.status === 429) headers['retry-after'] = String(RETRY_AFTER_S);
@@ -199,8 +222,15 @@ function error(status: number, code: string): Answer {
 	return { status, body: { error: { code, message: `${code} (fake)` } } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-	res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+function send(
+	res: ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
+	res
+		.writeHead(status, { 'content-type': 'application/json', ...headers })
+		.end(JSON.stringify(body));
 }
 
 /** A body as parsed JSON compares: keys in order. */

@@ -21,31 +21,47 @@ const debitOf = (sent: Sent[]) => sum(sent.map((x) => x.debited));
 /** No answer came back: lost on the way, or timed out. */
 const isLost = (x: Sent) => x.status === 0;
 /** The one call an overcharging API may take past a cap. */
-const allowanceOf = (sent: Sent[]) => Math.max(0, ...sent.filter((x) => x.fault === 'overcharge').map((x) => x.debited));
+const allowanceOf = (sent: Sent[]) =>
+	Math.max(0, ...sent.filter((x) => x.fault === 'overcharge').map((x) => x.debited));
 
 function capViolations({ s, sent, outcomes }: Checked): string[] {
 	const found: string[] = [];
 	const check = (what: string, max: number, within: Sent[]) => {
 		const debited = debitOf(within);
 		if (max > 0 || what === 'Max Credits')
-			if (debited - allowanceOf(within) > max) found.push(`a: ${what} ${max}, the API debited ${debited}`);
+			if (debited - allowanceOf(within) > max)
+				found.push(`a-cap: ${what} ${max}, the API debited ${debited}`);
 	};
-	const tagsOf = (node: string) => new Set(outcomes.filter((o) => o.node === node).map((o) => o.tag));
-	if (s.where.kind === 'canvas') for (const o of outcomes) check(`Max Credits (${o.tag})`, s.maxCredits, sent.filter((x) => x.run === o.tag));
+	const tagsOf = (node: string) =>
+		new Set(outcomes.filter((o) => o.node === node).map((o) => o.tag));
+	if (s.where.kind === 'canvas')
+		for (const o of outcomes)
+			check(
+				`Max Credits (${o.tag})`,
+				s.maxCredits,
+				sent.filter((x) => x.run === o.tag),
+			);
 	else check('Max Credits', s.maxCredits, sent);
 	if (s.version === 1) return found;
 	for (const node of new Set(outcomes.map((o) => o.node))) {
 		const tags = tagsOf(node);
-		check(`Max Credits per Day (${node})`, s.maxCreditsPerDay, sent.filter((x) => tags.has(x.run)));
+		check(
+			`Max Credits per Day (${node})`,
+			s.maxCreditsPerDay,
+			sent.filter((x) => tags.has(x.run)),
+		);
 	}
-	if (s.where.kind === 'tool' && s.where.mcp) check('Max Credits per MCP Session', s.maxCreditsPerSession, sent);
+	if (s.where.kind === 'tool' && s.where.mcp)
+		check('Max Credits per MCP Session', s.maxCreditsPerSession, sent);
 	return found;
 }
 
 function textsOf(o: NodeRunOutcome): string[] {
 	const errorText = (json: { message?: unknown; error?: unknown; description?: unknown }) =>
 		[json.message ?? json.error, json.description].filter(Boolean).join(' ');
-	const items = o.items.filter(({ json }) => json.error !== undefined).map(({ json }) => errorText(json));
+	const items = o.items
+		.filter(({ json }) => json.error !== undefined)
+		.map(({ json }) => errorText(json));
 	return [...o.hints, ...(o.error ? [errorText(o.error)] : []), ...items];
 }
 
@@ -54,9 +70,15 @@ function recordIds(value: unknown, into = new Set<string>()): Set<string> {
 	if (Array.isArray(value)) for (const inner of value) recordIds(inner, into);
 	else if (value && typeof value === 'object') {
 		const json = value as IDataObject;
-		if (typeof json.id === 'string' && json.error === undefined && json.unlock_skipped === undefined && json.unlocked !== false)
+		if (
+			typeof json.id === 'string' &&
+			json.error === undefined &&
+			json.unlock_skipped === undefined &&
+			json.unlocked !== false
+		)
 			into.add(json.id);
-		for (const inner of Object.values(json)) if (inner && typeof inner === 'object') recordIds(inner, into);
+		for (const inner of Object.values(json))
+			if (inner && typeof inner === 'object') recordIds(inner, into);
 	}
 	return into;
 }
@@ -68,7 +90,9 @@ function statementsOf(o: NodeRunOutcome): Array<MoneyStatement & { source: strin
 	const fields = o.items.flatMap(({ json }) => {
 		const credits = json.credits as IDataObject | undefined;
 		const charged = json.credits_charged_in_run ?? credits?.spent_by_this_call;
-		return typeof charged === 'number' ? [{ charged, heldBack, notCharged: false, source: `${JSON.stringify(json).slice(0, 120)}` }] : [];
+		return typeof charged === 'number'
+			? [{ charged, heldBack, notCharged: false, source: `${JSON.stringify(json).slice(0, 120)}` }]
+			: [];
 	});
 	return [...texts, ...fields];
 }
@@ -82,24 +106,48 @@ function moneyViolations(c: Checked, o: NodeRunOutcome): string[] {
 	const statements = statementsOf(o);
 	for (const { charged, heldBack, source } of statements)
 		if (charged !== undefined && !(charged <= debited && debited <= charged + heldBack))
-			found.push(`c: ${o.tag} says ${charged} charged, ${heldBack} held back; the API debited ${debited}: "${source}"`);
+			found.push(
+				`${charged > debited ? 'c-over' : 'c-under'}: ${o.tag} says ${charged} charged, ${heldBack} held back; the API debited ${debited}: "${source}"`,
+			);
 	const lost = inRun.filter(isLost);
-	if (o.error && (debited > 0 || lost.length > 0) && moneyOf(textsOf({ ...o, hints: [], items: [] })[0]).charged === undefined)
-		found.push(`c: ${o.tag} ended in an error that does not say what the run charged (${debited}): "${o.error.message}"`);
-	const paidOrLost = new Set([...inRun.filter((x) => x.debited > 0).flatMap((x) => x.charged), ...lost.flatMap((x) => x.ids)]);
+	if (
+		o.error &&
+		(debited > 0 || lost.length > 0) &&
+		moneyOf(textsOf({ ...o, hints: [], items: [] })[0]).charged === undefined
+	)
+		found.push(
+			`c-hidden: ${o.tag} ended in an error that does not say what the run charged (${debited}): "${o.error.message}"`,
+		);
+	const paidOrLost = new Set([
+		...inRun.filter((x) => x.debited > 0).flatMap((x) => x.charged),
+		...lost.flatMap((x) => x.ids),
+	]);
 	for (const text of textsOf(o).filter((t) => moneyOf(t).notCharged)) {
 		const named = text.match(NAMES) ?? [];
 		const last = inRun.at(-1);
-		const wrong = named.length ? named.some((name) => paidOrLost.has(name)) : last !== undefined && (last.debited > 0 || isLost(last));
-		if (wrong) found.push(`c: ${o.tag} says "not charged" of a call the API charged or whose answer was lost: "${text}"`);
+		const wrong = named.length
+			? named.some((name) => paidOrLost.has(name))
+			: last !== undefined && (last.debited > 0 || isLost(last));
+		if (wrong)
+			found.push(
+				`c-not-charged: ${o.tag} says "not charged" of a call the API charged or whose answer was lost: "${text}"`,
+			);
 	}
 	for (const text of textsOf(o).filter((t) => /\btwice\b|asked again/i.test(t))) {
-		const once = (text.match(NAMES) ?? []).filter((name) => inRun.filter((x) => x.ids.includes(name)).length < 2);
-		if (once.length) found.push(`c: ${o.tag} says ${once.join(', ')} asked twice, sent once: "${text}"`);
+		const once = (text.match(NAMES) ?? []).filter(
+			(name) => inRun.filter((x) => x.ids.includes(name)).length < 2,
+		);
+		if (once.length)
+			found.push(`c-twice: ${o.tag} says ${once.join(', ')} asked twice, sent once: "${text}"`);
 	}
-	const missing = [...new Set(inRun.flatMap((x) => (x.debited > 0 ? x.charged : [])))].filter((id) => !recordIds(o.items.map((i) => i.json)).has(id));
+	const missing = [...new Set(inRun.flatMap((x) => (x.debited > 0 ? x.charged : [])))].filter(
+		(id) => !recordIds(o.items.map((i) => i.json)).has(id),
+	);
 	const named = statements.some((t) => (t.charged ?? 0) > 0 || t.heldBack > 0);
-	if (missing.length && !named) found.push(`b: ${o.tag}: the API charged for ${missing.join(', ')}, not in the output, and nothing names the charge`);
+	if (missing.length && !named)
+		found.push(
+			`b-output: ${o.tag}: the API charged for ${missing.join(', ')}, not in the output, and nothing names the charge`,
+		);
 	return found;
 }
 
@@ -113,9 +161,14 @@ function sendViolations({ sent }: Checked): string[] {
 		const fresh = !keys.has(`${x.apiKey}|${x.key}`);
 		keys.add(`${x.apiKey}|${x.key}`);
 		const again = x.ids.filter((id) => (had.get(`${x.run}|${x.apiKey}|${id}`) ?? 0) >= rank);
-		if (fresh && again.length) found.push(`d: ${x.run} sent ${again.join(', ')} again under a new key`);
-		if (x.status === 409) found.push(`d: ${x.run} sent a key again with another body`);
-		for (const id of x.answered) had.set(`${x.run}|${x.apiKey}|${id}`, Math.max(rank, had.get(`${x.run}|${x.apiKey}|${id}`) ?? 0));
+		if (fresh && again.length)
+			found.push(`d-new-key: ${x.run} sent ${again.join(', ')} again under a new key`);
+		if (x.status === 409) found.push(`d-conflict: ${x.run} sent a key again with another body`);
+		for (const id of x.answered)
+			had.set(
+				`${x.run}|${x.apiKey}|${id}`,
+				Math.max(rank, had.get(`${x.run}|${x.apiKey}|${id}`) ?? 0),
+			);
 	}
 	return found;
 }
@@ -136,12 +189,17 @@ function itemViolations(o: NodeRunOutcome): string[] {
 		const whose = (json.id ?? json.email) as string | undefined;
 		const wrongItem = named !== null && Number(named[1]) !== own;
 		const notWanted = whose !== undefined && own !== undefined && !o.wanted[own]?.includes(whose);
-		return wrongItem || notWanted ? [`e: ${o.tag} error item ${own} (${whose}) says "${String(json.error)}"`] : [];
+		return wrongItem || notWanted
+			? [`e-item: ${o.tag} error item ${own} (${whose}) says "${String(json.error)}"`]
+			: [];
 	});
 }
 
 export function violationsOf(c: Checked): string[] {
-	const seam = c.seamMs > c.seamBoundMs ? [`f: the execution took ${c.seamMs} ms of the seam's time, past ${c.seamBoundMs}`] : [];
+	const seam =
+		c.seamMs > c.seamBoundMs
+			? [`f-seam: the execution took ${c.seamMs} ms of the seam's time, past ${c.seamBoundMs}`]
+			: [];
 	return [
 		...capViolations(c),
 		...c.outcomes.flatMap((o) => [...moneyViolations(c, o), ...itemViolations(o)]),

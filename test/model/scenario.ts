@@ -31,6 +31,8 @@ export interface Scenario {
 	maxCreditsPerSession: number;
 	/** Contacts the account holds before the execution, at basic. */
 	heldBefore: number[];
+	/** Items may say a contact is held that the account does not hold (else the account holds it). */
+	staleFlags: boolean;
 	/** The API's answers, in request order; after the last, none fails. */
 	faults: Fault[];
 	/** On the canvas: the items and how many runs of the loop; as a tool: the calls. */
@@ -42,10 +44,7 @@ export interface Scenario {
 const number = fc.integer({ min: 0, max: KNOWN + 1 });
 const level = fc.constantFrom<Level>(...LEVELS);
 
-const item: fc.Arbitrary<ItemSpec> = fc.record(
-	{ n: number, held: level },
-	{ requiredKeys: ['n'] },
-);
+const item: fc.Arbitrary<ItemSpec> = fc.record({ n: number, held: level }, { requiredKeys: ['n'] });
 
 const canvas = fc.record({
 	kind: fc.constant('canvas' as const),
@@ -96,6 +95,7 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
 	maxCreditsPerDay: cap,
 	maxCreditsPerSession: cap,
 	heldBefore: fc.uniqueArray(fc.integer({ min: 0, max: KNOWN - 1 }), { maxLength: 3 }),
+	staleFlags: fc.boolean(),
 	faults: fc.array(fault, { maxLength: 8 }),
 	where: fc.oneof({ arbitrary: canvas, weight: 3 }, { arbitrary: tool, weight: 2 }),
 });

@@ -10,6 +10,7 @@ import {
 	Workflow,
 	createRunExecutionData,
 	type EngineRequest,
+	type EngineResponse,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecuteFunctions,
@@ -31,7 +32,11 @@ import {
 } from '../harness/engine';
 
 /** Calls the marker `mark(run)` and passes `items` on while `more(run)`; counts its runs. */
-function markerType(mark: (run: number) => Promise<void>, items: IDataObject[], runs: number): INodeType {
+function markerType(
+	mark: (run: number) => Promise<void>,
+	items: IDataObject[],
+	runs: number,
+): INodeType {
 	let run = 0;
 	return {
 		description: { ...start.description, name: 'runMarker', displayName: 'Run Marker' },
@@ -45,10 +50,13 @@ function markerType(mark: (run: number) => Promise<void>, items: IDataObject[], 
 }
 
 /** Asks for `calls` one per round (each marked first), then ends. */
-function agentType(mark: (call: number) => Promise<void>, calls: Array<{ tool: string; input: IDataObject }>): INodeType {
+function agentType(
+	mark: (call: number) => Promise<void>,
+	calls: Array<{ tool: string; input: IDataObject }>,
+): INodeType {
 	return {
 		description: agentDescription,
-		async execute(this: IExecuteFunctions, response?: { metadata?: { call: number } }) {
+		async execute(this: IExecuteFunctions, response?: EngineResponse<{ call: number }>) {
 			const call = response?.metadata?.call ?? 0;
 			if (call >= calls.length) return [[{ json: { calls: call } }]];
 			await mark(call);
@@ -92,9 +100,16 @@ class CredentialsById extends MapCredentialsHelper {
 	constructor(private readonly byId: Record<string, ICredentialDataDecryptedObject>) {
 		super({ contactDataApi: new ContactDataApi() }, { contactDataApi: Object.values(byId)[0] });
 	}
-	override async getDecrypted(additionalData: unknown, nodeCredentials: { id: string | null }, name: string) {
+	override async getDecrypted(
+		additionalData: unknown,
+		nodeCredentials: { id: string | null },
+		name: string,
+	) {
 		const data = this.byId[String(nodeCredentials.id)];
-		return { ...(await super.getDecrypted(additionalData, nodeCredentials, name)), ...structuredClone(data) };
+		return {
+			...(await super.getDecrypted(additionalData, nodeCredentials, name)),
+			...structuredClone(data),
+		};
 	}
 }
 
@@ -115,7 +130,13 @@ export interface Execution {
 const CONTACT_DATA = new ContactData();
 let executions = 0;
 
-function contactDataNode(e: Execution, name: string, parameters: INodeParameters, credential: string, tool: boolean): INode {
+function contactDataNode(
+	e: Execution,
+	name: string,
+	parameters: INodeParameters,
+	credential: string,
+	tool: boolean,
+): INode {
 	return {
 		id: `${e.workflowId}-${name}`,
 		name,
@@ -138,7 +159,13 @@ const node = (name: string, type: string, x: number): INode => ({
 	parameters: {},
 });
 
-async function execute(e: Execution, nodes: INode[], connections: Workflow['connectionsBySourceNode'], types: Record<string, INodeType>, input: IDataObject = {}): Promise<IRun> {
+async function execute(
+	e: Execution,
+	nodes: INode[],
+	connections: Workflow['connectionsBySourceNode'],
+	types: Record<string, INodeType>,
+	input: IDataObject = {},
+): Promise<IRun> {
 	const executionId = `model-${++executions}`;
 	const workflow = new Workflow({
 		id: e.workflowId,
@@ -153,31 +180,74 @@ async function execute(e: Execution, nodes: INode[], connections: Workflow['conn
 		}),
 		settings: { executionOrder: 'v1' },
 	});
-	const hooks = manualExecutionHooks(executionId, { id: e.workflowId, name: 'model', nodes, connections });
+	const hooks = manualExecutionHooks(executionId, {
+		id: e.workflowId,
+		name: 'model',
+		nodes,
+		connections,
+	});
 	const additionalData = makeAdditionalData(new CredentialsById(e.credentials), hooks);
 	additionalData.executionId = executionId;
 	const data = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: input }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: input }]] }, source: null }],
+		},
 	});
-	return await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(workflow);
+	return await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(
+		workflow,
+	);
 }
 
 const main = (to: string) => ({ main: [[{ node: to, type: NodeConnectionTypes.Main, index: 0 }]] });
 
 /** Start → Marker → Contact Data → Marker …: the node runs `runs` times on `items`. */
-export async function runOnCanvas(e: Execution, parameters: INodeParameters, items: IDataObject[], runs: number, mark: (run: number) => Promise<void>): Promise<IRun> {
-	const nodes = [node('Start', 'test.start', 0), node('Marker', 'test.runMarker', 200), contactDataNode(e, 'Contact Data', parameters, Object.keys(e.credentials)[0], false)];
-	const connections = { Start: main('Marker'), Marker: main('Contact Data'), 'Contact Data': main('Marker') };
+export async function runOnCanvas(
+	e: Execution,
+	parameters: INodeParameters,
+	items: IDataObject[],
+	runs: number,
+	mark: (run: number) => Promise<void>,
+): Promise<IRun> {
+	const nodes = [
+		node('Start', 'test.start', 0),
+		node('Marker', 'test.runMarker', 200),
+		contactDataNode(e, 'Contact Data', parameters, Object.keys(e.credentials)[0], false),
+	];
+	const connections = {
+		Start: main('Marker'),
+		Marker: main('Contact Data'),
+		'Contact Data': main('Marker'),
+	};
 	return await execute(e, nodes, connections, { 'test.runMarker': markerType(mark, items, runs) });
 }
 
 /** Start → Agent with the tool nodes; the agent makes `calls` one after another. */
-export async function runAsTools(e: Execution, tools: ToolNode[], calls: Array<{ tool: string; input: IDataObject }>, mark: (call: number) => Promise<void>, mcpSession?: string): Promise<IRun> {
+export async function runAsTools(
+	e: Execution,
+	tools: ToolNode[],
+	calls: Array<{ tool: string; input: IDataObject }>,
+	mark: (call: number) => Promise<void>,
+	mcpSession?: string,
+): Promise<IRun> {
 	const agent = node('Agent', mcpSession ? MCP_TRIGGER : 'test.agent', 200);
 	const toolNodes = tools.map((t) => contactDataNode(e, t.name, t.parameters, t.credential, true));
 	const connections: Workflow['connectionsBySourceNode'] = { Start: main('Agent') };
-	for (const t of tools) connections[t.name] = { ai_tool: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]] };
-	const agentImpl = mcpSession ? mcpTriggerType(mark, calls.map((c) => c.input)) : agentType(mark, calls);
+	for (const t of tools)
+		connections[t.name] = {
+			ai_tool: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]],
+		};
+	const agentImpl = mcpSession
+		? mcpTriggerType(
+				mark,
+				calls.map((c) => c.input),
+			)
+		: agentType(mark, calls);
 	const input = mcpSession ? { headers: { 'mcp-session-id': mcpSession } } : {};
-	return await execute(e, [node('Start', 'test.start', 0), agent, ...toolNodes], connections, { [agent.type]: agentImpl }, input);
+	return await execute(
+		e,
+		[node('Start', 'test.start', 0), agent, ...toolNodes],
+		connections,
+		{ [agent.type]: agentImpl },
+		input,
+	);
 }

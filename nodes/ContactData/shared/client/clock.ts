@@ -14,10 +14,14 @@ export function now(): number {
 	return Date.now() + skippedMs;
 }
 
-/** How much of a wait of `ms` is waited in real time; the rest moves the clock on. */
-export function realPartOf(ms: number): number {
-	const real = ms * timeScale.waits;
-	skippedMs += ms - real;
+/**
+ * The real time of the next slice (at most `sliceMs`) of a wait with `leftMs` to go; the clock moves
+ * on by what the slice stands for beyond it.
+ */
+export function realSliceOf(leftMs: number, sliceMs: number): number {
+	const real = Math.min(sliceMs, leftMs * timeScale.waits);
+	const standsFor = real < sliceMs ? leftMs : real / timeScale.waits;
+	skippedMs += standsFor - real;
 	return real;
 }
 

@@ -108,8 +108,7 @@ async function afterRateLimited(call: Call, waitMs: number): Promise<void> {
 	const since = (call.rateLimitedSince ??= now());
 	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
 	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
-	if (now() - since >= RATE_LIMITED_WINDOWS * windowMs)
-		throw keptRateLimited(call, now() - since);
+	if (now() - since >= RATE_LIMITED_WINDOWS * windowMs) throw keptRateLimited(call, now() - since);
 	// With a window the wait happens in turn, before the next send.
 	if (!window) await pause(context, jittered(waitMs), request.itemIndex);
 }

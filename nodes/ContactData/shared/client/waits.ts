@@ -1,7 +1,7 @@
 /** Waits that end when the user presses Stop (n8n's execution cancel signal). */
 import { sleep, type INode } from 'n8n-workflow';
 
-import { now, realPartOf } from './clock';
+import { now, realSliceOf } from './clock';
 import { OperationError } from './failures';
 
 export interface WaitContext {
@@ -33,7 +33,7 @@ export async function pause(
 		if (signal?.aborted) throw stopped(context, itemIndex);
 		const left = until - now();
 		if (left <= 0) return;
-		await sleep(realPartOf(Math.min(WAIT_SLICE_MS, left)));
+		await sleep(realSliceOf(left, WAIT_SLICE_MS));
 	}
 }
 
