@@ -9,8 +9,12 @@ export type Level = (typeof LEVELS)[number];
 const COST: Record<Level, number> = { basic: 1, premium: 2 };
 export const costOf = (level: Level) => COST[level];
 
-/** Contacts ct_0 … ct_(KNOWN - 1) exist; a person p<n>@people.example is contact n. */
+/**
+ * Contacts ct_0 … ct_(KNOWN - 1) exist, and the BULK from ct_100 on (for runs of more than one
+ * call); a person p<n>@people.example is contact n.
+ */
 export const KNOWN = 8;
+export const BULK = { from: 100, count: 110 };
 export const contactId = (n: number) => `ct_${n}`;
 export const personEmail = (n: number) => `p${n}@people.example`;
 
@@ -62,7 +66,8 @@ export class Account {
 
 export function isKnown(id: string): boolean {
 	const match = /^ct_(\d+)$/.exec(id);
-	return match !== null && Number(match[1]) < KNOWN;
+	const n = Number(match?.[1] ?? NaN);
+	return n < KNOWN || (n >= BULK.from && n < BULK.from + BULK.count);
 }
 
 /** An unlocked record as the contract shapes it. */

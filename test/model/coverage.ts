@@ -26,6 +26,7 @@ export const EXPECTED_LABELS = [
 	'items say held what the account does not hold',
 	'canvas',
 	"canvas: a loop's second run",
+	'canvas: unlock of more than one call',
 	'canvas: an item repeats a contact',
 	'canvas: an item says held (basic)',
 	'canvas: an item says held (premium)',
@@ -61,6 +62,7 @@ export function labelsOf(s: Scenario): string[] {
 		labels.push(
 			'canvas',
 			where.runs === 2 && "canvas: a loop's second run",
+			where.bulk && s.operation === 'unlock' && 'canvas: unlock of more than one call',
 			new Set(ns).size < ns.length && 'canvas: an item repeats a contact',
 			...where.items.map((item) =>
 				item.held ? `canvas: an item says held (${item.held})` : false,

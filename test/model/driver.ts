@@ -7,9 +7,9 @@ import type {
 	ITaskData,
 } from 'n8n-workflow';
 
-import { KNOWN, contactId, personEmail } from './accounts';
+import { BULK, KNOWN, contactId, personEmail } from './accounts';
 import type { FakeApi } from './fakeApi';
-import type { Scenario } from './scenario';
+import { bulkOf, maxCreditsOf, type Scenario } from './scenario';
 import { runAsTools, runOnCanvas, type Execution } from './workflow';
 
 /** One run of a Contact Data node (a canvas run index, or one tool call), and what it gave. */
@@ -53,7 +53,7 @@ function parametersOf(s: Scenario, tool: boolean): INodeParameters {
 		resource: 'contact',
 		operation: s.operation,
 		level: s.level,
-		maxCredits: s.maxCredits,
+		maxCredits: maxCreditsOf(s),
 		whenMaxCreditsReached: s.whenMaxCreditsReached,
 		...version1,
 		options: options as INodeParameters,
@@ -105,9 +105,16 @@ export async function runScenario(
 				? { id: contactId(n), ...(held ? { unlocked: true, level: held } : {}) }
 				: { email: personEmail(n) },
 		);
-		const run = await runOnCanvas(e, parametersOf(s, false), items, where.runs, mark('r'));
+		const bulk = Array.from({ length: bulkOf(s) }, (_, i) => ({ id: contactId(BULK.from + i) }));
+		const run = await runOnCanvas(
+			e,
+			parametersOf(s, false),
+			[...items, ...bulk],
+			where.runs,
+			mark('r'),
+		);
 		const tasks = run.data.resultData.runData['Contact Data'] ?? [];
-		const wanted = where.items.map(({ n }) => [nameOf(s, n)]);
+		const wanted = [...where.items.map(({ n }) => [nameOf(s, n)]), ...bulk.map(({ id }) => [id])];
 		const node = `${e.workflowId}-Contact Data`;
 		return {
 			run,

@@ -16,6 +16,8 @@ export const FAULTS = [
 	'timeout',
 	/** The answer leaves out the last requested id (charging only those it gives). */
 	'omitted',
+	/** Both at once: ids left out, and a charge that cannot be read. */
+	'omittedUnreadable',
 	/** A reported charge the contract rules out, while the API debits what the contract says. */
 	'unreadable',
 	'negative',
@@ -31,7 +33,7 @@ export type Fault = (typeof FAULTS)[number];
 
 /** Reported charges the contract rules out, for a call whose worst case is `worstCase`. */
 export function reportedCharge(fault: Fault, charged: number, worstCase: number): unknown {
-	if (fault === 'unreadable') return 'two';
+	if (fault === 'unreadable' || fault === 'omittedUnreadable') return 'two';
 	if (fault === 'negative') return -1;
 	if (fault === 'fraction') return charged + 0.5;
 	if (fault === 'aboveWorst') return worstCase + 3;

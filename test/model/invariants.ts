@@ -5,7 +5,7 @@ import { moneyOf, type MoneyStatement } from '../support/money.cjs';
 import { LEVELS } from './accounts';
 import type { Sent } from './fakeApi';
 import type { NodeRunOutcome } from './driver';
-import type { Scenario } from './scenario';
+import { maxCreditsOf, type Scenario } from './scenario';
 
 export interface Checked {
 	s: Scenario;
@@ -38,10 +38,10 @@ function capViolations({ s, sent, outcomes }: Checked): string[] {
 		for (const o of outcomes)
 			check(
 				`Max Credits (${o.tag})`,
-				s.maxCredits,
+				maxCreditsOf(s),
 				sent.filter((x) => x.run === o.tag),
 			);
-	else check('Max Credits', s.maxCredits, sent);
+	else check('Max Credits', maxCreditsOf(s), sent);
 	if (s.version === 1) return found;
 	for (const node of new Set(outcomes.map((o) => o.node))) {
 		const tags = tagsOf(node);

@@ -23,7 +23,7 @@ jest.setTimeout(Number(process.env.MODEL_TIMEOUT_MS ?? 600_000));
 const WARM_UP: Scenario = {
 	...fc.sample(scenarioArbitrary, { seed: 0, numRuns: 1 })[0],
 	faults: [],
-	where: { kind: 'canvas', items: [{ n: 0 }], runs: 1 },
+	where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: false },
 };
 
 let fake: FakeApi;

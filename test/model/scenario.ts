@@ -1,7 +1,7 @@
 /** The generated scenarios: what the node is asked, how it is set, where it runs, which faults it meets. */
 import fc from 'fast-check';
 
-import { KNOWN, LEVELS, type Level } from './accounts';
+import { BULK, KNOWN, LEVELS, type Level } from './accounts';
 import { FAULTS, type Fault } from './faults';
 
 /** One input item: a contact (or person) by number; KNOWN and above are unknown to the API. */
@@ -37,11 +37,15 @@ export interface Scenario {
 	faults: Fault[];
 	/** On the canvas: the items and how many runs of the loop; as a tool: the calls. */
 	where:
-		| { kind: 'canvas'; items: ItemSpec[]; runs: 1 | 2 }
+		| { kind: 'canvas'; items: ItemSpec[]; runs: 1 | 2; bulk: boolean }
 		| { kind: 'tool'; credentials: number[]; calls: ToolCallSpec[]; mcp: boolean };
 }
 
-const number = fc.integer({ min: 0, max: KNOWN + 1 });
+/** Mostly a few contacts, so that items, calls and tools ask for the same ones. */
+const number = fc.oneof(
+	{ arbitrary: fc.integer({ min: 0, max: 3 }), weight: 3 },
+	{ arbitrary: fc.integer({ min: 0, max: KNOWN + 1 }), weight: 1 },
+);
 const level = fc.constantFrom<Level>(...LEVELS);
 
 const item: fc.Arbitrary<ItemSpec> = fc.record({ n: number, held: level }, { requiredKeys: ['n'] });
@@ -50,7 +54,16 @@ const canvas = fc.record({
 	kind: fc.constant('canvas' as const),
 	items: fc.array(item, { minLength: 1, maxLength: 6 }),
 	runs: fc.constantFrom<1 | 2>(1, 2),
+	bulk: fc.oneof(
+		{ arbitrary: fc.constant(false), weight: 4 },
+		{ arbitrary: fc.constant(true), weight: 1 },
+	),
 });
+
+/** Unlock of the BULK contacts too (more than one call): its Max Credits is raised by as many. */
+export const bulkOf = (s: Scenario) =>
+	s.where.kind === 'canvas' && s.where.bulk && s.operation === 'unlock' ? BULK.count : 0;
+export const maxCreditsOf = (s: Scenario) => s.maxCredits + bulkOf(s);
 
 /** 1 to 3 tool nodes on 1 or 2 credentials; MCP (with its sessions) has one tool node. */
 const tool = fc
