@@ -80,7 +80,7 @@ export function labelsOf(s: Scenario): string[] {
 				'Max Credits per MCP Session (MCP)',
 		);
 	}
-	return labels.filter((label): label is string => typeof label === 'string');
+	return [...new Set(labels.filter((label): label is string => typeof label === 'string'))];
 }
 
 /** How many scenarios show each label, in percent, as a table. */
