@@ -20,6 +20,15 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const debitOf = (sent: Sent[]) => sum(sent.map((x) => x.debited));
 /** No answer came back: lost on the way, or timed out. */
 const isLost = (x: Sent) => x.status === 0;
+/** Lost, and its key got no answer later in the run (a replay that answered settles it). */
+const stillLost = (inRun: Sent[]) =>
+	inRun.filter(
+		(x, i) =>
+			isLost(x) &&
+			!inRun
+				.slice(i + 1)
+				.some((later) => later.key === x.key && later.apiKey === x.apiKey && later.delivered),
+	);
 /** The one call an overcharging API may take past a cap. */
 const allowanceOf = (sent: Sent[]) =>
 	Math.max(0, ...sent.filter((x) => x.fault === 'overcharge').map((x) => x.debited));
@@ -109,7 +118,7 @@ function moneyViolations(c: Checked, o: NodeRunOutcome): string[] {
 			found.push(
 				`${charged > debited ? 'c-over' : 'c-under'}: ${o.tag} says ${charged} charged, ${heldBack} held back; the API debited ${debited}: "${source}"`,
 			);
-	const lost = inRun.filter(isLost);
+	const lost = stillLost(inRun);
 	if (
 		o.error &&
 		(debited > 0 || lost.length > 0) &&
@@ -127,7 +136,7 @@ function moneyViolations(c: Checked, o: NodeRunOutcome): string[] {
 		const last = inRun.at(-1);
 		const wrong = named.length
 			? named.some((name) => paidOrLost.has(name))
-			: last !== undefined && (last.debited > 0 || isLost(last));
+			: last !== undefined && (last.debited > 0 || lost.includes(last));
 		if (wrong)
 			found.push(
 				`c-not-charged: ${o.tag} says "not charged" of a call the API charged or whose answer was lost: "${text}"`,
