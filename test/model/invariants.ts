@@ -108,6 +108,45 @@ function statementsOf(o: NodeRunOutcome): Array<MoneyStatement & { source: strin
 
 const NAMES = /ct_\d+|p\d+@people\.example/g;
 
+/** The error texts of a run, each with the input item it is of (when known). */
+function errorTextsOf(o: NodeRunOutcome): Array<{ text: string; item?: number }> {
+	const errorText = (json: { message?: unknown; error?: unknown; description?: unknown }) =>
+		[json.message ?? json.error, json.description].filter(Boolean).join(' ');
+	const ended = o.error
+		? [
+				{
+					text: errorText(o.error),
+					item: (o.error as { context?: { itemIndex?: number } }).context?.itemIndex,
+				},
+			]
+		: [];
+	const items = o.items
+		.filter(({ json }) => json.error !== undefined)
+		.map((item) => ({ text: errorText(item.json), item: itemOf(item) }));
+	return [...ended, ...items];
+}
+
+/**
+ * "Not charged" is said only of what the API did not charge: never of a contact it debited in the
+ * run, nor of one (or, naming none, of an item's) whose call's answer is still lost.
+ */
+function notChargedViolations(o: NodeRunOutcome, inRun: Sent[]): string[] {
+	const lost = new Set(stillLost(inRun).flatMap((x) => x.ids));
+	const debited = new Set(inRun.filter((x) => x.debited > 0).flatMap((x) => x.charged));
+	return errorTextsOf(o)
+		.filter(({ text }) => moneyOf(text).notCharged)
+		.filter(({ text, item }) => {
+			const named = text.match(NAMES) ?? [];
+			if (named.length) return named.some((name) => debited.has(name) || lost.has(name));
+			const whose = item === undefined ? [...lost] : (o.wanted[item] ?? []);
+			return whose.some((name) => lost.has(name));
+		})
+		.map(
+			({ text }) =>
+				`c-not-charged: ${o.tag} says "not charged" of a contact charged or lost: "${text}"`,
+		);
+}
+
 function moneyViolations(c: Checked, o: NodeRunOutcome): string[] {
 	const found: string[] = [];
 	const inRun = c.sent.filter((x) => x.run === o.tag);
@@ -127,21 +166,7 @@ function moneyViolations(c: Checked, o: NodeRunOutcome): string[] {
 		found.push(
 			`c-hidden: ${o.tag} ended in an error that does not say what the run charged (${debited}): "${o.error.message}"`,
 		);
-	const paidOrLost = new Set([
-		...inRun.filter((x) => x.debited > 0).flatMap((x) => x.charged),
-		...lost.flatMap((x) => x.ids),
-	]);
-	for (const text of textsOf(o).filter((t) => moneyOf(t).notCharged)) {
-		const named = text.match(NAMES) ?? [];
-		const last = inRun.at(-1);
-		const wrong = named.length
-			? named.some((name) => paidOrLost.has(name))
-			: last !== undefined && (last.debited > 0 || lost.includes(last));
-		if (wrong)
-			found.push(
-				`c-not-charged: ${o.tag} says "not charged" of a call the API charged or whose answer was lost: "${text}"`,
-			);
-	}
+	found.push(...notChargedViolations(o, inRun));
 	for (const text of textsOf(o).filter((t) => /\btwice\b|asked again/i.test(t))) {
 		const once = (text.match(NAMES) ?? []).filter(
 			(name) => inRun.filter((x) => x.ids.includes(name)).length < 2,
