@@ -72,6 +72,51 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Finding 5; soak seed 2814228372, MODEL_ONLY="^c-over: r1".
+		'a loop’s second run of the same contacts reports what the API charged it: nothing',
+		{ ...SETTINGS, faults: [], where: { kind: 'canvas', items: [{ n: 0 }], runs: 2, bulk: false } },
+	],
+	[
+		// Finding 6; soak seed 3521454720, MODEL_ONLY="^c-under: \w+ says [1-9][0-9]* charged.*charged of a".
+		'Retry On Fail: a run reports what its tries charged together',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			version: 1,
+			maxCredits: 2,
+			continueOnFail: true,
+			tries: 2,
+			faults: ['noBalance'],
+			where: { kind: 'canvas', items: [{ n: 1 }, { n: 0 }], runs: 1, bulk: false },
+		},
+	],
+	[
+		// Finding 6 by Stop Before Spending; soak seed 3124157240, MODEL_ONLY=^c-under.
+		'a later try refused before sending says what the earlier tries charged',
+		{
+			...SETTINGS,
+			maxCredits: 0,
+			tries: 2,
+			staleFlags: true,
+			faults: [],
+			where: { kind: 'canvas', items: [{ n: 3, held: 'basic' }, { n: 3 }], runs: 1, bulk: true },
+		},
+	],
+	[
+		// New; soak seed 2757673262, MODEL_ONLY="^c-under: \w+ says [1-9]".
+		'a run stopped after an impossible charge holds back that call’s worst case',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			level: 'premium',
+			maxCredits: 3,
+			whenMaxCreditsReached: 'whatFits',
+			heldBefore: [0],
+			faults: ['none', 'negative', 'refused'],
+			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1 }, { n: 0 }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {
