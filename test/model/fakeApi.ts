@@ -3,8 +3,12 @@
  * request's fault drawn from the scenario. It records what it debited, to whom and in which node
  * run (`boundary` names the run; the workflow's marker node calls it between runs).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+	listenSwitchably,
+	type IncomingMessage,
+	type ServerResponse,
+	type SwitchableServer,
+} from '../support/switchableServer.cjs';
 
 import {
 	Account,
@@ -53,21 +57,16 @@ export class FakeApi {
 	private next = 0;
 	private stuck = new Set<string>();
 	private hanging = new Set<ServerResponse>();
-	private readonly server: Server = createServer((req, res) => this.receive(req, res));
-	private port = 0;
+	private server: SwitchableServer | undefined;
 
 	async start(): Promise<void> {
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		this.port = (this.server.address() as AddressInfo).port;
-		this.url = `http://127.0.0.1:${this.port}`;
+		this.server = await listenSwitchably((req, res) => this.receive(req, res));
+		this.url = this.server.url;
 	}
 
 	async stop(): Promise<void> {
 		this.dropHanging();
-		await new Promise<void>((resolve) => {
-			this.server.close(() => resolve());
-			this.server.closeAllConnections();
-		});
+		await this.server?.close();
 	}
 
 	/** A new scenario: its faults, in request order; accounts come with each new API key. */
@@ -84,8 +83,7 @@ export class FakeApi {
 	async boundary(run: string): Promise<void> {
 		this.run = run;
 		this.stuck.clear();
-		if (!this.server.listening)
-			await new Promise<void>((resolve) => this.server.listen(this.port, '127.0.0.1', resolve));
+		await this.server!.listen();
 		if (this.faults[this.next] === 'refused') this.refuseFromNow();
 	}
 
@@ -97,8 +95,7 @@ export class FakeApi {
 
 	private refuseFromNow(): void {
 		this.next++;
-		this.server.close();
-		this.server.closeIdleConnections();
+		this.server!.refuse();
 	}
 
 	private dropHanging(): void {

@@ -20,14 +20,16 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const debitOf = (sent: Sent[]) => sum(sent.map((x) => x.debited));
 /** No answer came back: lost on the way, or timed out. */
 const isLost = (x: Sent) => x.status === 0;
-/** Lost, and its key got no answer later in the run (a replay that answered settles it). */
+/** A definite answer: a 2xx, or a refusal that is not "try again" (a 429 or a 5xx is not). */
+const settles = (x: Sent) => x.status >= 200 && x.status < 500 && x.status !== 429;
+/** Lost, and its key got no definite answer later in the run (a replay that answered settles it). */
 const stillLost = (inRun: Sent[]) =>
 	inRun.filter(
 		(x, i) =>
 			isLost(x) &&
 			!inRun
 				.slice(i + 1)
-				.some((later) => later.key === x.key && later.apiKey === x.apiKey && later.delivered),
+				.some((later) => later.key === x.key && later.apiKey === x.apiKey && settles(later)),
 	);
 /** The one call an overcharging API may take past a cap. */
 const allowanceOf = (sent: Sent[]) =>

@@ -6,16 +6,22 @@
  */
 import fc from 'fast-check';
 
+import { envVar } from '../support/env.cjs';
+import { report } from '../support/report.cjs';
+
 import { coverageTable, EXPECTED_LABELS, labelsOf } from './coverage';
 import { scenarioArbitrary, type Scenario } from './scenario';
 import { useModel } from './setup';
 
-const SEED = Number(process.env.MODEL_SEED ?? 37);
-const RUNS = Number(process.env.MODEL_RUNS ?? 1_000);
+const SEED = Number(envVar('MODEL_SEED') ?? 37);
+const RUNS = Number(envVar('MODEL_RUNS') ?? 1_000);
 /** Only violations that match (a soak hunting one kind: "^c-hidden", "^c-over: r1"); all by default. */
-const ONLY = new RegExp(process.env.MODEL_ONLY ?? '.');
+const ONLY = new RegExp(envVar('MODEL_ONLY') ?? '.');
 
-jest.setTimeout(Number(process.env.MODEL_TIMEOUT_MS ?? 600_000));
+/** One scenario (JSON) to run alone, its requests and outcomes printed. */
+const ONE = envVar('MODEL_SCENARIO');
+
+jest.setTimeout(Number(envVar('MODEL_TIMEOUT_MS') ?? 600_000));
 
 const model = useModel();
 const { met } = model;
@@ -45,7 +51,7 @@ it(`fixed seed ${SEED}: the scenarios show every fault and every dimension`, () 
 	const counts = new Map<string, number>();
 	for (const s of fc.sample(scenarioArbitrary, { seed: SEED, numRuns: RUNS }))
 		for (const label of labelsOf(s)) counts.set(label, (counts.get(label) ?? 0) + 1);
-	console.log(`Scenarios of seed ${SEED} (${RUNS}):\n${coverageTable(counts, RUNS)}`);
+	report(`Scenarios of seed ${SEED} (${RUNS}):\n${coverageTable(counts, RUNS)}`);
 	expect(EXPECTED_LABELS.filter((label) => !counts.has(label))).toEqual([]);
 });
 
@@ -55,25 +61,23 @@ it(`money told true by every fault sequence: ${RUNS} scenarios from seed ${SEED}
 	try {
 		await fc.assert(
 			fc.asyncProperty(
-				process.env.MODEL_SCENARIO
-					? fc.constant(JSON.parse(process.env.MODEL_SCENARIO) as Scenario)
-					: scenarioArbitrary,
+				ONE ? fc.constant(JSON.parse(ONE) as Scenario) : scenarioArbitrary,
 				async (s) => {
 					scenarios++;
 					const found = await violationsIn(s);
-					if (process.env.MODEL_SURVEY) return survey(found, s, scenarios);
+					if (envVar('MODEL_SURVEY')) return survey(found, s, scenarios);
 					if (found.length) throw new Error(found.join('\n'));
 				},
 			),
-			{ seed: SEED, numRuns: RUNS, endOnFailure: process.env.MODEL_NO_SHRINK === '1' },
+			{ seed: SEED, numRuns: RUNS, endOnFailure: envVar('MODEL_NO_SHRINK') === '1' },
 		);
 	} finally {
-		if (process.env.MODEL_SURVEY) console.log(surveyed());
-		console.log(
+		if (envVar('MODEL_SURVEY')) report(surveyed());
+		report(
 			`Scenarios with a request meeting each fault: ${JSON.stringify(Object.fromEntries(met))}`,
 		);
 		const seconds = (Date.now() - started) / 1000;
-		console.log(
+		report(
 			`${scenarios} scenarios in ${seconds.toFixed(1)} s (${(scenarios / seconds).toFixed(1)} per second)`,
 		);
 	}

@@ -3,6 +3,8 @@
  * time (the clock seam), and one scenario run and checked against the invariants.
  */
 import * as clock from '../../nodes/ContactData/shared/client/clock';
+import { envVar } from '../support/env.cjs';
+import { report } from '../support/report.cjs';
 import { runScenario, TIMEOUT_S } from './driver';
 import { FakeApi, RETRY_AFTER_S, type Sent } from './fakeApi';
 import { violationsOf } from './invariants';
@@ -63,8 +65,7 @@ export function useModel(): Model {
 		const started = clock.now();
 		const { outcomes } = await runScenario(fake, s);
 		const seamMs = clock.now() - started;
-		if (process.env.MODEL_SCENARIO)
-			console.log(JSON.stringify({ sent: fake.sent, outcomes }, null, 1));
+		if (envVar('MODEL_SCENARIO')) report(JSON.stringify({ sent: fake.sent, outcomes }, null, 1));
 		const sent = [...fake.sent];
 		for (const fault of new Set(sent.map((x) => x.fault))) count(fault);
 		const said = JSON.stringify(outcomes);
