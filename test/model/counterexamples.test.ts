@@ -117,6 +117,26 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1 }, { n: 0 }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// New; soak seed 403997227, MODEL_ONLY=^c-not-charged (after 4,955 scenarios).
+		'a later try refused before sending does not call a call charged by an earlier try not charged',
+		{
+			...SETTINGS,
+			level: 'premium',
+			maxCredits: 3,
+			whenMaxCreditsReached: 'whatFits',
+			tries: 3,
+			maxCreditsPerDay: 3,
+			maxCreditsPerSession: 1,
+			faults: ['none', 'none', 'none', 'refused'],
+			where: {
+				kind: 'canvas',
+				items: [{ n: 8 }, { n: 1, held: 'basic' }, { n: 0, held: 'premium' }],
+				runs: 1,
+				bulk: false,
+			},
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {
