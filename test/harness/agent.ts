@@ -35,7 +35,7 @@ import {
 
 const TOOL = 'Contact Data';
 /** The type name of n8n's MCP Server Trigger. */
-const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+export const MCP_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
 let executions = 0;
 
 /** Passes its input on: the agent's parent, which the engine needs to resume the agent. */
@@ -91,7 +91,7 @@ function langchainAgentType(rounds: IDataObject[][]): INodeType {
 	};
 }
 
-const agentDescription: INodeTypeDescription = {
+export const agentDescription: INodeTypeDescription = {
 	displayName: 'Agent',
 	name: 'agent',
 	group: ['transform'],

@@ -5,6 +5,7 @@
  * once; alone on the key, a process then waits for the Reset exactly; with others, each spaces its
  * calls to keep its share of a little under the limit, and none wakes at the same instant.
  */
+import * as clock from './clock';
 import { HEADERS, RATE_LIMIT_WINDOW_MS } from './contract';
 import { numberHeader, type ResponseHeaders } from './headers';
 import { pause, waitFor, type WaitContext } from './waits';
@@ -61,7 +62,7 @@ export function rateWindowOf(name: string): RateWindow {
  * is in turn and for a minute after: a call backing off between attempts still holds it.
  */
 function dropIdleWindows(room: number): void {
-	const usedSince = Date.now() - RATE_LIMIT_WINDOW_MS;
+	const usedSince = clock.now() - RATE_LIMIT_WINDOW_MS;
 	for (const [name, window] of rateWindows) {
 		if (rateWindows.size <= room) return;
 		if (window.inTurn === 0 && window.idleSince <= usedSince) rateWindows.delete(name);
@@ -105,7 +106,7 @@ export async function inTurn<R>(
 	itemIndex: number | undefined,
 	send: (sentAt: number) => Promise<R>,
 ): Promise<R> {
-	if (!window) return await send(Date.now());
+	if (!window) return await send(clock.now());
 	const before = window.tail;
 	let release = () => {};
 	const mine = new Promise<void>((resolve) => (release = resolve));
@@ -114,13 +115,13 @@ export async function inTurn<R>(
 	window.inTurn++;
 	try {
 		await waitFor(context, before, itemIndex);
-		const wait = paceMs(window, Date.now());
+		const wait = paceMs(window, clock.now());
 		if (wait > 0) await pause(context, wait, itemIndex);
-		window.lastSentAt = Date.now();
+		window.lastSentAt = clock.now();
 		return await send(window.lastSentAt);
 	} finally {
 		window.inTurn--;
-		window.idleSince = Date.now();
+		window.idleSince = clock.now();
 		release();
 	}
 }
@@ -137,7 +138,7 @@ function noteWindow(window: RateWindow, headers: ResponseHeaders): number {
 export function noteCountedCall(window: RateWindow, sentAt: number, headers: ResponseHeaders) {
 	const remaining = numberHeader(headers, HEADERS.rateLimitRemaining);
 	if (remaining === undefined) return;
-	const now = Date.now();
+	const now = clock.now();
 	const resetMs = noteWindow(window, headers);
 	window.remaining = remaining;
 	window.resetAt = now + resetMs;
@@ -167,7 +168,7 @@ function noteShares(window: RateWindow, limit: number, used: number, now: number
 
 /** A 429 (not counted): others took the slots counted on; wait as asked, then wake as `paceMs` says. */
 export function noteRateLimited(window: RateWindow, waitMs: number, headers: ResponseHeaders) {
-	const now = Date.now();
+	const now = clock.now();
 	noteWindow(window, headers);
 	window.othersUntil = now + windowMsOf(window);
 	window.remaining = 0;

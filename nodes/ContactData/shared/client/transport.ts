@@ -12,6 +12,7 @@ import {
 	unexpectedAnswer,
 } from './apiErrors';
 import type { ApiRequest, ApiResponse, Call, NoUsableAnswer } from './call';
+import { now, realTimeoutOf } from './clock';
 import { RATE_LIMIT_WINDOW_MS, rateLimitClassOf } from './contract';
 import { readJsonStream } from './jsonStream';
 import { inTurn, noteCountedCall, noteRateLimited, rateWindowOf } from './pacing';
@@ -57,11 +58,10 @@ export async function apiRequest<T = unknown>(
 /** After a 429: gives up past the rate windows allowed, else waits (in turn, where there is a window). */
 async function afterRateLimited(call: Call, waitMs: number): Promise<void> {
 	const { context, request, window } = call;
-	const since = (call.rateLimitedSince ??= Date.now());
+	const since = (call.rateLimitedSince ??= now());
 	call.longestWait = Math.max(call.longestWait ?? 0, waitMs);
 	const windowMs = Math.max(window?.windowMs || RATE_LIMIT_WINDOW_MS, call.longestWait);
-	if (Date.now() - since >= RATE_LIMITED_WINDOWS * windowMs)
-		throw keptRateLimited(call, Date.now() - since);
+	if (now() - since >= RATE_LIMITED_WINDOWS * windowMs) throw keptRateLimited(call, now() - since);
 	// With a window the wait happens in turn, before the next send.
 	if (!window) await pause(context, jittered(waitMs), request.itemIndex);
 }
@@ -120,7 +120,7 @@ function httpOptionsOf({ credential, request }: Call): IHttpRequestOptions {
 		// The API never redirects. Not following keeps the key from going to another address, and
 		// spares every call the redirect-following wrapper around the request.
 		disableFollowRedirect: true,
-		timeout: credential.timeoutMs,
+		timeout: realTimeoutOf(credential.timeoutMs),
 		...(request.stream ? { encoding: 'stream' as const } : {}),
 	};
 }

@@ -1,6 +1,7 @@
 /** Waits that end when the user presses Stop (n8n's execution cancel signal). */
 import { sleep, type INode } from 'n8n-workflow';
 
+import { now, realSliceOf } from './clock';
 import { OperationError } from './failures';
 
 export interface WaitContext {
@@ -27,12 +28,12 @@ export async function pause(
 	// In slices, not one sleep: Stop up to the last moment sends nothing more, and a wait past a
 	// timer's 24.8 days does not end at once.
 	const signal = cancelSignalOf(context);
-	const until = Date.now() + ms;
+	const until = now() + ms;
 	for (;;) {
 		if (signal?.aborted) throw stopped(context, itemIndex);
-		const left = until - Date.now();
+		const left = until - now();
 		if (left <= 0) return;
-		await sleep(Math.min(WAIT_SLICE_MS, left));
+		await sleep(realSliceOf(left, WAIT_SLICE_MS));
 	}
 }
 

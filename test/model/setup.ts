@@ -1,0 +1,77 @@
+/**
+ * The model's set-up for a test file: the fake API on loopback, the transport's waits at no real
+ * time (the clock seam), and one scenario run and checked against the invariants.
+ */
+import * as clock from '../../nodes/ContactData/shared/client/clock';
+import { envVar } from '../support/env.cjs';
+import { report } from '../support/report.cjs';
+import { runScenario, TIMEOUT_S } from './driver';
+import { FakeApi, RETRY_AFTER_S, type Sent } from './fakeApi';
+import { violationsOf } from './invariants';
+import type { Scenario } from './scenario';
+
+const WARM_UP: Omit<Scenario, 'where'> = {
+	operation: 'unlock',
+	version: 2.1,
+	level: 'basic',
+	maxCredits: 10,
+	whenMaxCreditsReached: 'stop',
+	skipAlreadyUnlocked: false,
+	continueOnFail: false,
+	tries: 1,
+	maxCreditsPerDay: 0,
+	maxCreditsPerSession: 0,
+	heldBefore: [],
+	staleFlags: false,
+	faults: [],
+};
+
+/** f: each request's timeout, its backoff and, after a 429, its Retry-After (jittered) and wake-up. */
+function seamBoundOf(sent: Sent[]): number {
+	const perRequest = (x: Sent) =>
+		TIMEOUT_S * 1000 + 8_000 + (x.status === 429 ? RETRY_AFTER_S * 1250 + 2_100 : 0);
+	return 60_000 + sent.reduce((total, x) => total + perRequest(x), 0);
+}
+
+export interface Model {
+	/** Runs `s` and gives the invariants' violations (none: it holds). */
+	violationsIn(s: Scenario): Promise<string[]>;
+	/** Scenarios with a request that met each fault. */
+	met: Map<string, number>;
+}
+
+export function useModel(): Model {
+	let fake: FakeApi;
+	const met = new Map<string, number>();
+	const count = (what: string) => met.set(what, (met.get(what) ?? 0) + 1);
+	beforeAll(async () => {
+		fake = new FakeApi();
+		await fake.start();
+		// Waits take no real time; a call's timeout of TIMEOUT_S seconds takes a tenth of it.
+		clock.timeScale.waits = 0;
+		clock.timeScale.timeouts = 0.1;
+		// n8n's and the node's modules load on the first execution: not within a call's timeout.
+		await runScenario(fake, {
+			...WARM_UP,
+			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: false },
+		});
+	});
+	afterAll(async () => {
+		clock.timeScale.waits = 1;
+		clock.timeScale.timeouts = 1;
+		await fake?.stop();
+	});
+	async function violationsIn(s: Scenario): Promise<string[]> {
+		const started = clock.now();
+		const { outcomes } = await runScenario(fake, s);
+		const seamMs = clock.now() - started;
+		if (envVar('MODEL_SCENARIO')) report(JSON.stringify({ sent: fake.sent, outcomes }, null, 1));
+		const sent = [...fake.sent];
+		for (const fault of new Set(sent.map((x) => x.fault))) count(fault);
+		const said = JSON.stringify(outcomes);
+		if (said.includes('Nothing answers at')) count('refused (seen by the node)');
+		if (said.includes('did not answer within')) count('timeout (seen by the node)');
+		return violationsOf({ s, sent, outcomes, seamMs, seamBoundMs: seamBoundOf(sent) });
+	}
+	return { violationsIn, met };
+}
