@@ -13,6 +13,7 @@ import {
 import { mcpSessionIdOf, runsAsTool } from '../items/toolCall';
 import { CREDIT_COST, UNLOCK_LEVELS, type UnlockLevel } from '../client/contract';
 import { apiCredentialOf } from '../client/apiCredential';
+import { now } from '../client/clock';
 import { restated } from '../client/failures';
 import { asNodeError, errorItem } from '../items/items';
 import { simplifyOutput } from '../items/simplify';
@@ -117,7 +118,7 @@ function capsOverTimeOf(context: IExecuteFunctions): () => Cap[] {
 	return () =>
 		caps.map(({ session, ...cap }) => ({
 			...cap,
-			tally: tallyOf(node, session ? { session } : { now: Date.now() }),
+			tally: tallyOf(node, session ? { session } : { now: now() }),
 		}));
 }
 
@@ -255,7 +256,7 @@ function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string
 	const over =
 		overcharge === undefined
 			? ''
-			: `; the API reported an impossible charge (credits_charged: ${overcharge}) above its call's worst case: it is counted as reported, and no further call was sent`;
+			: `; the API reported an impossible charge (credits_charged: ${overcharge}) above its call's worst case: it is held back as reported (the API may have charged it), and no further call was sent`;
 	if (impossibleCharges.length === 0) return over;
 	const calls = impossibleCharges.length === 1 ? 'that call stays' : 'those calls stay';
 	return `; the API reported an impossible charge (credits_charged: ${unique(impossibleCharges).slice(0, 3).join(', ')}) for ${plural(impossibleCharges.length, 'call')}, so the worst case of ${calls} counted against Max Credits${over}`;
@@ -263,5 +264,5 @@ function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string
 
 function heldBackText(budget: CreditBudget): string {
 	if (budget.run.reserved <= 0) return '';
-	return `, and ${budget.run.reserved} held back for answers that were lost${budget.impossibleCharges.length > 0 ? ' or unreadable' : ''} (the API may have charged them)`;
+	return `, and ${budget.run.reserved} held back for answers that were lost${budget.impossibleCharges.length > 0 || budget.overcharge !== undefined ? ' or unreadable' : ''} (the API may have charged them)`;
 }

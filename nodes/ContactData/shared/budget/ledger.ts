@@ -114,7 +114,7 @@ export class CreditBudget {
 		const fits = caps.every(
 			(cap) => shareOf(cap.tally).takenOver || shareOf(cap.tally).credits <= leftOf(cap),
 		);
-		const passed = caps.some(({ max, tally }) => tally.charged > max);
+		const passed = caps.some(({ max, tally }) => tally.charged + tally.reserved > max);
 		// A known key is never refused for a cap already passed; its worst case must still fit
 		// where no tally holds it (a new day, a loop's next run).
 		if (!fits || (passed && !sentBefore)) return undefined;
@@ -145,14 +145,9 @@ export class CreditBudget {
 			this.release(reservation);
 			return 0;
 		}
-		const readable = isCharge(charge);
+		const readable = isCharge(charge) && charge <= reservation.credits;
 		remember(this.account, 'settled', call.key, { ...call, charge: readable ? charge : null });
-		if (!readable) {
-			this.impossible(charge);
-			reservation.open = false; // its worst case stays held
-			return undefined;
-		}
-		if (charge > reservation.credits) this.overcharge = charge;
+		if (!readable) return this.unreadable(reservation, charge);
 		this.release(reservation);
 		for (const { tally } of reservation.shares) tally.charged += charge;
 		return charge;
@@ -176,6 +171,22 @@ export class CreditBudget {
 		if (!reservation.open) return;
 		reservation.open = false;
 		for (const { tally, credits } of reservation.shares) tally.reserved -= credits;
+	}
+
+	/**
+	 * A charge the contract rules out: the call's worst case stays held. One above it may be an API
+	 * that charges more than it may: that charge is held back as reported, and no call follows.
+	 */
+	private unreadable(reservation: Reservation, charge: unknown): undefined {
+		if (!isCharge(charge)) {
+			this.impossible(charge);
+			reservation.open = false;
+			return undefined;
+		}
+		this.overcharge = charge;
+		this.release(reservation);
+		for (const { tally } of reservation.shares) tally.reserved += charge;
+		return undefined;
 	}
 
 	private impossible(charge: unknown): void {
