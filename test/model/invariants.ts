@@ -67,12 +67,17 @@ function capViolations({ s, sent, outcomes }: Checked): string[] {
 	return found;
 }
 
+/** An item's answers: an MCP client gets the tool's items inside `response`. */
+const answersOf = (json: IDataObject): IDataObject[] =>
+	Array.isArray(json.response) ? (json.response as IDataObject[]) : [json];
+
 function textsOf(o: NodeRunOutcome): string[] {
 	const errorText = (json: { message?: unknown; error?: unknown; description?: unknown }) =>
 		[json.message ?? json.error, json.description].filter(Boolean).join(' ');
 	const items = o.items
-		.filter(({ json }) => json.error !== undefined)
-		.map(({ json }) => errorText(json));
+		.flatMap(({ json }) => answersOf(json))
+		.filter((json) => json.error !== undefined)
+		.map((json) => errorText(json));
 	return [...o.hints, ...(o.error ? [errorText(o.error)] : []), ...items];
 }
 
@@ -122,9 +127,14 @@ function errorTextsOf(o: NodeRunOutcome): Array<{ text: string; item?: number }>
 				},
 			]
 		: [];
-	const items = o.items
-		.filter(({ json }) => json.error !== undefined)
-		.map((item) => ({ text: errorText(item.json), item: itemOf(item) }));
+	const items = o.items.flatMap((item) =>
+		answersOf(item.json)
+			.filter((json) => json.error !== undefined)
+			.map((json) => ({
+				text: errorText(json),
+				item: json === item.json ? itemOf(item) : undefined,
+			})),
+	);
 	return [...ended, ...items];
 }
 

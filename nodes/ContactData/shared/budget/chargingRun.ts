@@ -82,8 +82,8 @@ export function creditBudgetOf(
 	const run = Number(context.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const node = context.getNode().id;
 	const tool = runsAsTool(context);
-	if (!tool && runs[node]?.run !== run) runs[node] = { run, tally: newTally() };
-	const runTally = tool ? newTally() : runs[node].tally;
+	if (runs[node]?.run !== run) runs[node] = { run, tally: newTally() };
+	const runTally = runs[node].tally;
 	const max = maxCreditsOf(context, 0);
 	const maxCap = { label: 'Max Credits', max, tally: tool ? executionTally(flow) : runTally };
 	const overTime = capsOverTimeOf(context);
