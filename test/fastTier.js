@@ -16,6 +16,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/ContactData.texts.test.ts',
 	'test/nodes/ContactData/boundaries.test.ts',
 	'test/nodes/ContactData/names.test.ts',
+	'test/nodes/ContactData/nodesPanel.test.ts',
 	'test/nodes/ContactData/resources/savedList/exportCounts.test.ts',
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
 	'test/nodes/ContactData/shared/client/apiErrors.test.ts',

@@ -53,8 +53,9 @@ export class ContactData implements INodeType {
 			RESOURCE,
 			PANELS.map(([[operation]]) => operation),
 		),
+		// Also the default description of the AI tool: what this node does, and nothing of the trigger.
 		description:
-			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, check credits; with the Contact Data Trigger, act on job changes, role changes and intent',
+			'Search, unlock and enrich B2B contacts within a credit budget, manage and export saved lists, and check credits',
 		defaults: { name: 'Contact Data' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -8,7 +8,9 @@ import { eventsSubtitle } from './shared/parameters/subtitles';
 
 export class ContactDataPollTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Contact Data Poll Trigger',
+		// The nodes panel drops "Trigger" from the name of a trigger with several events: what is left reads
+		// whole. `name` stays, so saved workflows keep working.
+		displayName: 'Contact Data Job Change Check Trigger',
 		name: 'contactDataPollTrigger',
 		icon: {
 			light: 'file:../../icons/contactData.svg',
@@ -19,7 +21,7 @@ export class ContactDataPollTrigger implements INodeType {
 		subtitle: eventsSubtitle(pollTriggerProperties),
 		description:
 			'Starts the workflow when a contact on a watched saved list changes job or role, by checking the lists on a schedule (no public URL needed)',
-		defaults: { name: 'Contact Data Poll Trigger' },
+		defaults: { name: 'Contact Data Job Change Check' },
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

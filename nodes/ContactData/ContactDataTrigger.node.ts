@@ -37,7 +37,10 @@ export class ContactDataTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: eventsSubtitle(triggerProperties),
-		description: 'Starts the workflow when a watched contact changes job or role, or shows intent',
+		// n8n's nodes panel shows this trigger and the action node as one entry, "Contact Data", with the
+		// trigger's description above the actions and the triggers: so it describes them all.
+		description:
+			'Search, unlock and enrich B2B contacts within a credit budget, manage saved lists, check credits, and start workflows on job changes, role changes and intent',
 		defaults: { name: 'Contact Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -59,7 +62,7 @@ export class ContactDataTrigger implements INodeType {
 			executionsHelp: {
 				inactive:
 					// What makes an event and why it may take days: docs/trigger.md, "Trying it out".
-					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Poll Trigger’s "Fetch Test Event".',
+					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Job Change Check Trigger’s "Fetch Test Event".',
 				active:
 					'The workflow is published: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},
