@@ -137,6 +137,15 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			},
 		},
 	],
+	[
+		// Found on the one charging loop; soak seed 2432284271 (after 1,464 scenarios).
+		'a replay that never reached the API (nothing listening) is not said to be a second send',
+		{
+			...SETTINGS,
+			faults: ['unavailable', 'refused'],
+			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

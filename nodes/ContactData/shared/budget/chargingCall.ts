@@ -24,7 +24,7 @@ export interface ChargingCall {
 	ids?: string[];
 	/** The input item its errors name until each item's error names its own. */
 	itemIndex: number;
-	/** How often this run sent it, each time with the transport's retries. */
+	/** How often this run sent it to the API, each time with the transport's retries. */
 	sends: number;
 	/** It asks again for units an answer left out: asked twice at most. */
 	askedAgain?: boolean;
@@ -55,6 +55,7 @@ export async function sendCharging<A extends ChargeReport>(
 		// A refusal of a call sent before says nothing of the earlier send whose answer was lost.
 		const refused = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
 		if (refused) budget.release(reservation);
+		if (failureOf(error)?.kind === 'notSent') call.sends--; // it never reached the API
 		const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
 		return { failure: chargingFailure(context, call, error, refused), lost };
 	}
