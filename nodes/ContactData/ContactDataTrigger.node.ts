@@ -62,7 +62,7 @@ export class ContactDataTrigger implements INodeType {
 			executionsHelp: {
 				inactive:
 					// What makes an event and why it may take days: docs/trigger.md, "Trying it out".
-					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Job Change Check Trigger’s "Fetch Test Event".',
+					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Job Change Check’s "Fetch Test Event".',
 				active:
 					'The workflow is published: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},

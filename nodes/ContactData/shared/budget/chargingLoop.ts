@@ -173,7 +173,8 @@ async function sendAgain<A extends ChargeReport>(
 ) {
 	while (lost.length > 0 && !c.stoppedBy) {
 		await send(c, lost[0], inFlight);
-		lost.shift();
+		const [call] = lost.splice(0, 1);
+		c.run.budget.keepLost(call.reservation, call.sent); // when its answer stayed lost
 	}
 }
 

@@ -40,7 +40,8 @@ export interface Reservation {
 	open: boolean;
 	/** Its key was sent before: a refusal now says nothing of that earlier send. */
 	sentBefore: boolean;
-	shares: { tally: Tally; credits: number }[];
+	/** `takenOver`: the tally held the key's lost worst case before (the same run, or day). */
+	shares: { tally: Tally; credits: number; takenOver: boolean }[];
 }
 
 export const leftOf = ({ max, tally }: Cap): number =>
@@ -121,7 +122,7 @@ export class CreditBudget {
 		for (const { tally, credits, takenOver } of shares)
 			if (takenOver) delete tally.lostWorstCases![key!];
 			else tally.reserved += credits;
-		return { key, credits: worstCase, open: true, sentBefore, shares: shares.map(toShare) };
+		return { key, credits: worstCase, open: true, sentBefore, shares };
 	}
 
 	/** Held for good, whatever the caps leave: ids an answer left out may have been charged. */
@@ -137,6 +138,7 @@ export class CreditBudget {
 	settle(reservation: Reservation, call: SentCall, report: ChargeReport, replayed: boolean) {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		if (typeof remaining === 'number') this.creditsRemaining = remaining;
+		const lostByAnother = this.lostByAnotherRun(reservation, call.key);
 		forget(this.account, 'lost', call.key);
 		const first = this.account.settled[call.key];
 		if (first || replayed) this.replayedHere++;
@@ -149,8 +151,17 @@ export class CreditBudget {
 		remember(this.account, 'settled', call.key, { ...call, charge: readable ? charge : null });
 		if (!readable) return this.unreadable(reservation, charge);
 		this.release(reservation);
-		for (const { tally } of reservation.shares) tally.charged += charge;
+		// A call another run lost may have been charged then: where that run's words did not reach
+		// (this run, a new day), the charge is held back, not told as this run's.
+		for (const { tally, takenOver } of reservation.shares)
+			if (lostByAnother && !takenOver) tally.reserved += charge;
+			else tally.charged += charge;
 		return charge;
+	}
+
+	private lostByAnotherRun(reservation: Reservation, key: string): boolean {
+		const ofThisRun = reservation.shares.find(({ tally }) => tally === this.run);
+		return this.account.lost[key] !== undefined && !ofThisRun?.takenOver;
 	}
 
 	sentBefore(key: string): boolean {
@@ -193,8 +204,6 @@ export class CreditBudget {
 		this.impossibleCharges.push(JSON.stringify(charge) ?? String(charge));
 	}
 }
-
-const toShare = ({ tally, credits }: { tally: Tally; credits: number }) => ({ tally, credits });
 
 /**
  * Tallies of caps over time in this process. Past the limit the least recently used session is

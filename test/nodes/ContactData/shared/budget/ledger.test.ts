@@ -180,14 +180,15 @@ describe('lost calls: kept by the account, their worst case by each tally', () =
 		expect([account.lost, retry.headroom]).toEqual([{}, 3]);
 	});
 
-	it('a loop’s next run sends a lost call again: its charge is the new run’s, the earlier holds it back', () => {
+	it('a loop’s next run sends a lost call again: the charge may be the earlier run’s, so both hold it back', () => {
 		const [account, day] = [accountOf({}), newTally()];
 		const overTime = () => [dayCap(100, day)];
 		const first = budgetOf(10, { account, overTime });
 		lose(first, 10, 'k');
 		const next = budgetOf(10, { account, overTime });
 		expect(charge(next, 10, 'k', 10)).toBe(10);
-		expect([first.run.reserved, next.run.charged, next.run.reserved]).toEqual([10, 10, 0]);
+		// The API may have charged it when the first run sent it: this run tells it as held back.
+		expect([first.run.reserved, next.run.charged, next.run.reserved]).toEqual([10, 0, 10]);
 		expect([day.charged, day.reserved]).toEqual([10, 0]);
 	});
 });
