@@ -4,26 +4,13 @@
  * comment above it (`MODEL_SEED=<seed> MODEL_ONLY=<match> npm run soak` finds it again).
  */
 import type { Scenario } from './scenario';
-import { useModel } from './setup';
+import { PLAIN, useModel } from './setup';
 
 jest.setTimeout(60_000);
 
 const model = useModel();
 
-const SETTINGS: Omit<Scenario, 'where' | 'faults'> = {
-	operation: 'unlock',
-	version: 2.1,
-	level: 'basic',
-	maxCredits: 1,
-	whenMaxCreditsReached: 'stop',
-	skipAlreadyUnlocked: false,
-	continueOnFail: false,
-	tries: 1,
-	maxCreditsPerDay: 0,
-	maxCreditsPerSession: 0,
-	heldBefore: [],
-	staleFlags: false,
-};
+const SETTINGS: Omit<Scenario, 'where' | 'faults'> = { ...PLAIN, maxCredits: 1 };
 
 const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 	[

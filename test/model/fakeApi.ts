@@ -9,6 +9,7 @@ import {
 	type ServerResponse,
 	type SwitchableServer,
 } from '../support/switchableServer.cjs';
+import { json } from '../support/fakeApi.cjs';
 
 import {
 	Account,
@@ -113,7 +114,7 @@ export class FakeApi {
 		const path = new URL(req.url ?? '/', 'http://fake').pathname;
 		const apiKey = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
 		if (req.method !== 'POST' || !['/v1/unlock', '/v1/enrich'].includes(path))
-			return send(res, 404, { error: { code: 'not_found', message: `No ${path}` } });
+			return json(res, 404, { error: { code: 'not_found', message: `No ${path}` } });
 		const body = JSON.parse(text) as {
 			ids?: string[];
 			email?: string;
@@ -203,7 +204,7 @@ export class FakeApi {
 		if (sent.delivered) sent.answered = answeredIn(answer, sent.ids);
 		const refuseNext = this.faults[this.next] === 'refused';
 		if (refuseNext) headers.connection = 'close';
-		send(res, answer.status, answer.body, headers);
+		json(res, answer.status, answer.body, headers);
 		if (refuseNext) this.refuseFromNow();
 	}
 }
@@ -217,17 +218,6 @@ function answeredIn(answer: Answer, asked: string[]): string[] {
 
 function error(status: number, code: string): Answer {
 	return { status, body: { error: { code, message: `${code} (fake)` } } };
-}
-
-function send(
-	res: ServerResponse,
-	status: number,
-	body: unknown,
-	headers: Record<string, string> = {},
-) {
-	res
-		.writeHead(status, { 'content-type': 'application/json', ...headers })
-		.end(JSON.stringify(body));
 }
 
 /** A body as parsed JSON compares: keys in order. */

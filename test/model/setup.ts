@@ -10,7 +10,8 @@ import { FakeApi, RETRY_AFTER_S, type Sent } from './fakeApi';
 import { violationsOf } from './invariants';
 import type { Scenario } from './scenario';
 
-const WARM_UP: Omit<Scenario, 'where'> = {
+/** A scenario without faults, options or retries: the warm-up, and what tests vary from. */
+export const PLAIN: Omit<Scenario, 'where'> = {
 	operation: 'unlock',
 	version: 2.1,
 	level: 'basic',
@@ -52,7 +53,7 @@ export function useModel(): Model {
 		clock.timeScale.timeouts = 0.1;
 		// n8n's and the node's modules load on the first execution: not within a call's timeout.
 		await runScenario(fake, {
-			...WARM_UP,
+			...PLAIN,
 			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: false },
 		});
 	});
