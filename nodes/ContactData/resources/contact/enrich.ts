@@ -49,7 +49,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const people = new Map<string, Lookup>();
 	for (const lookup of lookups) if (!people.has(lookup.person)) people.set(lookup.person, lookup);
 	const enriching: loop.Charging<contract.EnrichAnswer> = {
-		...{ context: this, run, outcomes: new Map(), requests: 0 },
+		...{ context: this, run, outcomes: new Map() },
 		op: enrichOperation(this, people),
 	};
 	const plan = loop.planOf(enriching, [...people.keys()]);

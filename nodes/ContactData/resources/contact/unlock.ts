@@ -114,13 +114,7 @@ function unlockingOf(
 	for (const { id, itemIndex } of wanted) if (!firstItemOf.has(id)) firstItemOf.set(id, itemIndex);
 	const op = unlockOperation(context, firstItemOf);
 	const outcomes = new Map<string, IDataObject | Error>();
-	const unlocking: loop.Charging<contract.UnlockAnswer> = {
-		context,
-		run,
-		op,
-		outcomes,
-		requests: 0,
-	};
+	const unlocking: loop.Charging<contract.UnlockAnswer> = { context, run, op, outcomes };
 	return { context, wanted, isSkipped, toSend, shown, charging: unlocking };
 }
 

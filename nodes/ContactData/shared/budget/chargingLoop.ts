@@ -39,8 +39,6 @@ export interface Charging<A extends ChargeReport> {
 	op: ChargingOperation<A>;
 	/** By unit: its answer, or its call's error. */
 	outcomes: Map<string, IDataObject | Error>;
-	/** Requests sent (a call sent again counts again). */
-	requests: number;
 	/** What ended the calls: a refused balance, or a failure without Continue On Fail. */
 	stoppedBy?: Error;
 }
@@ -190,7 +188,6 @@ async function send<A extends ChargeReport>(
 		run.budget.keepLost(call.reservation, call.sent);
 		return false;
 	}
-	c.requests++;
 	inFlight.push(call);
 	const sent = await sendCharging(context, run.budget, call, op.schema);
 	inFlight.pop();
