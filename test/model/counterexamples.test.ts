@@ -145,6 +145,52 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1 }], runs: 2, bulk: false },
 		},
 	],
+	[
+		// Found on the one charging loop; seed 37's scenario #12 (24 like it, all as a tool).
+		'a charge reported above its call’s worst case is held back, not told as charged',
+		{
+			...SETTINGS,
+			level: 'premium',
+			maxCredits: 3,
+			whenMaxCreditsReached: 'whatFits',
+			heldBefore: [3],
+			staleFlags: true,
+			faults: ['aboveWorst'],
+			where: {
+				kind: 'tool',
+				credentials: [1, 1],
+				calls: [
+					{ tool: 1, ns: [2, 8] },
+					{ tool: 0, ns: [3] },
+				],
+				mcp: false,
+			},
+		},
+	],
+	[
+		// Found on the one charging loop; seed 37's scenario #139 (3 like it, as a tool).
+		'a tool call’s Retry On Fail tries share its run tally',
+		{
+			...SETTINGS,
+			version: 1,
+			level: 'premium',
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			continueOnFail: true,
+			tries: 3,
+			staleFlags: true,
+			faults: ['aboveWorst', 'rateLimited', 'overcharge', 'none', 'none', 'none'],
+			where: {
+				kind: 'tool',
+				credentials: [0],
+				calls: [
+					{ tool: 0, ns: [9, 3, 2] },
+					{ tool: 0, ns: [3, 3] },
+				],
+				mcp: false,
+			},
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {
