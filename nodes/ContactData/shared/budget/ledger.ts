@@ -35,7 +35,7 @@ export interface Cap {
 
 /** One call's worst case, held in each tally: released from that one, never a later day's. */
 export interface Reservation {
-	key?: string;
+	key: string;
 	credits: number;
 	open: boolean;
 	/** Its key was sent before: a refusal now says nothing of that earlier send. */
@@ -102,13 +102,13 @@ export class CreditBudget {
 	 * A tally holding the key's lost worst case takes it over; after the account settled the key the
 	 * call is a free replay.
 	 */
-	reserve(credits: number, key?: string): Reservation | undefined {
+	reserve(credits: number, key: string): Reservation | undefined {
 		if (this.overcharge !== undefined) return undefined;
-		const sentBefore = key !== undefined && this.sentBefore(key);
-		const worstCase = key !== undefined && this.account.settled[key] ? 0 : credits;
+		const sentBefore = this.sentBefore(key);
+		const worstCase = this.account.settled[key] ? 0 : credits;
 		const caps = this.caps;
-		const shares = [...new Set([this.run, ...caps.map(({ tally }) => tally)])].map((tally) => {
-			const lost = key === undefined ? undefined : tally.lostWorstCases?.[key];
+		const shares = this.talliesOf(caps).map((tally) => {
+			const lost = tally.lostWorstCases?.[key];
 			return { tally, credits: lost ?? worstCase, takenOver: lost !== undefined };
 		});
 		const shareOf = (tally: Tally) => shares.find((share) => share.tally === tally)!;
@@ -120,15 +120,19 @@ export class CreditBudget {
 		// where no tally holds it (a new day, a loop's next run).
 		if (!fits || (passed && !sentBefore)) return undefined;
 		for (const { tally, credits, takenOver } of shares)
-			if (takenOver) delete tally.lostWorstCases![key!];
+			if (takenOver) delete tally.lostWorstCases![key];
 			else tally.reserved += credits;
 		return { key, credits: worstCase, open: true, sentBefore, shares };
 	}
 
 	/** Held for good, whatever the caps leave: ids an answer left out may have been charged. */
 	holdBack(credits: number): void {
-		for (const tally of new Set([this.run, ...this.caps.map(({ tally }) => tally)]))
-			tally.reserved += credits;
+		for (const tally of this.talliesOf(this.caps)) tally.reserved += credits;
+	}
+
+	/** The tallies a call counts in: this run's and each cap's, once each (often the same). */
+	private talliesOf(caps: Cap[]): Tally[] {
+		return [...new Set([this.run, ...caps.map(({ tally }) => tally)])];
 	}
 
 	/**

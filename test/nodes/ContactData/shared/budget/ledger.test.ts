@@ -59,7 +59,7 @@ describe('reserve and settle', () => {
 		const report = { credits_charged: 2, credits_remaining: 98 };
 		expect(budget.settle(first, sent('k1'), report, false)).toBe(2);
 		expect([budget.run.charged, budget.headroom, budget.creditsRemaining]).toEqual([2, 8, 98]);
-		budget.release(budget.reserve(8)!); // refused: nothing charged, its room is given back
+		budget.release(budget.reserve(8, 'refused')!); // refused: nothing charged, its room is given back
 		expect(budget.reserve(8, 'k2')).toBeDefined();
 	});
 
