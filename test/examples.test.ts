@@ -1,12 +1,20 @@
 /**
- * The example workflows: an AI agent's Contact Data tools are described by what they expose, and
- * outside services ship disabled with a note (the end-to-end check runs the examples in n8n).
+ * The example workflows: each Contact Data node is of the version a new node gets, with only parameters
+ * that version shows (so the pictures of them show today's parameters); an AI agent's Contact Data tools
+ * are described by what they expose, and outside services ship disabled with a note (the end-to-end
+ * check runs the examples in n8n).
  */
+import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+
+import { ContactData } from '../nodes/ContactData/ContactData.node';
+import { ContactDataPollTrigger } from '../nodes/ContactData/ContactDataPollTrigger.node';
+import { ContactDataTrigger } from '../nodes/ContactData/ContactDataTrigger.node';
 import { readRepoJson, repoFolderEntries } from './support/files.cjs';
 
 interface ExampleNode {
 	name: string;
 	type: string;
+	typeVersion: number;
 	disabled?: boolean;
 	parameters: Record<string, unknown> & {
 		toolDescription?: string;
@@ -20,6 +28,58 @@ const examples = repoFolderEntries('examples')
 		file,
 		workflow: readRepoJson<{ nodes: ExampleNode[] }>(`examples/${file}`),
 	}));
+
+const PACKAGE = 'n8n-nodes-contact-data';
+/** The package's node types as n8n lists them, the AI tool copy of the action node included. */
+const NODE_TYPES = new Map<string, INodeTypeDescription>(
+	[new ContactData(), new ContactDataTrigger(), new ContactDataPollTrigger()].flatMap(
+		({ description }: INodeType) => {
+			const own: Array<[string, INodeTypeDescription]> = [
+				[`${PACKAGE}.${description.name}`, description],
+			];
+			if (!description.usableAsTool) return own;
+			const tool = { ...description, name: `${description.name}Tool` };
+			return [...own, [`${PACKAGE}.${tool.name}`, tool]];
+		},
+	),
+);
+/** n8n adds these two to every tool copy (its convertNodeToAiTool). */
+const TOOL_PARAMETERS = ['descriptionType', 'toolDescription'];
+
+/** The version n8n gives a new node of the type. */
+const newNodeVersion = ({ defaultVersion, version }: INodeTypeDescription) =>
+	defaultVersion ?? Math.max(...[version].flat());
+
+const packageNodes = examples.flatMap(({ file, workflow }) =>
+	workflow.nodes
+		.filter((node) => node.type.startsWith(`${PACKAGE}.`))
+		.map((node) => [file, node.name, node] as const),
+);
+
+it('the examples hold nodes of each of the package’s node types', () => {
+	const types = new Set(packageNodes.map(([, , node]) => node.type));
+	expect([...NODE_TYPES.keys()].filter((type) => !types.has(type))).toEqual([
+		`${PACKAGE}.contactDataPollTrigger`,
+	]);
+});
+
+it.each(packageNodes)('%s, %s: the version a new node gets', (_file, _name, node) => {
+	expect(node.typeVersion).toBe(newNodeVersion(NODE_TYPES.get(node.type)!));
+});
+
+it.each(packageNodes)('%s, %s: sets only parameters its version shows', (_file, _name, node) => {
+	const type = NODE_TYPES.get(node.type)!;
+	const shown = NodeHelpers.getNodeParameters(
+		type.properties,
+		node.parameters as INode['parameters'],
+		true,
+		false,
+		node as unknown as INode,
+		type,
+	)!;
+	const set = Object.keys(node.parameters).filter((name) => !TOOL_PARAMETERS.includes(name));
+	expect(set.filter((name) => !(name in shown))).toEqual([]);
+});
 
 /** How a tool description names each Search filter. */
 const FILTER_WORDS: Record<string, RegExp> = {
