@@ -2,8 +2,9 @@
 // Chromium (Debian's, driven by playwright-core, the client of n8n's own end-to-end tests; no browser is
 // downloaded), opens the search → unlock example from the workflow list, executes it, reads the Unlock node's
 // output table, opens a variant that goes over its Max Credits and reads the error as the editor shows it,
-// drags a field of the input panel onto Contact ID Field and runs the node, and adds a new Unlock node to a
-// new workflow. Takes the screenshots of docs/images/ on the way, and canvas-new-unlock-node.png. Usage:
+// drags a field of the input panel onto Contact ID Field and runs the node, searches "Contact Data" in the nodes
+// panel and adds a new Unlock node to a new workflow. Takes the pictures of docs/images/n8n-<line>/ on the way,
+// each the same from run to run (pictures.mjs), for the end-to-end check to compare. Usage:
 //   node journey.mjs <n8n base URL> <email> <password> <workflows JSON> <screenshot folder>
 //   workflows JSON: {"crm": "<id>", "overBudget": "<id>", "alert": "<id>", "agent": "<id>", "drag": "<id>"}
 //   CHROMIUM: the browser's executable (default /usr/bin/chromium)
@@ -15,6 +16,7 @@ import { chromium } from 'playwright-core';
 
 import { DEMO_OPENING, demoTriggerFires, linger, saveVideo } from './demo.mjs';
 import { Editor } from './editor.mjs';
+import { takePicture } from './pictures.mjs';
 
 const [baseUrl, email, password, workflowsJson, shotsDir] = process.argv.slice(2);
 const workflows = JSON.parse(workflowsJson);
@@ -41,7 +43,7 @@ const { visible, waitFor } = {
 	visible: editor.visible.bind(editor),
 	waitFor: editor.waitFor.bind(editor),
 };
-const shot = (file) => page.screenshot({ path: join(shotsDir, file) });
+const shot = (file) => takePicture(page, join(shotsDir, file));
 function ok(what) {
 	console.log(`  ok    browser: ${what}`);
 }
@@ -96,8 +98,9 @@ async function readTheUnlockOutput() {
 	if (!table.rows.every((row) => /@/.test(row[emailColumn] ?? ''))) {
 		throw new Error(`no email in the table's first rows: ${JSON.stringify(table.rows)}`);
 	}
-	if (!table.columns.includes('credits_charged_in_run'))
-		throw new Error(`no cost column: ${table.columns}`);
+	const panel = await visible('[data-test-id="output-panel"]').innerText();
+	if (!/credits? charged/.test(panel))
+		throw new Error(`no cost above the table: ${panel.slice(0, 300)}`);
 	if (!/^25 items/.test(table.count)) throw new Error(`items: ${table.count}`);
 	await linger(journey);
 	await shot('editor-unlock-node.png');
@@ -174,6 +177,40 @@ async function theOtherExamples() {
 	ok('the AI agent example opens');
 }
 
+/**
+ * "Contact Data" in the nodes panel: the action node and its trigger as one entry, described by the trigger's
+ * text, and the poll trigger by its name less "Trigger" (docs/node.md). Leaves the entry's actions open.
+ */
+async function theNodesPanel() {
+	await visible('[data-test-id="node-creator-search-bar"]').fill('Contact Data');
+	const entries = await waitFor(
+		() => {
+			const found = [...document.querySelectorAll('[data-test-id="node-creator-item-name"]')].map(
+				(name) => {
+					const item = name.closest(':has([data-test-id="node-creator-item-description"])');
+					const text = item?.querySelector('[data-test-id="node-creator-item-description"]');
+					return { name: name.innerText.trim(), description: text?.innerText.trim() ?? '' };
+				},
+			);
+			return found.length >= 2 ? found : null;
+		},
+		{ what: 'the Contact Data entries of the nodes panel' },
+	);
+	const entry = entries.find(({ name }) => name === 'Contact Data');
+	if (!/^Search, unlock and enrich .*start workflows on job changes/.test(entry?.description))
+		throw new Error(`the entries: ${JSON.stringify(entries)}`);
+	if (!entries.some(({ name }) => name === 'Contact Data Job Change Check'))
+		throw new Error(`no whole name for the poll trigger: ${JSON.stringify(entries)}`);
+	await shot('nodes-panel-search.png');
+	ok(
+		`the nodes panel: ${entries.map(({ name }) => `"${name}"`).join(', ')}, "${entry.name}" as "${entry.description}"`,
+	);
+	await visible('[data-test-id="node-creator-item-name"]', /^Contact Data$/).click();
+	await visible('[data-test-id="node-creator-item-name"]', /^Unlock/).waitFor();
+	await shot('nodes-panel-contact-data.png');
+	ok('the Contact Data entry opens on its actions, under the text that describes them');
+}
+
 /** A new workflow, its trigger, then Contact Data's Unlock action: the name n8n gives the node on the canvas. */
 async function aNewUnlockNode() {
 	await page.goto(`${baseUrl}/workflow/new`);
@@ -182,8 +219,7 @@ async function aNewUnlockNode() {
 	await visible('[data-test-id="node-creator-item-name"]', /manual/i).click();
 	await editor.closeNodeView();
 	await visible('[data-test-id="canvas-handle-plus"]').click();
-	await visible('[data-test-id="node-creator-search-bar"]').fill('Contact Data');
-	await visible('[data-test-id="node-creator-item-name"]', /^Contact Data$/).click();
+	await theNodesPanel();
 	await visible('[data-test-id="node-creator-item-name"]', /^Unlock/).click();
 	await editor.closeNodeView();
 	const node = (await editor.canvasState()).find((each) => /^Unlock/.test(each.name));

@@ -1,0 +1,22 @@
+// How the browser journey takes a picture that is the same from run to run, so that the committed pictures
+// can be compared with those a run takes (compare-pictures.mjs): what comes and goes with timing is left out
+// (toasts, tooltips, the text caret, animations), the page has finished loading what it asked for, and the
+// mouse rests where it hovers nothing.
+
+// Toasts stay for a time that depends on the machine's speed; a tooltip follows the last mouse move.
+const STEADY_STYLE =
+	'.el-notification, .el-message, [role="tooltip"] { visibility: hidden !important; }';
+
+/** Waits for the page to settle, then saves a picture of it at `path`. */
+export async function takePicture(page, path) {
+	await page.mouse.move(1, 1);
+	// n8n keeps a push connection open; only the other requests are waited for, and not forever.
+	await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
+	await page.waitForFunction(() => !/Loading fields/.test(document.body.innerText), undefined, {
+		timeout: 10_000,
+	});
+	await page.evaluate(
+		() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+	);
+	await page.screenshot({ path, animations: 'disabled', caret: 'hide', style: STEADY_STYLE });
+}
