@@ -185,8 +185,10 @@ async function theNodesPanel() {
 	await visible('[data-test-id="node-creator-search-bar"]').fill('Contact Data');
 	const names = await waitFor(
 		() => {
-			const found = [...document.querySelectorAll('[data-test-id="node-creator-item-name"]')];
-			return found.length >= 2 ? found.map((name) => name.innerText.trim()) : null;
+			const found = [...document.querySelectorAll('[data-test-id="node-creator-item-name"]')].map(
+				(name) => name.innerText.trim(),
+			);
+			return found.includes('Contact Data') ? found : null;
 		},
 		{ what: 'the Contact Data entries of the nodes panel' },
 	);
