@@ -76,6 +76,16 @@ describe('docs', () => {
 		expect(missing).toEqual([]);
 	});
 
+	it('show pictures that exist', () => {
+		const missing: string[] = [];
+		for (const document of DOCUMENTS) {
+			const folder = document.startsWith('docs/') ? 'docs/' : '';
+			for (const [, path] of readRepoFile(document).matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g))
+				if (!exists(folder + path)) missing.push(`${document}: ${path}`);
+		}
+		expect(missing).toEqual([]);
+	});
+
 	it('give the credential’s Base URL no default', () => {
 		const claiming = DOCUMENTS.filter((document) =>
 			/default is the\s+local sandbox/i.test(readRepoFile(document)),
