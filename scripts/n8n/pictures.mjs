@@ -3,13 +3,38 @@
 // (toasts, tooltips, the text caret, animations), the page has finished loading what it asked for, and the
 // mouse rests where it hovers nothing.
 
+import { writeFileSync } from 'node:fs';
+
 // Toasts stay for a time that depends on the machine's speed; a tooltip follows the last mouse move.
 const STEADY_STYLE =
 	'.el-notification, .el-message, [role="tooltip"] { visibility: hidden !important; }';
 
+/** What differs in every run: the chat panel's session id (masked, in the same place every time). */
+const RUN_SPECIFIC = (page) => [page.getByText(/^Session\b/)];
+
+/** A picture once two taken in a row are the same (late renders, such as edges recoloured after a run). */
+async function steadyPicture(page) {
+	const options = {
+		animations: 'disabled',
+		caret: 'hide',
+		style: STEADY_STYLE,
+		mask: RUN_SPECIFIC(page),
+	};
+	let last = await page.screenshot(options);
+	for (let attempt = 0; attempt < 10; attempt++) {
+		await page.waitForTimeout(400);
+		const next = await page.screenshot(options);
+		if (next.equals(last)) return next;
+		last = next;
+	}
+	return last;
+}
+
 /** Waits for the page to settle, then saves a picture of it at `path`. */
 export async function takePicture(page, path) {
 	await page.mouse.move(1, 1);
+	// A clicked button keeps its focus ring for as long as nothing else is focused.
+	await page.evaluate(() => document.activeElement?.blur?.());
 	// n8n keeps a push connection open; only the other requests are waited for, and not forever.
 	await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
 	await page.waitForFunction(() => !/Loading fields/.test(document.body.innerText), undefined, {
@@ -18,5 +43,5 @@ export async function takePicture(page, path) {
 	await page.evaluate(
 		() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
 	);
-	await page.screenshot({ path, animations: 'disabled', caret: 'hide', style: STEADY_STYLE });
+	writeFileSync(path, await steadyPicture(page));
 }
