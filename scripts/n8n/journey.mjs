@@ -22,6 +22,7 @@ const [baseUrl, email, password, workflowsJson, shotsDir] = process.argv.slice(2
 const workflows = JSON.parse(workflowsJson);
 const video = process.env.JOURNEY_VIDEO;
 const CRM_NAME = 'search, unlock within a budget';
+const SEARCH = 'Search VPs of Engineering';
 const UNLOCK = 'Unlock within 25 credits';
 const DRAG_UNLOCK = 'Unlock the prospects';
 const VIEWPORT = { width: 1440, height: 810 };
@@ -107,6 +108,25 @@ async function readTheUnlockOutput() {
 	ok(
 		`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`,
 	);
+	await page.keyboard.press('Escape');
+}
+
+/** The example's Search: one Filters section, the API's other filters inside it (version 2.2). */
+async function theSearchFilters() {
+	await editor.canvasNode(SEARCH).dblclick();
+	const shown = await waitFor(
+		() => {
+			const text = document.querySelector('[data-test-id="node-parameters"]')?.innerText ?? '';
+			return /Seniority/.test(text) ? text : null;
+		},
+		{ what: "the Search node's parameters" },
+	);
+	const sections = shown.split('\n').filter((line) => /^(Additional |Other )?Filters$/.test(line.trim()));
+	if (sections.length !== 1 || sections[0].trim() !== 'Filters')
+		throw new Error(`the Search node's filter sections: ${JSON.stringify(sections)}`);
+	await linger(journey);
+	await shot('editor-search-filters.png');
+	ok('the Search node shows one Filters section');
 	await page.keyboard.press('Escape');
 }
 
@@ -236,6 +256,7 @@ const STEPS = [
 	...(video ? DEMO_OPENING : []),
 	['execute the example', executeTheExample],
 	['read the Unlock output', readTheUnlockOutput],
+	['the Search filters', theSearchFilters],
 	['an error as displayed', anErrorAsDisplayed],
 	['drag a field', dragAField],
 	video ? ['the trigger fires', demoTriggerFires] : ['the other examples', theOtherExamples],
