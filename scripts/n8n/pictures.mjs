@@ -5,12 +5,10 @@
 
 import { writeFileSync } from 'node:fs';
 
-// Toasts stay for a time that depends on the machine's speed; a tooltip follows the last mouse move.
+// Toasts stay for a time that depends on the machine's speed; a tooltip follows the last mouse move; the chat
+// panel's session id is new in every run (hidden, not masked: a mask follows the id's width).
 const STEADY_STYLE =
-	'.el-notification, .el-message, [role="tooltip"] { visibility: hidden !important; }';
-
-/** What differs in every run: the chat panel's session id (masked, in the same place every time). */
-const RUN_SPECIFIC = (page) => [page.getByText(/^Session\b/)];
+	'.el-notification, .el-message, [role="tooltip"], [data-test-id="chat-session-id"] { visibility: hidden !important; }';
 
 /** A picture once two taken in a row are the same (late renders, such as edges recoloured after a run). */
 async function steadyPicture(page) {
@@ -18,7 +16,6 @@ async function steadyPicture(page) {
 		animations: 'disabled',
 		caret: 'hide',
 		style: STEADY_STYLE,
-		mask: RUN_SPECIFIC(page),
 	};
 	let last = await page.screenshot(options);
 	for (let attempt = 0; attempt < 10; attempt++) {
