@@ -413,16 +413,14 @@ check "browser: execute the search → unlock example, read its output and an er
   browser_journey_passes
 
 # The committed pictures of this line show what this run's editor shows (scripts/n8n/compare-pictures.mjs); with
-# PICTURES_RETAKE=1 this run's pictures replace them (scripts/n8n/screenshot.sh). They are Debian Chromium's
+# PICTURES_RETAKE=1 this run's pictures replace those that differ (scripts/n8n/screenshot.sh). They are Debian Chromium's
 # pictures: another browser (CHROMIUM, as on GitHub's runners) renders fonts otherwise, so there they are not
 # compared, and the run says so.
 PICTURES="docs/images/n8n-$N8N_LINE"
 pictures_show_the_nodes() {
-  if [ -n "${PICTURES_RETAKE:-}" ]; then
-    rm -rf "$PICTURES" && mkdir -p "$PICTURES" && cp "$WORK"/screenshots/*.png "$PICTURES"/ && echo "  retaken: $PICTURES"
-    return
-  fi
-  node "$N8N_LIB_DIR/compare-pictures.mjs" "$PICTURES" "$WORK/screenshots" "$E2E_SHOTS/differences"
+  mkdir -p "$PICTURES"
+  node "$N8N_LIB_DIR/compare-pictures.mjs" "$PICTURES" "$WORK/screenshots" "$E2E_SHOTS/differences" \
+    ${PICTURES_RETAKE:+--retake}
 }
 if [ "${CHROMIUM:-/usr/bin/chromium}" = /usr/bin/chromium ]; then
   check "the pictures in $PICTURES show the nodes as this run's editor does" pictures_show_the_nodes

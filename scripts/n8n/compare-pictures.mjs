@@ -3,15 +3,18 @@
 // channel. Both PNGs are decoded and compared on a canvas in headless Chromium (the journey's browser, driven by
 // playwright-core), so no image library is needed. A name, a subtitle, a parameter or a notice that changed
 // changes hundreds of pixels; what the journey leaves out of its pictures (pictures.mjs) changes none.
-// Usage: node compare-pictures.mjs <committed folder> <taken folder> <folder for the difference pictures>
+// Usage: node compare-pictures.mjs <committed folder> <taken folder> <folder for the difference pictures> [--retake]
 //   CHROMIUM: the browser's executable (default /usr/bin/chromium)
 // Prints one line per picture; exits non-zero when a picture differs, is missing, or is not taken any more.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// With --retake it brings the committed folder up to date instead: it replaces only the pictures that differ
+// (so a retake commits no new bytes for an unchanged picture), adds new ones and removes those not taken.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-const [committedDir, takenDir, differencesDir] = process.argv.slice(2);
+const [committedDir, takenDir, differencesDir, mode] = process.argv.slice(2);
+const retake = mode === '--retake';
 const CHANNEL_TOLERANCE = 40;
 const PIXELS_ALLOWED = 16;
 
@@ -79,10 +82,12 @@ try {
 	for (const name of committed.filter((file) => !taken.includes(file))) {
 		failed++;
 		console.log(`  differs  ${name}: committed, but the journey no longer takes it`);
+		if (retake) rmSync(join(committedDir, name));
 	}
 	for (const name of taken.filter((file) => !committed.includes(file))) {
 		failed++;
 		console.log(`  differs  ${name}: taken by the journey, but not committed in ${committedDir}`);
+		if (retake) copyFileSync(join(takenDir, name), join(committedDir, name));
 	}
 	for (const name of taken.filter((file) => committed.includes(file))) {
 		const [before, after] = [committedDir, takenDir].map((dir) =>
@@ -95,6 +100,7 @@ try {
 		});
 		const same = result.differing >= 0 && result.differing <= PIXELS_ALLOWED;
 		if (!same) failed++;
+		if (!same && retake) copyFileSync(join(takenDir, name), join(committedDir, name));
 		const where =
 			result.differing > 0
 				? ` in x ${result.box.left}–${result.box.right}, y ${result.box.top}–${result.box.bottom}`
@@ -110,7 +116,9 @@ try {
 } finally {
 	await browser.close();
 }
-if (failed > 0) {
+if (failed > 0 && retake) {
+	console.log(`  ${failed} pictures retaken in ${committedDir}`);
+} else if (failed > 0) {
 	console.log(
 		`  ${failed} pictures differ from what the nodes show now (in red: ${differencesDir})`,
 	);
