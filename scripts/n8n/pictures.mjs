@@ -32,6 +32,12 @@ export async function takePicture(page, path) {
 	await page.mouse.move(1, 1);
 	// A clicked button keeps its focus ring for as long as nothing else is focused.
 	await page.evaluate(() => document.activeElement?.blur?.());
+	// n8n 1.123.81's node view is 35 px wider than the window, and focus at times scrolls it sideways (a CI
+	// run pictured the whole view 35 px to the left): every picture is taken scrolled to the left edge.
+	await page.evaluate(() => {
+		for (const element of document.querySelectorAll('*'))
+			if (element.scrollLeft > 0) element.scrollLeft = 0;
+	});
 	// n8n keeps a push connection open; only the other requests are waited for, and not forever.
 	await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {});
 	await page.waitForFunction(() => !/Loading fields/.test(document.body.innerText), undefined, {
