@@ -413,9 +413,9 @@ check "browser: execute the search → unlock example, read its output and an er
   browser_journey_passes
 
 # The committed pictures of this line show what this run's editor shows (scripts/n8n/compare-pictures.mjs); with
-# PICTURES_RETAKE=1 this run's pictures replace those that differ (scripts/n8n/screenshot.sh). They are Debian Chromium's
-# pictures: another browser (CHROMIUM, as on GitHub's runners) renders fonts otherwise, so there they are not
-# compared, and the run says so.
+# PICTURES_RETAKE=1 this run's pictures replace those that differ (scripts/n8n/screenshot.sh). They are Debian
+# Chromium's pictures: another browser (CHROMIUM, as on GitHub's runners) renders fonts otherwise, so there they
+# are not compared, and the run says so.
 PICTURES="docs/images/n8n-$N8N_LINE"
 pictures_show_the_nodes() {
   mkdir -p "$PICTURES"
