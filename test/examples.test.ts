@@ -9,6 +9,7 @@ import { NodeHelpers, type INode, type INodeType, type INodeTypeDescription } fr
 import { ContactData } from '../nodes/ContactData/ContactData.node';
 import { ContactDataPollTrigger } from '../nodes/ContactData/ContactDataPollTrigger.node';
 import { ContactDataTrigger } from '../nodes/ContactData/ContactDataTrigger.node';
+import { asToolType } from './harness/agent';
 import { readRepoJson, repoFolderEntries } from './support/files.cjs';
 
 interface ExampleNode {
@@ -32,16 +33,11 @@ const examples = repoFolderEntries('examples')
 const PACKAGE = 'n8n-nodes-contact-data';
 /** The package's node types as n8n lists them, the AI tool copy of the action node included. */
 const NODE_TYPES = new Map<string, INodeTypeDescription>(
-	[new ContactData(), new ContactDataTrigger(), new ContactDataPollTrigger()].flatMap(
-		({ description }: INodeType) => {
-			const own: Array<[string, INodeTypeDescription]> = [
-				[`${PACKAGE}.${description.name}`, description],
-			];
-			if (!description.usableAsTool) return own;
-			const tool = { ...description, name: `${description.name}Tool` };
-			return [...own, [`${PACKAGE}.${tool.name}`, tool]];
-		},
-	),
+	[new ContactData(), new ContactDataTrigger(), new ContactDataPollTrigger()]
+		.flatMap((type: INodeType) =>
+			type.description.usableAsTool ? [type, asToolType(type)] : [type],
+		)
+		.map(({ description }) => [`${PACKAGE}.${description.name}`, description]),
 );
 /** n8n adds these two to every tool copy (its convertNodeToAiTool). */
 const TOOL_PARAMETERS = ['descriptionType', 'toolDescription'];
