@@ -6,6 +6,7 @@
 /** The fast tier's test files, by their path from the repository root. */
 const FAST_TESTS = [
 	'test/bench/lib/floors.test.ts',
+	'test/ciLog.test.ts',
 	'test/docs.test.ts',
 	'test/examples.test.ts',
 	'test/fastTier.test.ts',

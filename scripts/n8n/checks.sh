@@ -1,6 +1,7 @@
 # Sourced, never run (needs processes.sh). The checks of a test script (scripts/e2e.sh, scripts/queue/test.sh):
-# each prints "  ok    <what>" or "  FAIL  <what>" and is counted; the run ends with "<name>: N passed, M failed",
-# the line scripts/test.sh counts. Also the polls the checks wait with and the sandbox calls they make.
+# each prints "  pass  <what>" or "  FAIL  <what>" and is counted; the run ends with "<name>: N passed, M failed",
+# the line scripts/test.sh counts. Never "ok": CI reads that as another runner's line (scripts/runner-lines.cjs).
+# Also the polls the checks wait with and the sandbox calls they make.
 PASSED=0
 FAILED=0
 
@@ -37,7 +38,7 @@ check_logs() { echo "${N8N_LOG:-}"; }
 check() {
   local what="$1" log_file; shift
   if "$@"; then
-    PASSED=$((PASSED + 1)); echo "  ok    $what"
+    PASSED=$((PASSED + 1)); echo "  pass  $what"
     return 0
   fi
   FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2

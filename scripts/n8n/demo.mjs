@@ -14,27 +14,27 @@ export async function linger({ page, video }, ms = 1800) {
 }
 
 async function packageInstalled(journey) {
-	const { page, editor, baseUrl, ok } = journey;
+	const { page, editor, baseUrl, passed } = journey;
 	await page.goto(`${baseUrl}/workflow/new`);
 	await editor.visible('[data-test-id="canvas-add-button"]').click();
 	await editor.visible('[data-test-id="node-creator-search-bar"]').fill('Contact Data');
 	await editor.visible('[data-test-id="node-creator-item-name"]', /^Contact Data/);
 	await linger(journey, 3000);
-	ok('the nodes panel lists the installed Contact Data nodes');
+	passed('the nodes panel lists the installed Contact Data nodes');
 	await page.keyboard.press('Escape');
 }
 
 async function credentialTestPasses(journey) {
-	const { page, editor, baseUrl, ok } = journey;
+	const { page, editor, baseUrl, passed } = journey;
 	await page.goto(`${baseUrl}/home/credentials`);
 	await editor.visible('[data-test-id="resources-list-item"]', 'Contact Data sandbox').click();
-	const passed = '[data-test-id="credentials-config-container-test-success"]';
-	await editor.visible(passed).waitFor();
+	const success = '[data-test-id="credentials-config-container-test-success"]';
+	await editor.visible(success).waitFor();
 	await editor.visible('button', /^Retry$/).click();
-	await editor.visible(passed).waitFor();
+	await editor.visible(success).waitFor();
 	await linger(journey, 3000);
 	await journey.shot('demo-credential-test.png');
-	ok('the credential test passes in the credential dialog');
+	passed('the credential test passes in the credential dialog');
 	await page.keyboard.press('Escape');
 	// The journey goes on from the workflow list, where signing in lands.
 	await page.goto(`${baseUrl}/home/workflows`);
@@ -47,7 +47,7 @@ export const DEMO_OPENING = [
 
 /** A job change at the sandbox runs the published alert: its execution is shown. */
 export async function demoTriggerFires(journey) {
-	const { editor, workflows, ok } = journey;
+	const { editor, workflows, passed } = journey;
 	await editor.openWorkflow(workflows.alert);
 	await linger(journey);
 	const { stdout } = await promisify(execFile)(process.execPath, [
@@ -63,15 +63,15 @@ export async function demoTriggerFires(journey) {
 		.waitFor({ timeout: 90_000 });
 	await linger(journey, 3000);
 	await journey.shot('demo-trigger-fired.png');
-	ok(`the job change alert fired and succeeded: ${stdout.split('\n')[0]}`);
+	passed(`the job change alert fired and succeeded: ${stdout.split('\n')[0]}`);
 }
 
 /** Keeps the recording under a plain name once the browser context has closed. */
-export async function saveVideo({ page, video, ok }) {
+export async function saveVideo({ page, video, passed }) {
 	const recording = page.video();
 	if (!recording) return;
 	const file = join(video, 'contact-data-demo.webm');
 	await recording.saveAs(file);
 	await recording.delete();
-	ok(`demo video: ${file}`);
+	passed(`demo video: ${file}`);
 }

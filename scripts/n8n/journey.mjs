@@ -63,10 +63,10 @@ async function nodeShot(file) {
 	await shot(file);
 	await visible(INPUT_MODE('schema')).click();
 }
-function ok(what) {
-	console.log(`  ok    browser: ${what}`);
+function passed(what) {
+	console.log(`  pass  browser: ${what}`);
 }
-const journey = { page, editor, baseUrl, workflows, ok, shot, video };
+const journey = { page, editor, baseUrl, workflows, passed, shot, video };
 
 async function signIn() {
 	await page.goto(`${baseUrl}/signin`);
@@ -76,7 +76,7 @@ async function signIn() {
 	await waitFor(() => !location.pathname.startsWith('/signin'), {
 		what: 'the editor after signing in',
 	});
-	ok('signs in through the sign-in form');
+	passed('signs in through the sign-in form');
 }
 
 async function executeTheExample() {
@@ -87,7 +87,7 @@ async function executeTheExample() {
 	const opened = await page.evaluate(() => location.pathname);
 	if (opened !== `/workflow/${workflows.crm}`)
 		throw new Error(`opened ${opened}, not the example ${workflows.crm}`);
-	ok('opens the search → unlock example from the workflow list');
+	passed('opens the search → unlock example from the workflow list');
 	await editor.executeAndWait('the example to finish');
 	await waitFor(
 		() =>
@@ -102,7 +102,7 @@ async function executeTheExample() {
 	if (!state.some((node) => node.disabled))
 		throw new Error('the HubSpot node should ship disabled');
 	await shot('editor-search-unlock-crm.png');
-	ok(
+	passed(
 		`executes it to the end: ${state.filter((node) => node.success).length} nodes succeeded, HubSpot disabled`,
 	);
 }
@@ -123,7 +123,7 @@ async function readTheUnlockOutput() {
 	if (!/^25 items/.test(table.count)) throw new Error(`items: ${table.count}`);
 	await linger(journey);
 	await nodeShot('editor-unlock-node.png');
-	ok(
+	passed(
 		`the Unlock node's output table: ${table.count}, columns ${first}, …, e.g. ${table.rows[0][emailColumn]}`,
 	);
 	await page.keyboard.press('Escape');
@@ -146,7 +146,7 @@ async function theSearchFilters() {
 		throw new Error(`the Search node's filter sections: ${JSON.stringify(sections)}`);
 	await linger(journey);
 	await nodeShot('editor-search-filters.png');
-	ok('the Search node shows one Filters section');
+	passed('the Search node shows one Filters section');
 	await page.keyboard.press('Escape');
 }
 
@@ -172,7 +172,7 @@ async function anErrorAsDisplayed() {
 	}
 	await linger(journey);
 	await nodeShot('editor-unlock-error.png');
-	ok(`the over-budget error as displayed: "${message.trim()}", with its advice`);
+	passed(`the over-budget error as displayed: "${message.trim()}", with its advice`);
 	await page.keyboard.press('Escape');
 }
 
@@ -195,7 +195,7 @@ async function dragAField() {
 		throw new Error(`after the drop the node gave ${table.count}: ${JSON.stringify(table.rows)}`);
 	await linger(journey);
 	await shot('editor-drag-field.png');
-	ok(
+	passed(
 		`prospect_id dragged onto Contact ID Field drops as "${dropped}"; the node then unlocks ${table.count}`,
 	);
 	await page.keyboard.press('Escape');
@@ -211,10 +211,10 @@ async function theOtherExamples() {
 		{ what: 'the trigger subtitle "On Job Change"' },
 	);
 	await shot('editor-job-change-alert.png');
-	ok('the job change alert shows its trigger as "On Job Change"');
+	passed('the job change alert shows its trigger as "On Job Change"');
 	await editor.openWorkflow(workflows.agent);
 	await shot('editor-ai-agent-tools.png');
-	ok('the AI agent example opens');
+	passed('the AI agent example opens');
 }
 
 /**
@@ -235,7 +235,7 @@ async function theNodesPanel() {
 	if (!names.includes('Contact Data') || !names.includes('Contact Data Job Change Check'))
 		throw new Error(`the entries: ${JSON.stringify(names)}`);
 	await shot('nodes-panel-search.png');
-	ok(`the nodes panel lists ${names.map((name) => `"${name}"`).join(', ')}`);
+	passed(`the nodes panel lists ${names.map((name) => `"${name}"`).join(', ')}`);
 	await visible('[data-test-id="node-creator-item-name"]', /^Contact Data$/).click();
 	await visible('[data-test-id="node-creator-item-name"]', /^Unlock/).waitFor();
 	const panel = await visible('[data-test-id="node-creator"]').innerText();
@@ -247,7 +247,7 @@ async function theNodesPanel() {
 	)
 		throw new Error(`the Contact Data entry: ${panel.slice(0, 500)}`);
 	await shot('nodes-panel-contact-data.png');
-	ok(`the Contact Data entry is described as "${described}", above its 12 actions`);
+	passed(`the Contact Data entry is described as "${described}", above its 12 actions`);
 }
 
 /** A new workflow, its trigger, then Contact Data's Unlock action: the name n8n gives the node on the canvas. */
@@ -266,7 +266,7 @@ async function aNewUnlockNode() {
 	await linger(journey);
 	await shot('canvas-new-unlock-node.png');
 	const subtitle = node.text.split('\n').at(-1);
-	ok(
+	passed(
 		`a new Unlock node is named "${node.name}" (${node.name.length} characters), subtitle "${subtitle}"`,
 	);
 }
