@@ -13,8 +13,8 @@ import {
 	refundSchema,
 } from '../../shared/client/contract';
 import { optionParameter } from '../../shared/parameters/descriptions';
-import { forEachItem, type OperationExecute } from '../../shared/items/items';
-import { contactIdsReader } from '../../shared/items/perItemReaders';
+import type { OperationExecute } from '../../shared/items/items';
+import { contactIdsReader, readEveryItemFirst } from '../../shared/items/perItemReaders';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { CONTACT_ID, contactIdParameters } from '../../shared/parameters/perItemParameters';
 import { apiRequest } from '../../shared/client/transport';
@@ -85,27 +85,36 @@ function contactIdReader(context: IExecuteFunctions, items: INodeExecutionData[]
 	};
 }
 
+/** An item's claim as its parameters give it, checked before any claim is filed. */
+function readClaim(
+	context: IExecuteFunctions,
+	contactIdOf: (itemIndex: number) => string,
+	itemIndex: number,
+) {
+	const where = { context, itemIndex };
+	const note = textOf(where, 'Note', context.getNodeParameter('note', itemIndex, ''));
+	const contactId = contactIdOf(itemIndex);
+	const reason = optionParameter(
+		context,
+		'reason',
+		'Reason',
+		itemIndex,
+		REASON_CHOICES,
+		'bounced_email',
+	);
+	return checkBody(
+		context,
+		refundRequestSchema,
+		{ contact_id: contactId, reason, ...(note ? { note } : {}) },
+		itemIndex,
+		{ contact_id: 'Contact ID', reason: 'Reason', note: 'Note' },
+	);
+}
+
 export const execute: OperationExecute = async function (items) {
 	const contactIdOf = contactIdReader(this, items);
-	return await forEachItem(this, items, async (itemIndex) => {
-		const where = { context: this, itemIndex };
-		const note = textOf(where, 'Note', this.getNodeParameter('note', itemIndex, ''));
-		const contactId = contactIdOf(itemIndex);
-		const reason = optionParameter(
-			this,
-			'reason',
-			'Reason',
-			itemIndex,
-			REASON_CHOICES,
-			'bounced_email',
-		);
-		const body = checkBody(
-			this,
-			refundRequestSchema,
-			{ contact_id: contactId, reason, ...(note ? { note } : {}) },
-			itemIndex,
-			{ contact_id: 'Contact ID', reason: 'Reason', note: 'Note' },
-		);
+	const read = (itemIndex: number) => readClaim(this, contactIdOf, itemIndex);
+	return await readEveryItemFirst(this, items, read, async (body, itemIndex) => {
 		const { body: refund } = await apiRequest.call(this, {
 			method: 'POST',
 			path: PATHS.creditsRefund,

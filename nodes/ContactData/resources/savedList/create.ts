@@ -6,7 +6,8 @@ import { contactIdsParameters } from '../../shared/parameters/perItemParameters'
 import { NoMatchAdvice } from '../../shared/parameters/filterAdvice';
 import { FILTER_PROPERTIES } from '../../shared/parameters/filterParameters';
 import { readFilters } from '../../shared/parameters/readFilters';
-import { forEachItem, type OperationExecute } from '../../shared/items/items';
+import type { OperationExecute } from '../../shared/items/items';
+import { readEveryItemFirst } from '../../shared/items/perItemReaders';
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { apiRequest } from '../../shared/client/transport';
 import { refused, textOf } from '../../shared/parameters/values';
@@ -103,10 +104,13 @@ export const execute: OperationExecute = async function (items) {
 	}
 	// One list an item, of the contacts its filters match.
 	const noMatch = new NoMatchAdvice(items.length);
-	const output = await forEachItem(this, items, async (itemIndex) => {
-		const filters = readFilters(this, itemIndex);
-		const list = await createList(this, { name: listNameOf(itemIndex), filters }, itemIndex);
-		noMatch.note(itemIndex, filters, Number(list.contact_count));
+	const read = (itemIndex: number) => ({
+		name: listNameOf(itemIndex),
+		filters: readFilters(this, itemIndex),
+	});
+	const output = await readEveryItemFirst(this, items, read, async (body, itemIndex) => {
+		const list = await createList(this, body, itemIndex);
+		noMatch.note(itemIndex, body.filters, Number(list.contact_count));
 		return list;
 	});
 	noMatch.hint(this, 'The new list has no contacts.');

@@ -2,14 +2,15 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { PATHS } from '../../shared/client/contract';
 import { SAVED_LIST_PARAMETER, savedListIdOf } from '../../shared/parameters/descriptions';
-import { forEachItem, type OperationExecute } from '../../shared/items/items';
+import type { OperationExecute } from '../../shared/items/items';
+import { readEveryItemFirst } from '../../shared/items/perItemReaders';
 import { apiRequest } from '../../shared/client/transport';
 
 export const description: INodeProperties[] = [SAVED_LIST_PARAMETER];
 
 export const execute: OperationExecute = async function (items) {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const listId = savedListIdOf(this, itemIndex);
+	const read = (itemIndex: number) => savedListIdOf(this, itemIndex);
+	return await readEveryItemFirst(this, items, read, async (listId, itemIndex) => {
 		await apiRequest.call(this, {
 			method: 'DELETE',
 			path: PATHS.list(listId),

@@ -18,7 +18,8 @@ import { exportedContacts } from '../../shared/client/exportContacts';
 import { openSignedUrl, startExport, type StartedExport } from '../../shared/client/exportDownload';
 import { OperationError } from '../../shared/client/failures';
 import { apiRequest } from '../../shared/client/transport';
-import { forEachItem, type OperationExecute } from '../../shared/items/items';
+import type { OperationExecute } from '../../shared/items/items';
+import { readEveryItemFirst } from '../../shared/items/perItemReaders';
 import {
 	SAVED_LIST_PARAMETER,
 	booleanParameter,
@@ -114,8 +115,8 @@ export const description: INodeProperties[] = [
 ];
 
 export const execute: OperationExecute = async function (items) {
-	return await forEachItem(this, items, async (itemIndex) => {
-		const asked = readExportAsked(this, itemIndex);
+	const read = (itemIndex: number) => readExportAsked(this, itemIndex);
+	return await readEveryItemFirst(this, items, read, async (asked, itemIndex) => {
 		const started = await startExport.call(
 			this,
 			asked.listId,

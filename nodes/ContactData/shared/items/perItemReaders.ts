@@ -15,7 +15,7 @@ import {
 } from '../parameters/perItemParameters';
 import { fromVersion2, fromVersion2_1, isToolCopy } from '../parameters/versions';
 import { contactIdsOf, refused, showValue, textOf } from '../parameters/values';
-import { usesExpression } from './items';
+import { checkEveryItem, forEachItem, usesExpression } from './items';
 
 /** Dotted paths reach into objects and arrays; a key with dots in it is found first. */
 function valueAtPath(json: IDataObject, path: string): { found: boolean; value?: unknown } {
@@ -145,4 +145,29 @@ export function personReader(
 			},
 		);
 	};
+}
+
+/**
+ * Reads and checks every item before any is sent, then sends item by item: a refusal stops the run
+ * before anything is sent (what its error says), and under continueOnFail the refused item is an
+ * error item among the others' answers. For operations that send one call an item.
+ */
+export async function readEveryItemFirst<T>(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	read: (itemIndex: number) => T,
+	send: (
+		value: T,
+		itemIndex: number,
+	) => Promise<IDataObject | IDataObject[] | INodeExecutionData[]>,
+): Promise<INodeExecutionData[]> {
+	const values = new Map<number, T>();
+	const { refused } = await checkEveryItem(context, items, (itemIndex) => {
+		values.set(itemIndex, read(itemIndex));
+	});
+	return await forEachItem(context, items, async (itemIndex) => {
+		const failure = refused.get(itemIndex);
+		if (failure) throw failure;
+		return await send(values.get(itemIndex) as T, itemIndex);
+	});
 }
