@@ -339,6 +339,37 @@ describe('an error text that echoes the key', () => {
 	});
 });
 
+describe('a key pasted with spaces around it, echoed by an API that reads it trimmed', () => {
+	const key = 'sk_live_padded_0123456789';
+	it.each([` ${key}`, `${key} `, `  ${key}\t`])(
+		'%j: neither the key as stored nor trimmed appears',
+		async (stored) => {
+			const echoing = await startFakeApi((request, res) => {
+				const sent = (request.authorization ?? '').replace(/^Bearer /, '');
+				json(res, 401, {
+					error: {
+						code: 'unauthorized',
+						message: `unknown API key ${sent.trim()}`,
+						details: { received: sent },
+					},
+				});
+			});
+			try {
+				const result = await run(sandbox, {
+					parameters: { resource: 'credits', operation: 'getBalance' },
+					baseUrl: echoing.url,
+					key: stored,
+				});
+				expect(echoing.requests[0]?.authorization).toContain(key);
+				expect(result.error?.message).toMatch(/unknown API key \[API key\]/);
+				expect(everything(result)).not.toContain(key);
+			} finally {
+				await echoing.close();
+			}
+		},
+	);
+});
+
 describe('a signed export URL', () => {
 	it.each(['http://files.contactdata.example/x.csv?sig=1', 'ftp://127.0.0.1/x.csv'])(
 		'%s (not https, not loopback http) is not opened',

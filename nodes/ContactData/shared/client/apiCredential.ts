@@ -96,11 +96,15 @@ export function timeoutMsOf(data: ContactDataCredential): number {
 	return (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000;
 }
 
-/** `value` (a text, or a parsed body) with every copy of the API key wiped out: APIs echo keys. */
+/**
+ * `value` (a text, or a parsed body) with every copy of the API key wiped out: APIs echo keys. The
+ * key is sent as stored, and an API may read it trimmed: the trimmed key is in both forms.
+ */
 export function scrub<V>(value: V, apiKey: string): V {
-	if (apiKey.length < 4 || value === undefined) return value;
+	const secret = apiKey.trim();
+	if (secret.length < 4 || value === undefined) return value;
 	const text = typeof value === 'string' ? value : JSON.stringify(value);
-	if (!text.includes(apiKey)) return value;
-	const wiped = text.split(apiKey).join('[API key]');
+	if (!text.includes(secret)) return value;
+	const wiped = text.split(secret).join('[API key]');
 	return (typeof value === 'string' ? wiped : JSON.parse(wiped)) as V;
 }
