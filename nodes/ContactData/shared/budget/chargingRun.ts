@@ -21,7 +21,7 @@ import { levelOf, maxCreditsOf, optionParameter } from '../parameters/descriptio
 import { wholeNumber, type Choice } from '../parameters/values';
 import { plural, unique } from '../parameters/utilities';
 import { accountOf } from './account';
-import { CreditBudget, leftOf, newTally, tallyOf, type Cap, type Tally } from './ledger';
+import { CreditBudget, newTally, tallyOf, type Cap, type Tally } from './ledger';
 
 export interface ChargingRun {
 	level: UnlockLevel;
@@ -141,7 +141,7 @@ export function stopBeforeSpending(
 	if (run.policy !== 'stop' || worstCase <= budget.headroom) return undefined;
 	const cap = budget.tightest;
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
-	const left = usedBefore > 0 ? ` with ${plural(leftOf(cap), 'credit')} left` : '';
+	const left = usedBefore > 0 ? ` with ${plural(budget.headroom, 'credit')} left` : '';
 	const [who, wait] = CAP_WORDS[cap.leftField ?? (budget.shared ? 'none' : 'retries')];
 	const setWhatFits = `set When Max Credits Is Reached to ${whatFits}`;
 	const raiseTo = `${cap.label} to ${worstCase + usedBefore}`;
@@ -166,9 +166,9 @@ function nothingSent(budget: CreditBudget): string {
 	return `Nothing more was sent. This run's earlier tries: ${moneyText(budget)}.`;
 }
 
-/** What the run charged (all its tries) and holds back for answers it could not read. */
+/** What the run charged (all its tries), holds back for answers it could not read, and why. */
 const moneyText = (budget: CreditBudget): string =>
-	`${plural(budget.run.charged, 'credit')} charged${heldBackText(budget)}`;
+	`${plural(budget.run.charged, 'credit')} charged${heldBackText(budget)}${impossibleText(budget)}`;
 
 /** What the budget did not reach, as an error under Stop Before Spending. */
 export function budgetReached(
@@ -182,7 +182,7 @@ export function budgetReached(
 	const runAgain = `Raise ${label} and run again: contacts already unlocked come back free`;
 	return refusal(
 		context,
-		`${label} of ${max} reached: ${plural(run.budget.run.charged, 'credit')} charged${heldBackText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}.`,
+		`${label} of ${max} reached: ${moneyText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}.`,
 	);
 }
 

@@ -20,6 +20,8 @@ export interface Tally {
 	reserved: number;
 	/** The worst case this tally still holds for each lost call, by key (part of `reserved`). */
 	lostWorstCases?: Record<string, number>;
+	/** A run's: a charge above its call's worst case, as reported; no charging call follows. */
+	overcharge?: number;
 }
 
 export const newTally = (): Tally => ({ charged: 0, reserved: 0 });
@@ -55,8 +57,6 @@ export class CreditBudget {
 	replayedHere = 0;
 	/** Charges the contract rules out, as reported. */
 	readonly impossibleCharges: string[] = [];
-	/** A charge above its call's worst case: no charging call follows. */
-	overcharge?: number;
 
 	constructor(
 		readonly maxCredits: number,
@@ -68,6 +68,11 @@ export class CreditBudget {
 		/** Max Credits is shared by the tool calls of an execution. */
 		readonly shared = false,
 	) {}
+
+	/** Kept in the run's tally: no later try of the run (Retry On Fail) sends a call either. */
+	get overcharge(): number | undefined {
+		return this.run.overcharge;
+	}
 
 	get caps(): Cap[] {
 		return this.capsNow();
@@ -198,7 +203,7 @@ export class CreditBudget {
 			reservation.open = false;
 			return undefined;
 		}
-		this.overcharge = charge;
+		this.run.overcharge = charge;
 		this.release(reservation);
 		for (const { tally } of reservation.shares) tally.reserved += charge;
 		return undefined;
