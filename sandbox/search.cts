@@ -4,7 +4,7 @@
  * the contact columns applies them all.
  */
 import { createHash } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
 	COMPANY_SIZE_PATTERN,
 	knownSearchFiltersSchema,
@@ -15,7 +15,38 @@ import { fold, wordsOf } from './text.cjs';
 import { TECHNOLOGIES } from './vocab.cjs';
 import { vocabularyIndexes, type WordIndex } from './wordIndex.cjs';
 
-export type KnownFilters = z.infer<typeof knownSearchFiltersSchema>;
+/**
+ * Two of the service's 270+ further filters, so that a client's way of sending a filter by its name
+ * can be tried (CONTRACT.md); any other name stays 400, as the service answers a name it does not know.
+ */
+export const REVENUE_RANGES = [
+	'0-1m',
+	'1m-10m',
+	'10m-50m',
+	'50m-100m',
+	'100m-500m',
+	'500m+',
+] as const;
+const furtherFiltersShape = {
+	revenue_range: z.array(z.enum(REVENUE_RANGES)).optional(),
+	employee_count_min: z.number().int().min(0).optional(),
+};
+
+/** The sandbox's yearly revenue of a company, in US dollars: a fixed figure per employee. */
+export const REVENUE_PER_EMPLOYEE = 200_000;
+
+/** The lowest yearly revenue of each range, in the order of REVENUE_RANGES. */
+const REVENUE_FLOORS = [0, 1e6, 10e6, 50e6, 100e6, 500e6];
+
+/** The revenue range a company of this size falls in. */
+export function revenueRangeOf(size: number): (typeof REVENUE_RANGES)[number] {
+	const revenue = size * REVENUE_PER_EMPLOYEE;
+	const below = REVENUE_FLOORS.findIndex((floor) => revenue < floor);
+	return REVENUE_RANGES[(below === -1 ? REVENUE_FLOORS.length : below) - 1];
+}
+
+const sandboxFiltersObject = knownSearchFiltersSchema.extend(furtherFiltersShape);
+export type KnownFilters = z.infer<typeof sandboxFiltersObject>;
 
 /**
  * The sandbox's caps on filters, so that no search holds the event loop (the service has limits of
@@ -86,8 +117,8 @@ function capProblem(name: string, value: unknown): string | undefined {
 	return undefined;
 }
 
-/** The named filters, within the sandbox's caps (400 naming the filter past one). */
-export const sandboxFiltersSchema = knownSearchFiltersSchema.superRefine((filters, ctx) => {
+/** The named filters and the two further ones, within the sandbox's caps (400 naming the filter past one). */
+export const sandboxFiltersSchema = sandboxFiltersObject.superRefine((filters, ctx) => {
 	for (const [name, value] of Object.entries(filters)) {
 		const problem = capProblem(name, value);
 		if (problem) ctx.addIssue({ code: 'custom', path: [name], message: problem });
@@ -142,7 +173,15 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 	}
 
 	let companyMask: Uint8Array | null = null;
-	if (f.industry || f.tech_stack || f.company_size || f.funding_stage) {
+	const { revenue_range: revenueRanges, employee_count_min: minEmployees } = f;
+	if (
+		f.industry ||
+		f.tech_stack ||
+		f.company_size ||
+		f.funding_stage ||
+		revenueRanges ||
+		minEmployees !== undefined
+	) {
 		const industries = f.industry ? new Set(f.industry.map(fold)) : null;
 		let techBits = 0;
 		for (const tech of f.tech_stack ?? []) {
@@ -151,12 +190,15 @@ export function compileFilters(ds: Dataset, filters: KnownFilters): CompiledFilt
 		}
 		const [, min, max] = f.company_size ? (COMPANY_SIZE_PATTERN.exec(f.company_size) ?? []) : [];
 		const stages = f.funding_stage ? new Set(f.funding_stage) : null;
+		const revenues = revenueRanges ? new Set<string>(revenueRanges) : null;
 		companyMask = maskOf(ds.companyCount, (c) => {
 			if (industries && !industries.has(ds.industryOf(c))) return false;
 			if (f.tech_stack && (ds.companyTech[c] & techBits) === 0) return false;
 			if (min !== undefined && (ds.companySize[c] < Number(min) || ds.companySize[c] > Number(max)))
 				return false;
 			if (stages && !stages.has(ds.fundingStageOf(c))) return false;
+			if (revenues && !revenues.has(revenueRangeOf(ds.companySize[c]))) return false;
+			if (minEmployees !== undefined && ds.companySize[c] < minEmployees) return false;
 			return true;
 		});
 	}

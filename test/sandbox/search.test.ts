@@ -82,6 +82,46 @@ describe('POST /v1/search', () => {
 		}
 	});
 
+	it('knows two of the service’s further filters: revenue_range and employee_count_min', async () => {
+		// The sandbox puts a company's yearly revenue at $200,000 per employee (docs/sandbox.md).
+		const bands: Array<[string, number, number]> = [
+			['0-1m', 1, 4],
+			['1m-10m', 5, 49],
+			['10m-50m', 50, 249],
+			['50m-100m', 250, 499],
+			['100m-500m', 500, 2_499],
+			['500m+', 2_500, Infinity],
+		];
+		let total = 0;
+		for (const [band, min, max] of bands) {
+			const page = await search({ revenue_range: [band] });
+			const outside = page.results.filter(
+				({ company }) => (company.size ?? 0) < min || (company.size ?? 0) > max,
+			);
+			expect({ band, some: page.total > 0, outside }).toEqual({ band, some: true, outside: [] });
+			total += page.total;
+		}
+		// The bands split the data set: each contact is in exactly one.
+		expect(total).toBe(CONTACTS);
+		const two = await search({ revenue_range: ['10m-50m', '50m-100m'] });
+		const sizes = await search({ company_size: '50-499' });
+		expect(two.total).toBe(sizes.total);
+
+		const atLeast = await search({ employee_count_min: 1_000 });
+		expect(atLeast.total).toBeGreaterThan(0);
+		expect(atLeast.total).toBe((await search({ company_size: '1000-1000000' })).total);
+		expect(atLeast.results.filter(({ company }) => (company.size ?? 0) < 1_000)).toEqual([]);
+		const both = await search({ employee_count_min: 1_000, revenue_range: ['100m-500m'] });
+		expect(both.total).toBe((await search({ company_size: '1000-2499' })).total);
+		// A saved search keeps them too.
+		const list = await api<{ contact_count: number }>('POST', '/v1/lists', {
+			name: 'Further filters',
+			filters: { revenue_range: ['500m+'] },
+		});
+		expect(list.status).toBe(201);
+		expect(list.body.contact_count).toBe((await search({ company_size: '2500-1000000' })).total);
+	});
+
 	it('combines filters with AND and counts exactly', async () => {
 		const seniority = await search({ seniority: ['director'] });
 		const country = await search({ country: ['US'] });
@@ -235,6 +275,11 @@ describe('POST /v1/search', () => {
 	it('answers 400 naming the field for unknown or ill-typed filters', async () => {
 		const cases: Array<[Record<string, unknown>, string]> = [
 			[{ revenue_band: ['1m-10m'] }, 'filters.revenue_band'],
+			[{ revenue_range: ['10m-20m'] }, 'filters.revenue_range'],
+			[{ revenue_range: '10m-50m' }, 'filters.revenue_range'],
+			[{ employee_count_min: 10.5 }, 'filters.employee_count_min'],
+			[{ employee_count_min: '100' }, 'filters.employee_count_min'],
+			[{ employee_count_min: -1 }, 'filters.employee_count_min'],
 			[{ company_size: '200-50' }, 'filters.company_size'],
 			[{ company_size: 'big' }, 'filters.company_size'],
 			[{ seniority: ['boss'] }, 'filters.seniority'],

@@ -87,13 +87,13 @@ it('sends additional filters by name and as JSON; an unknown one is a 400 naming
 
 	const unknown = await run(sandbox, {
 		parameters: search({
-			additionalFilters: { filter: [{ name: 'revenue_range', value: '["10m-50m"]' }] },
+			additionalFilters: { filter: [{ name: 'annual_revenue', value: '["10m-50m"]' }] },
 		}),
 	});
 	expect(unknown.error?.name).toBe('NodeApiError');
 	expect(unknown.error?.httpCode).toBe('400');
-	expect(unknown.error?.message).toMatch(/^Filter "revenue_range": /);
-	expect(unknown.error?.description).toMatch(/API field: filters\.revenue_range/);
+	expect(unknown.error?.message).toMatch(/^Filter "annual_revenue": /);
+	expect(unknown.error?.description).toMatch(/API field: filters\.annual_revenue/);
 	expect(unknown.error?.message).not.toMatch(/\[item \d+\]/);
 });
 
