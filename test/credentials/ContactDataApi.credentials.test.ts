@@ -340,7 +340,7 @@ describe('an error text that echoes the key', () => {
 });
 
 describe('a key pasted with spaces around it, echoed by an API that reads it trimmed', () => {
-	const key = 'sk_live_padded_0123456789';
+	const key = KEYS.growth;
 	it.each([` ${key}`, `${key} `, `  ${key}\t`])(
 		'%j: neither the key as stored nor trimmed appears',
 		async (stored) => {
