@@ -67,11 +67,25 @@ function furtherFilters(
 
 function byName(where: Where, label: string, given: ByName, read: (value: unknown) => unknown) {
 	return given.map(({ name, value }): Entry => {
-		const key = textOf(where, label, name);
-		const problem = 'is not a filter name: every added filter needs one';
-		if (key === '') throw refused(where, label, name, problem);
+		const key = filterNameOf(where, label, name);
 		return [key, read(value), `${label} › ${key}`];
 	});
+}
+
+/** Names every JavaScript object has: n8n's engines drop some of them from a body on the way. */
+const OBJECT_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__']);
+
+/** A further filter's name, refused where it would not reach the API as typed. */
+function filterNameOf(where: Where, label: string, name: unknown): string {
+	const key = textOf(where, label, name);
+	if (key === '') {
+		throw refused(where, label, name, 'is not a filter name: every added filter needs one');
+	}
+	if (OBJECT_NAMES.has(key)) {
+		const problem = 'is not a filter name n8n can send: every JavaScript object has it';
+		throw refused(where, label, key, problem);
+	}
+	return key;
 }
 
 /** Before 2.2: a text value that reads as JSON is taken as JSON. */
@@ -93,7 +107,27 @@ function asTyped(value: unknown): unknown {
 	if (text.includes(',')) return commaSeparated(text);
 	if (text === '') return undefined;
 	if (/^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
-	return NUMBER.test(text) ? Number(text) : text;
+	return NUMBER.test(text) ? numberOrDigits(text) : text;
+}
+
+/**
+ * A number when JavaScript holds the value typed, else the digits as typed: 12345678901234567890
+ * would be sent as 12345678901234567000.
+ */
+function numberOrDigits(text: string): number | string {
+	const number = Number(text);
+	return decimalOf(String(number)) === decimalOf(text) ? number : text;
+}
+
+/** A decimal's value as "<sign><digits>e<exponent>", the digits without zeros at either end. */
+function decimalOf(text: string): string {
+	const [, sign, whole, fraction = '', exponent = '0'] =
+		/^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(text) ?? [];
+	const digits = `${whole}${fraction}`.replace(/^0+/, '');
+	const trimmed = digits.replace(/0+$/, '');
+	if (trimmed === '') return '0';
+	const power = Number(exponent) - fraction.length + (digits.length - trimmed.length);
+	return `${sign}${trimmed}e${power}`;
 }
 
 /** `<min>-<max>` when either size is set. */
@@ -159,7 +193,7 @@ function filtersJsonOf(where: Where, raw: unknown): Entry[] {
 	}
 	if (json && typeof json === 'object' && !Array.isArray(json))
 		return Object.entries(json).map(([key, value]) => [
-			key,
+			filterNameOf(where, 'Additional Filters (JSON)', key),
 			value,
 			`Additional Filters (JSON) › ${key}`,
 		]);

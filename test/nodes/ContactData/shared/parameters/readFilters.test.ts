@@ -139,3 +139,70 @@ it('names the section and the filter in a refusal, before anything is sent', asy
 	expect(badCountry.error?.message).toMatch(/^Other Filters by API Name › country: "Germany"/);
 	expect(fake.requests.length).toBe(before);
 });
+
+describe('a filter name that every JavaScript object has (constructor, __proto__, toString…)', () => {
+	// n8n's engines drop some of these on the way (n8n-core's request helper drops `constructor`,
+	// the body's check `__proto__`): each is refused by name before anything is sent, in every version.
+	const names = [...new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__'])];
+	const fields: Array<[string, number, (name: string) => INodeParameters]> = [
+		['Other Filters by API Name', 2.2, (name) => search([{ name, value: '1' }])],
+		[
+			'Additional Filters',
+			2,
+			(name) => ({
+				resource: 'contact',
+				operation: 'search',
+				additionalFilters: { filter: [{ name, value: '1' }] },
+			}),
+		],
+		[
+			'Additional Filters (JSON)',
+			1,
+			(name) => ({ resource: 'contact', operation: 'search', filtersJson: `{"${name}": 1}` }),
+		],
+	];
+
+	it('are the 12 names of Object.prototype', () => {
+		expect(names).toHaveLength(12);
+	});
+
+	it.each(fields)('%s (version %s): refused with the name', async (label, typeVersion, of) => {
+		const before = fake.requests.length;
+		for (const name of names) {
+			const result = await run(sandbox, {
+				typeVersion,
+				parameters: of(name),
+				baseUrl: fake.url,
+			});
+			expect(result.error?.message).toMatch(
+				new RegExp(`^${label.replace(/[()]/g, '\\$&')}: "${name}" is not a filter name`),
+			);
+			expect(result.error?.description).toMatch(/Nothing was sent\./);
+		}
+		expect(fake.requests.length).toBe(before);
+	});
+});
+
+it('sends a number JavaScript cannot hold exactly as the digits typed, as text', async () => {
+	expect(
+		await sentFilters([
+			{ name: 'crm_account_id', value: '12345678901234567890' },
+			{ name: 'above_safe', value: '9007199254740993' },
+			{ name: 'fine_decimal', value: '1.00000000000000000001' },
+			{ name: 'largest_safe', value: '9007199254740991' },
+			{ name: 'ratio', value: '0.1' },
+			{ name: 'trailing_zero', value: '2.50' },
+			{ name: 'negative', value: '-12' },
+			{ name: 'tiny', value: '0.0000001' },
+		]),
+	).toEqual({
+		crm_account_id: '12345678901234567890',
+		above_safe: '9007199254740993',
+		fine_decimal: '1.00000000000000000001',
+		largest_safe: 9007199254740991,
+		ratio: 0.1,
+		trailing_zero: 2.5,
+		negative: -12,
+		tiny: 1e-7,
+	});
+});
