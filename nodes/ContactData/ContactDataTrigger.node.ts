@@ -57,17 +57,19 @@ export class ContactDataTrigger implements INodeType {
 			},
 		],
 		// n8n's default test-listen text ("Go to Contact Data and create an event") names nothing a user can do.
+		// The same texts show on every n8n line, so they name no control one line lacks: 2.x publishes a
+		// workflow, 1.x has an Active toggle; the test button reads "Execute step" on both (the journey checks).
 		triggerPanel: {
 			header: 'Waiting for an event from Contact Data',
 			executionsHelp: {
 				inactive:
 					// What makes an event and why it may take days: docs/trigger.md, "Trying it out".
-					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data or use the Job Change Check’s "Fetch Test Event".',
+					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data, or add the Contact Data Job Change Check, whose test run shows a watched list’s member at once.',
 				active:
-					'The workflow is published: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
+					'The workflow runs in production: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},
 			activationHint:
-				'Publish the workflow to run it on every event; while it is unpublished, "Listen for test event" waits for one.',
+				'Once the workflow runs in production, every event starts it. Until then, "Execute step" waits for one test event.',
 		},
 		properties: triggerProperties,
 	};
