@@ -18,7 +18,8 @@ trap 'echo "Stopping n8n and the sandbox..."; stop_started' EXIT
 trap 'exit 130' INT TERM
 
 rm -rf "$PLAYGROUND_DIR" && mkdir -p "$PLAYGROUND_DIR"
-echo "Starting the playground in $PLAYGROUND_DIR (the first start installs n8n: about 5 minutes)..."
+# Only a first start installs n8n, and install.sh says so then (about 5 minutes).
+echo "Starting the playground in $PLAYGROUND_DIR..."
 bring_up "$PLAYGROUND_DIR" "$PORT" "$((PORT + 1))" "${PLAYGROUND_SANDBOX_PORT:-4010}" \
   SANDBOX_CONTACTS="${SANDBOX_CONTACTS:-150000}" SANDBOX_TIME_SCALE="${SANDBOX_TIME_SCALE:-1}"
 # The examples are imported side by side (one API call each).
@@ -29,7 +30,7 @@ for example in examples/*.json; do echo "  imported $(jq -r .name "$example")"; 
 
 cat <<INFO
 
-n8n is running with the Contact Data nodes: http://localhost:$PORT (ready after $SECONDS s)
+n8n is running with the Contact Data nodes: $(editor_url "$PORT") (ready after $SECONDS s)
   log in as  $OWNER_EMAIL  /  $OWNER_PASSWORD
   credential "$CREDENTIAL_NAME" -> the sandbox at $SANDBOX_URL (key $SANDBOX_KEY)
   files written by workflows: $N8N_FILES_DIR

@@ -34,7 +34,9 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/shared/parameters/savedListsToWatch.test.ts',
 	'test/nodes/ContactData/trigger/acceptedEvents.test.ts',
 	'test/nodes/ContactData/trigger/signature.test.ts',
+	'test/nodes/ContactData/trigger/triggerHelp.test.ts',
 	'test/nodes/importCycles.test.ts',
+	'test/playground.test.ts',
 	'test/sandbox/random.test.ts',
 	'test/sizes.test.ts',
 ];

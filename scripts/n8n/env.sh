@@ -24,8 +24,10 @@ n8n_offline_env() {
   export N8N_VERIFIED_PACKAGES_ENABLED=false
   export N8N_REINSTALL_MISSING_PACKAGES=false
   export N8N_LICENSE_AUTO_RENEW_ENABLED=false
-  # 2.x's MCP registry module calls out; 1.x has no such module and refuses to start if it is named.
-  if [ "$N8N_LINE" = 2.x ]; then export N8N_DISABLED_MODULES=mcp-registry; else unset N8N_DISABLED_MODULES; fi
+  # 2.x's MCP registry module calls out, and its instance-ai module sends "/" (where signing in from the
+  # playground's URL lands) to its Assistant page instead of Overview and the examples; 1.x has neither module
+  # and refuses to start if one is named.
+  if [ "$N8N_LINE" = 2.x ]; then export N8N_DISABLED_MODULES=mcp-registry,instance-ai; else unset N8N_DISABLED_MODULES; fi
   export EXTERNAL_FRONTEND_HOOKS_URLS=
   export SCARF_ANALYTICS=false
   export N8N_SECURE_COOKIE=false

@@ -39,13 +39,20 @@ ensure_chromium() {
   return 1
 }
 
+# editor_url <port>: the address of n8n's editor that `npm start` prints, and so the one the browser journey
+# opens and signs in from (n8n listens on 127.0.0.1; a browser reaches it as localhost).
+editor_url() { echo "http://localhost:$1"; }
+
 # browser_journey <screenshot folder>: imports the workflows the journey opens (the search → unlock example as
 # shipped, a variant of it that goes over Max Credits, the job change alert, the AI agent, the drag-a-field
-# workflow) and runs the journey in headless Chromium with Node 24 (after bring_up). Its screenshots go to the
-# folder. With JOURNEY_VIDEO=<folder> it records the demo video there, the alert published so it can fire.
+# workflow) and runs the journey in headless Chromium with Node 24 (after bring_up), from the editor's URL as
+# `npm start` prints it. The sandbox is reset first, so the journey's runs are first runs, as a new user's are
+# (and its pictures show what a first run costs). Its screenshots go to the folder. With JOURNEY_VIDEO=<folder>
+# it records the demo video there, the alert published so it can fire.
 browser_journey() {
   local shots="$1" crm over alert agent drag
   mkdir -p "$shots"
+  sandbox_admin -X POST "$SANDBOX_URL/_sandbox/reset" >/dev/null || return 1
   crm="$(n8n_import_workflow examples/search-unlock-upsert-crm.json)" &&
     over="$(n8n_import_workflow examples/search-unlock-upsert-crm.json '.name = "Browser check: over budget"
       | .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
@@ -55,7 +62,7 @@ browser_journey() {
     drag="$(n8n_import_workflow test/e2e/workflows/drag-field.json)" || return 1
   if [ -n "${JOURNEY_VIDEO:-}" ]; then mkdir -p "$JOURNEY_VIDEO" && n8n_activate "$alert" || return 1; fi
   SANDBOX_URL="$SANDBOX_URL" SANDBOX_KEY="$SANDBOX_KEY" node "$N8N_LIB_DIR/journey.mjs" \
-    "$N8N_BASE" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
+    "$(editor_url "$N8N_PORT")" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
     "$(jq -nc --arg crm "$crm" --arg over "$over" --arg alert "$alert" --arg agent "$agent" --arg drag "$drag" \
       '{crm: $crm, overBudget: $over, alert: $alert, agent: $agent, drag: $drag}')" "$shots"
 }
