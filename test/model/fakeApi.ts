@@ -19,7 +19,8 @@ import {
 	type Level,
 	type Priced,
 } from './accounts';
-import { OVERCHARGE, reportedCharge, type Fault } from './faults';
+import { now } from '../../nodes/ContactData/shared/client/clock';
+import { OVERCHARGE, REPLAY_FAULTS, reportedCharge, type Fault } from './faults';
 
 /** One charging request as the fake received it. */
 export interface Sent {
@@ -29,11 +30,19 @@ export interface Sent {
 	/** The contacts asked for (Unlock) or the person's email (Enrich). */
 	ids: string[];
 	level: Level;
+	/** When it was received, in the node's clock (a day cap counts a call in the day it is sent). */
+	at: number;
 	fault: Fault;
+	/** The fault that took effect (a replay ignores some); `none` when none did. */
+	effect: Fault;
 	replayed: boolean;
+	/** Its key was carried out before: whatever became of it, it charged nothing. */
+	repeat: boolean;
 	debited: number;
 	charged: string[];
 	worstCase: number;
+	/** The API carried it out and charged nothing: every contact was held already. */
+	free: boolean;
 	/** The 2xx answer reached the node (not lost, not timed out). */
 	delivered: boolean;
 	/** The contacts (or the person) the delivered answer gave. */
@@ -57,6 +66,8 @@ export class FakeApi {
 	private faults: Fault[] = [];
 	private next = 0;
 	private stuck = new Set<string>();
+	/** Called once a request is carried out, before its answer goes back (a scenario's midnight). */
+	onAnswered?: (sent: Sent) => void;
 	private hanging = new Set<ServerResponse>();
 	private server: SwitchableServer | undefined;
 
@@ -127,11 +138,15 @@ export class FakeApi {
 			key: String(req.headers['idempotency-key'] ?? ''),
 			ids: body.ids ?? [String(body.email ?? body.linkedin_url ?? '')],
 			level: body.level ?? 'basic',
+			at: now(),
 			fault: this.faults[this.next++] ?? 'none',
+			effect: 'none',
 			replayed: false,
+			repeat: false,
 			debited: 0,
 			charged: [],
 			worstCase: 0,
+			free: false,
 			delivered: false,
 			answered: [],
 			status: 0,
@@ -144,9 +159,11 @@ export class FakeApi {
 				: priceEnrich(account, sent.ids[0], sent.level);
 		sent.worstCase = priced.worstCase;
 		const answer = this.carryOut(account, sent, canonical(body), priced);
-		if (answer) this.deliver(res, sent, answer);
-		else if (sent.fault === 'timeout') this.hanging.add(res);
+		this.onAnswered?.(sent);
+		if (answer) return this.deliver(res, sent, answer);
+		if (sent.effect === 'timeout') this.hanging.add(res);
 		else res.destroy();
+		if (this.faults[this.next] === 'refused') this.refuseFromNow();
 	}
 
 	/** What the API does with the call; undefined when no answer goes back. */
@@ -154,21 +171,30 @@ export class FakeApi {
 		const { fault } = sent;
 		const first = account.keys.get(sent.key);
 		if (first && first.body !== body) return error(409, 'conflict');
-		if (first) return ((sent.replayed = true), first.answer);
+		sent.repeat = first !== undefined;
+		// On a key carried out before only what may meet any request takes effect.
+		const effect = !first || REPLAY_FAULTS.has(fault) ? fault : 'none';
+		sent.effect = effect;
 		const stuckKey = `${sent.apiKey}|${sent.key}`;
-		if (fault === 'rateLimited' || this.stuck.has(stuckKey)) {
+		if (effect === 'rateLimited' || this.stuck.has(stuckKey)) {
 			this.stuck.add(stuckKey);
+			sent.effect = 'rateLimited';
 			return error(429, 'rate_limited');
 		}
-		if (fault === 'lostBefore') return undefined;
-		if (fault === 'unavailable') return error(503, 'unavailable');
-		if (fault === 'noBalance') return error(402, 'insufficient_credits');
-		const answer = this.charge(account, sent, priced);
-		if (answer.status < 300 && sent.key) account.keys.set(sent.key, { body, answer });
-		return fault === 'lostAfter' || fault === 'timeout' ? undefined : answer;
+		if (effect === 'lostBefore') return undefined;
+		if (effect === 'unavailable') return error(503, 'unavailable');
+		if (effect === 'noBalance') return error(402, 'insufficient_credits');
+		const answer = first
+			? ((sent.replayed = true), first.answer)
+			: this.charge(account, sent, priced);
+		if (!first && answer.status < 300 && sent.key) account.keys.set(sent.key, { body, answer });
+		return effect === 'lostAfter' || effect === 'timeout' ? undefined : answer;
 	}
 
-	/** Debits the account as the contract says (more, for an overcharging API); the answer reports it. */
+	/**
+	 * Debits the account as the contract says (more, for an overcharging API; a left-out id too, for
+	 * `omittedCharged`); the answer reports it, counting only the entries it gives.
+	 */
 	private charge(account: Account, sent: Sent, priced: Priced): Answer {
 		if (priced.answer.status >= 300) return priced.answer;
 		const answer = structuredClone(priced.answer) as {
@@ -176,37 +202,57 @@ export class FakeApi {
 			body: Record<string, unknown>;
 		};
 		let { cost } = priced;
+		let reported = cost;
 		let charged = priced.charged;
 		if (sent.fault.startsWith('omitted') && Array.isArray(answer.body.contacts)) {
 			const left = (answer.body.contacts as Array<{ id: string }>).slice(0, -1);
 			answer.body.contacts = left;
-			charged = charged.filter((id) => left.some((entry) => entry.id === id));
-			cost = charged.reduce((sum, id) => sum + account.priceOf(id, priced.level), 0);
+			const given = charged.filter((id) => left.some((entry) => entry.id === id));
+			reported = given.reduce((sum, id) => sum + account.priceOf(id, priced.level), 0);
+			if (sent.fault !== 'omittedCharged') [charged, cost] = [given, reported];
 		}
-		if (sent.fault === 'overcharge') cost = priced.worstCase + OVERCHARGE;
+		if (sent.fault === 'overcharge') cost = reported = priced.worstCase + OVERCHARGE;
 		account.hold(charged, priced.level);
 		account.balance -= cost;
-		Object.assign(sent, { debited: cost, charged });
-		answer.body.credits_charged = reportedCharge(sent.fault, cost, priced.worstCase);
+		Object.assign(sent, { debited: cost, charged, free: cost === 0 });
+		answer.body.credits_charged = reportedCharge(sent.fault, reported, priced.worstCase);
 		answer.body.credits_remaining = account.balance;
 		return answer;
 	}
 
 	private deliver(res: ServerResponse, sent: Sent, answer: Answer): void {
 		const replayHeader =
-			(sent.replayed && sent.fault !== 'replayWithout') ||
-			(!sent.replayed && sent.fault === 'replayForged');
+			(sent.replayed && sent.effect !== 'replayWithout') ||
+			(!sent.replayed && sent.effect === 'replayForged');
 		const headers: Record<string, string> = { ...RATE_HEADERS };
 		if (replayHeader && answer.status < 300) headers['idempotent-replayed'] = 'true';
 		if (answer.status === 429) headers['retry-after'] = String(RETRY_AFTER_S);
 		sent.status = answer.status;
-		sent.delivered = answer.status < 300;
+		const readable = !['notJson', 'badSchema'].includes(sent.effect);
+		sent.delivered = answer.status < 300 && readable;
 		if (sent.delivered) sent.answered = answeredIn(answer, sent.ids);
 		const refuseNext = this.faults[this.next] === 'refused';
 		if (refuseNext) headers.connection = 'close';
-		json(res, answer.status, answer.body, headers);
+		if (answer.status < 300 && sent.effect === 'notJson')
+			text(res, answer.status, '<html><body>Service temporarily degraded</body></html>', headers);
+		else if (answer.status < 300 && sent.effect === 'badSchema')
+			json(res, answer.status, unreadableShapeOf(answer), headers);
+		else json(res, answer.status, answer.body, headers);
 		if (refuseNext) this.refuseFromNow();
 	}
+}
+
+/** An answer whose shape the contract rules out: its records where the schema wants something else. */
+function unreadableShapeOf(answer: Answer): unknown {
+	const body = answer.body as Record<string, unknown>;
+	return 'contacts' in body
+		? { ...body, contacts: { items: body.contacts } }
+		: { ...body, contact: 'see contacts' };
+}
+
+function text(res: ServerResponse, status: number, body: string, headers: Record<string, string>) {
+	res.writeHead(status, { ...headers, 'content-type': 'text/html' });
+	res.end(body);
 }
 
 /** The contacts a 2xx answer gives (Unlock), or the person it found (Enrich, by the email asked). */

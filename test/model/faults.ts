@@ -1,4 +1,8 @@
-/** The faults a call to the fake API may meet, one drawn per request (test/model/fakeApi.ts). */
+/**
+ * The faults a call to the fake API may meet, one drawn per request (test/model/fakeApi.ts). On a
+ * key the API carried out before, a 429, a 5xx, a lost answer and a body it cannot read take effect
+ * too; the rest do not (a replay is never a 402: it returns the first answer).
+ */
 export const FAULTS = [
 	'none',
 	/** The connection drops before the API charged, or after (the answer is lost). */
@@ -16,6 +20,8 @@ export const FAULTS = [
 	'timeout',
 	/** The answer leaves out the last requested id (charging only those it gives). */
 	'omitted',
+	/** The answer leaves out the last id, which the API debited; its charge counts only those it gives. */
+	'omittedCharged',
 	/** Both at once: ids left out, and a charge that cannot be read. */
 	'omittedUnreadable',
 	/** A reported charge the contract rules out, while the API debits what the contract says. */
@@ -23,6 +29,9 @@ export const FAULTS = [
 	'negative',
 	'fraction',
 	'aboveWorst',
+	/** A 2xx whose body is not JSON, or fails the answer's schema: the API carried the call out. */
+	'notJson',
+	'badSchema',
 	/** The API debits (and reports) more than the call's worst case. */
 	'overcharge',
 	/** A replay without `Idempotent-Replayed`, and a first answer that forges it. */
@@ -30,6 +39,18 @@ export const FAULTS = [
 	'replayForged',
 ] as const;
 export type Fault = (typeof FAULTS)[number];
+
+/** The faults that take effect on a replay of a key carried out before. */
+export const REPLAY_FAULTS: ReadonlySet<Fault> = new Set<Fault>([
+	'lostBefore',
+	'lostAfter',
+	'rateLimited',
+	'unavailable',
+	'timeout',
+	'notJson',
+	'badSchema',
+	'replayWithout',
+]);
 
 /** Reported charges the contract rules out, for a call whose worst case is `worstCase`. */
 export function reportedCharge(fault: Fault, charged: number, worstCase: number): unknown {

@@ -18,8 +18,8 @@ export interface Checked {
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const debitOf = (sent: Sent[]) => sum(sent.map((x) => x.debited));
-/** No answer came back: lost on the way, or timed out. */
-const isLost = (x: Sent) => x.status === 0;
+/** No answer came back (lost on the way, or timed out) to a call that may have charged. */
+const isLost = (x: Sent) => x.status === 0 && !x.repeat;
 /** A definite answer: a 2xx, or a refusal that is not "try again" (a 429 or a 5xx is not). */
 const settles = (x: Sent) => x.status >= 200 && x.status < 500 && x.status !== 429;
 /** Lost, and its key got no definite answer later in the run (a replay that answered settles it). */

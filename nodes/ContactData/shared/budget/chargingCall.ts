@@ -28,6 +28,8 @@ export interface ChargingCall {
 	sends: number;
 	/** It asks again for units an answer left out: asked twice at most. */
 	askedAgain?: boolean;
+	/** What it charged as counted (0: refused); undefined while its worst case stays held. */
+	charge?: number;
 }
 
 export type Sent<A> = { answer: A; charged?: number } | { failure: NodeApiError; lost: boolean };
@@ -48,13 +50,17 @@ export async function sendCharging<A extends ChargeReport>(
 		});
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		const charged = budget.settle(reservation, sent, response.body, replayed);
+		call.charge = charged;
 		return { answer: response.body, charged };
 	} catch (error) {
 		// Stop pressed: the loop keeps the call as lost (it may have been carried out).
 		if (context.getExecutionCancelSignal()?.aborted) throw asNodeError(context, error, itemIndex);
 		// A refusal of a call sent before says nothing of the earlier send whose answer was lost.
 		const refused = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
-		if (refused) budget.release(reservation);
+		if (refused) {
+			budget.release(reservation);
+			call.charge = 0;
+		}
 		if (failureOf(error)?.kind === 'notSent') call.sends--; // it never reached the API
 		const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
 		return { failure: chargingFailure(context, call, error, refused), lost };

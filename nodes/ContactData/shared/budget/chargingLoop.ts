@@ -86,10 +86,17 @@ function knownCall<A extends ChargeReport>(
 	return { sent: { key, units, level, node }, body: op.bodyOf(units, level), credits, wants };
 }
 
-function newCall<A extends ChargeReport>(c: Charging<A>, units: string[], credits: number) {
+function newCall<A extends ChargeReport>(
+	c: Charging<A>,
+	units: string[],
+	credits: number,
+	askAgain = false,
+) {
 	const { op, run, context } = c;
 	const body = op.bodyOf(units, run.level);
-	const sent = { key: op.keyOf(body), units, level: run.level, node: context.getNode().id };
+	// Asked again under the first call's key, the API would replay the answer that left them out.
+	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
+	const sent = { key, units, level: run.level, node: context.getNode().id };
 	return reserved(c, { sent, body, credits, wants: units });
 }
 
@@ -225,13 +232,18 @@ async function takeAnswer<A extends ChargeReport>(
 	// An unreadable charge keeps the whole worst case held already.
 	const left =
 		charged === undefined ? worstCase : Math.min(worstCase, call.reservation.credits - charged);
-	const again = !call.askedAgain && newCall(c, missing, left);
+	const again = !call.askedAgain && newCall(c, missing, left, true);
 	if (again) {
 		again.askedAgain = true;
 		if (await send(c, again, inFlight)) budget.keepLost(again.reservation, again.sent);
-		return;
 	}
-	if (charged !== undefined) budget.holdBack(left);
+	// The answer may have charged what it left out: all but what an ask again charged for it. A lost
+	// or unreadable ask again keeps its own worst case held, which covers it; so does the first
+	// call's for units left out again.
+	const askedFor = again ? again.charge : 0;
+	if (charged !== undefined && !call.askedAgain && askedFor !== undefined)
+		budget.holdBack(Math.max(0, left - askedFor));
+	if (again) return;
 	const failure = notAnswered(c.context, call, missing);
 	for (const unit of missing) c.outcomes.set(unit, failure);
 }
