@@ -11,6 +11,7 @@ import { ContactDataPollTrigger } from '../nodes/ContactData/ContactDataPollTrig
 import { ContactDataTrigger } from '../nodes/ContactData/ContactDataTrigger.node';
 import { asToolType } from './harness/agent';
 import { readRepoJson, repoFolderEntries } from './support/files.cjs';
+import { newNodeVersion } from './support/nodeVersions.cjs';
 
 interface ExampleNode {
 	name: string;
@@ -41,10 +42,6 @@ const NODE_TYPES = new Map<string, INodeTypeDescription>(
 );
 /** n8n adds these two to every tool copy (its convertNodeToAiTool). */
 const TOOL_PARAMETERS = ['descriptionType', 'toolDescription'];
-
-/** The version n8n gives a new node of the type. */
-const newNodeVersion = ({ defaultVersion, version }: INodeTypeDescription) =>
-	defaultVersion ?? Math.max(...[version].flat());
 
 const packageNodes = examples.flatMap(({ file, workflow }) =>
 	workflow.nodes

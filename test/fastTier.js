@@ -36,6 +36,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/trigger/signature.test.ts',
 	'test/nodes/ContactData/trigger/triggerHelp.test.ts',
 	'test/nodes/importCycles.test.ts',
+	'test/pictures.test.ts',
 	'test/playground.test.ts',
 	'test/sandbox/random.test.ts',
 	'test/sizes.test.ts',
