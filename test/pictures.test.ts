@@ -53,7 +53,9 @@ function defaultsOf(node: WorkflowNode): INodeParameters {
 const nodes = PICTURED.flatMap(({ workflow, named }) =>
 	readRepoJson<{ nodes: WorkflowNode[] }>(workflow)
 		.nodes.filter((node) => node.type === 'n8n-nodes-contact-data.contactData')
-		.map((node) => [workflow, node.name, node, named[node.name as keyof typeof named]] as const),
+		.map(
+			(node) => [workflow, node.name, node, named[node.name as keyof typeof named] ?? []] as const,
+		),
 );
 
 it('finds the pictured workflows’ Contact Data nodes, and the journey opens those workflows', () => {
