@@ -42,6 +42,8 @@ export interface Reservation {
 	open: boolean;
 	/** Its key was sent before: a refusal now says nothing of that earlier send. */
 	sentBefore: boolean;
+	/** When this try first sent it, in its budget's sequence (0: its key was sent before). */
+	sentAt: number;
 	/** `takenOver`: the tally held the key's lost worst case before (the same run, or day). */
 	shares: { tally: Tally; credits: number; takenOver: boolean }[];
 }
@@ -55,6 +57,9 @@ const isCharge = (charge: unknown): charge is number =>
 export class CreditBudget {
 	creditsRemaining: number | null = null;
 	replayedHere = 0;
+	/** Calls first sent and fresh answers read by this try, in order; `creditsRemaining`'s place. */
+	private sequence = 0;
+	private balanceAt = -1;
 	/** Charges the contract rules out, as reported. */
 	readonly impossibleCharges: string[] = [];
 
@@ -127,7 +132,8 @@ export class CreditBudget {
 		for (const { tally, credits, takenOver } of shares)
 			if (takenOver) delete tally.lostWorstCases![key];
 			else tally.reserved += credits;
-		return { key, credits: worstCase, open: true, sentBefore, shares };
+		const sentAt = sentBefore ? 0 : ++this.sequence;
+		return { key, credits: worstCase, open: true, sentBefore, sentAt, shares };
 	}
 
 	/** Held for good, whatever the caps leave: ids an answer left out may have been charged. */
@@ -146,11 +152,11 @@ export class CreditBudget {
 	 */
 	settle(reservation: Reservation, call: SentCall, report: ChargeReport, replayed: boolean) {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
-		if (typeof remaining === 'number') this.creditsRemaining = remaining;
 		const lostByAnother = this.lostByAnotherRun(reservation, call.key);
 		forget(this.account, 'lost', call.key);
 		const first = this.account.settled[call.key];
 		if (first || replayed) this.replayedHere++;
+		this.takeBalance(remaining, first || replayed ? reservation.sentAt : ++this.sequence);
 		if (first) {
 			if (first.charge !== null && charge !== first.charge) this.impossible(charge);
 			this.release(reservation);
@@ -166,6 +172,16 @@ export class CreditBudget {
 			if (lostByAnother && !takenOver) tally.reserved += charge;
 			else tally.charged += charge;
 		return charge;
+	}
+
+	/**
+	 * The balance after the latest call the API carried out: a fresh answer's is now's, a replayed
+	 * one's is as of its call's first send, older than the answers read since.
+	 */
+	private takeBalance(remaining: unknown, at: number): void {
+		if (typeof remaining !== 'number' || at < this.balanceAt) return;
+		this.creditsRemaining = remaining;
+		this.balanceAt = at;
 	}
 
 	private lostByAnotherRun(reservation: Reservation, key: string): boolean {

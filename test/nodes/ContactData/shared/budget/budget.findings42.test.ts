@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import * as clock from '../../../../../nodes/ContactData/shared/client/clock';
 import { startContactApi, type ContactApi, type Respond } from '../../../../support/contactApi.cjs';
 import { hints, idItems, unlockParameters } from '../../setup';
 import { contactIds, runOn, textOf } from './findings';
@@ -13,6 +14,9 @@ afterEach(async () => {
 	await api?.close();
 	api = undefined;
 });
+// The transport's waits between attempts take no real time.
+beforeAll(() => (clock.timeScale.waits = 0));
+afterAll(() => (clock.timeScale.waits = 1));
 
 const retryOnFail = { maxTries: 2, waitBetweenTries: 1 };
 
@@ -35,4 +39,48 @@ it('defect 1: after an overcharge, Retry On Fail sends no further call and tells
 	expect(api.calls.map(({ body }) => body.ids?.length)).toEqual([100]);
 	const told = [textOf(result.error), ...hints(result)].join(' ');
 	expect(told).toMatch(/impossible charge \(credits_charged: 105\)/);
+});
+
+describe('defect 2: credits_remaining is the balance after the latest call the API carried out', () => {
+	/**
+	 * The model, with a 503 to the five attempts of the `lost`th call: carried out (charged) by the
+	 * first, or by none, so that the call sent once more at the end of the run is charged then.
+	 */
+	const lostAnswerOf = (lost: number, carriedOut: boolean): Respond => {
+		const keys: string[] = [];
+		return (call, model) => {
+			if (!keys.includes(call.key)) keys.push(call.key);
+			const sends = api!.calls.filter(({ key }) => key === call.key).length;
+			const answer = carriedOut || sends > 5 ? model() : undefined;
+			if (keys.indexOf(call.key) === lost - 1 && sends <= 5)
+				return { status: 503, body: { error: { code: 'unavailable', message: 'Try again' } } };
+			return answer ?? model();
+		};
+	};
+	const remainingOf = async (lost: number, carriedOut = true) => {
+		api = await startContactApi({ respond: lostAnswerOf(lost, carriedOut) });
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 200 }),
+			inputItems: idItems(contactIds('s', 200)),
+		});
+		expect(result.error).toBeUndefined();
+		// The lost call was sent once more at the end of the run: its first answer replayed.
+		const sends = api.calls.map(({ key }) => key);
+		expect(sends.filter((key) => key === sends.at(-1))).toHaveLength(6);
+		expect(api.debited()).toBe(200);
+		return new Set(result.items.map(({ json }) => json.credits_remaining));
+	};
+
+	it('defect 2: call 1 lost, call 2 answered, call 1 replayed: the balance after call 2', async () => {
+		// Before: every item said 9,900 (the replayed answer of call 1) while the balance was 9,800.
+		expect(await remainingOf(1)).toEqual(new Set([api!.calls[0].account.balance]));
+	});
+
+	it('call 1 answered, call 2 lost, call 2 replayed: the balance after call 2', async () => {
+		expect(await remainingOf(2)).toEqual(new Set([api!.calls[0].account.balance]));
+	});
+
+	it('call 1 not carried out, call 2 answered, call 1 carried out at the end: the balance after it', async () => {
+		expect(await remainingOf(1, false)).toEqual(new Set([api!.calls[0].account.balance]));
+	});
 });
