@@ -122,15 +122,25 @@ function capsOverTimeOf(context: IExecuteFunctions): () => Cap[] {
 		}));
 }
 
-/** Who used what a cap counted before this run, and how to get past it (a model reads the message). */
+/** Who used what a cap counted before this run, and the wait that gets past it, if any. */
 const CAP_WORDS = {
-	left_today: ['Earlier runs and calls of this node today', 'wait for the next day (UTC), or '],
-	left_in_session: ['Earlier calls of this MCP session', 'or '],
+	left_today: ['Earlier runs and calls of this node today', 'wait for the next day (UTC)'],
+	left_in_session: ['Earlier calls of this MCP session', ''],
 	none: ['Earlier tool calls of this execution', ''],
 	retries: ['Earlier tries of this node run (Retry On Fail)', ''],
 };
 
-/** Stop Before Spending: a refusal when the run's worst case may not fit. */
+/** "a, b, or c". */
+const anyOf = (choices: string[]): string =>
+	choices.length < 2
+		? choices.join('')
+		: `${choices.slice(0, -1).join(', ')}, or ${choices.at(-1)}`;
+
+/**
+ * Stop Before Spending: a refusal when the run's worst case may not fit. A model reads only an
+ * error's message, so a tool's holds every remedy; on the canvas the message is what happened and
+ * the first remedy, and the description the rest.
+ */
 export function stopBeforeSpending(
 	context: IExecuteFunctions,
 	run: ChargingRun,
@@ -141,23 +151,42 @@ export function stopBeforeSpending(
 	if (run.policy !== 'stop' || worstCase <= budget.headroom) return undefined;
 	const cap = budget.tightest;
 	const usedBefore = cap.tally.charged + cap.tally.reserved;
-	const left = usedBefore > 0 ? ` with ${plural(budget.headroom, 'credit')} left` : '';
 	const [who, wait] = CAP_WORDS[cap.leftField ?? (budget.shared ? 'none' : 'retries')];
-	const setWhatFits = `set When Max Credits Is Reached to ${whatFits}`;
-	const raiseTo = `${cap.label} to ${worstCase + usedBefore}`;
-	const remedy = `Ask for fewer contacts, ${wait}raise ${raiseTo}${cap.leftField ? '' : `, or ${setWhatFits}`}`;
+	const raise = `raise ${cap.label} to ${worstCase + usedBefore}`;
+	const setWhatFits = cap.leftField ? '' : `set When Max Credits Is Reached to ${whatFits}`;
+	const fewer = 'ask for fewer contacts';
+	const used = usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}.` : '';
+	const passesOn =
+		setWhatFits && `${whatFits} spends up to the budget and passes the rest through.`;
+	const cost = `could cost up to ${plural(worstCase, 'credit')}`;
+	if (runsAsTool(context)) {
+		const left = usedBefore > 0 ? ` with ${plural(budget.headroom, 'credit')} left` : '';
+		const remedy = anyOf([fewer, wait, raise, setWhatFits].filter(Boolean));
+		return refusal(
+			context,
+			`${cap.label} of ${cap.max} is not enough: ${what} ${cost}${left}. ${nothingSent(budget)} ${capitalized(remedy)}.`,
+			// The description adds what the message does not say.
+			sentences(used, passesOn),
+		);
+	}
+	const left = usedBefore > 0 ? ` (${budget.headroom} left)` : '';
+	const more = budget.run.charged + budget.run.reserved === 0 ? '' : 'more ';
+	const others = anyOf([fewer, wait, setWhatFits].filter(Boolean));
 	return refusal(
 		context,
-		`${cap.label} of ${cap.max} is not enough: ${what} could cost up to ${plural(worstCase, 'credit')}${left}. ${nothingSent(budget)} ${remedy}.`,
-		// The remedy is the message's (a model reads only that): the description adds what it does not say.
-		[
-			usedBefore > 0 ? `${who} already used ${usedBefore} of the ${cap.max}.` : '',
-			cap.leftField ? '' : `${whatFits} spends up to the budget and passes the rest through.`,
-		]
-			.filter(Boolean)
-			.join(' '),
+		`${cap.label} of ${cap.max} is not enough for up to ${plural(worstCase, 'credit')}${left}, so nothing ${more}was sent. ${capitalized(raise)}.`,
+		sentences(
+			`${capitalized(what)} ${cost}.`,
+			more ? `This run's earlier tries: ${moneyText(budget)}.` : 'Nothing was charged.',
+			used,
+			`You can also ${others}.`,
+			passesOn,
+		),
 	);
 }
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+const sentences = (...texts: string[]) => texts.filter(Boolean).join(' ');
 
 /** Before a try sends anything: what the run's earlier tries (Retry On Fail) charged, if any. */
 function nothingSent(budget: CreditBudget): string {
@@ -179,10 +208,18 @@ export function budgetReached(
 ) {
 	if (run.policy !== 'stop' || notSent === 0) return undefined;
 	const { label, max } = run.budget.tightest;
-	const runAgain = `Raise ${label} and run again: contacts already unlocked come back free`;
+	const notSentText = `${plural(notSent, unit)} not sent`;
+	const free = 'contacts already unlocked come back free';
+	if (runsAsTool(context))
+		return refusal(
+			context,
+			`${label} of ${max} reached: ${moneyText(run.budget)}; ${notSentText}. Raise ${label} and run again: ${free}.`,
+		);
+	const charged = plural(run.budget.run.charged, 'credit');
 	return refusal(
 		context,
-		`${label} of ${max} reached: ${moneyText(run.budget)}; ${plural(notSent, unit)} not sent. ${runAgain}.`,
+		`${label} of ${max} reached: ${charged} charged; ${notSentText}. Raise ${label} and run again.`,
+		`This run: ${moneyText(run.budget)}. Run again: ${free}.`,
 	);
 }
 
@@ -240,7 +277,7 @@ export function finishRun(
 }
 
 /** The error that ends a run says what the run charged, unless it already does (a refusal). */
-function withMoney(
+export function withMoney(
 	context: IExecuteFunctions,
 	failure: ReturnType<typeof asNodeError>,
 	itemIndex: number,

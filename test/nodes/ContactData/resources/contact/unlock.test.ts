@@ -118,9 +118,8 @@ describe('Max Credits budget', () => {
 			inputItems: asItems(idsOf(20)),
 		});
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(
-			/Max Credits of 10 is not enough.*Nothing was sent and nothing was charged/,
-		);
+		expect(result.error?.message).toMatch(/^Max Credits of 10 is not enough.*nothing was sent/);
+		expect(result.error?.description).toMatch(/Nothing was charged/);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();
 		expect(stats.credits_charged).toBe(0);
@@ -132,7 +131,10 @@ describe('Max Credits budget', () => {
 			inputItems: asItems(idsOf(60)),
 		});
 		expect(result.error?.message).toMatch(
-			/Max Credits of 100 is not enough: unlocking 60 contacts at premium level could cost up to 120/,
+			/^Max Credits of 100 is not enough for up to 120 credits/,
+		);
+		expect(result.error?.description).toMatch(
+			/^Unlocking 60 contacts at premium level could cost up to 120 credits/,
 		);
 		expect((await keyStats(sandbox)).credits_charged).toBe(0);
 	});
@@ -143,7 +145,10 @@ describe('Max Credits budget', () => {
 			inputItems: asItems(idsOf(250)),
 		});
 		expect(result.error?.message).toMatch(
-			/Max Credits of 220 is not enough: unlocking 250 contacts at basic level could cost up to 250/,
+			/^Max Credits of 220 is not enough for up to 250 credits/,
+		);
+		expect(result.error?.description).toMatch(
+			/^Unlocking 250 contacts at basic level could cost up to 250 credits/,
 		);
 		const stats = await keyStats(sandbox);
 		expect(stats.requests['POST /v1/unlock']).toBeUndefined();

@@ -308,10 +308,13 @@ describe('When Max Credits Is Reached', () => {
 			inputItems: asItems(idsOf(20)),
 		});
 		expect(result.error?.name).toBe('NodeOperationError');
-		expect(result.error?.message).toMatch(
-			/Max Credits of 10 is not enough: unlocking 20 contacts at basic level could cost up to 20 credits\. Nothing was sent and nothing was charged/,
+		// On the canvas: what happened and the first remedy; the rest below it (issue 44).
+		expect(result.error?.message).toBe(
+			'Max Credits of 10 is not enough for up to 20 credits, so nothing was sent. Raise Max Credits to 20.',
 		);
-		expect(result.error?.description).toMatch(/Unlock What Fits/);
+		expect(result.error?.description).toBe(
+			'Unlocking 20 contacts at basic level could cost up to 20 credits. Nothing was charged. You can also ask for fewer contacts, or set When Max Credits Is Reached to Unlock What Fits. Unlock What Fits spends up to the budget and passes the rest through.',
+		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
 
@@ -322,7 +325,7 @@ describe('When Max Credits Is Reached', () => {
 			continueOnFail: true,
 		});
 		expect(result.items).toHaveLength(250);
-		expect(result.items.every((item) => /Nothing was sent/.test(String(item.json.error)))).toBe(
+		expect(result.items.every((item) => /nothing was sent/.test(String(item.json.error)))).toBe(
 			true,
 		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
@@ -363,8 +366,11 @@ describe('When Max Credits Is Reached', () => {
 			parameters: enrich({ maxCredits: 4 }),
 			inputItems: people.slice(0, 12).map(({ email }) => ({ json: { email } })),
 		});
-		expect(result.error?.message).toMatch(
-			/Max Credits of 4 is not enough: enriching 12 items at basic level could cost up to 12 credits\. Nothing was sent and nothing was charged/,
+		expect(result.error?.message).toBe(
+			'Max Credits of 4 is not enough for up to 12 credits, so nothing was sent. Raise Max Credits to 12.',
+		);
+		expect(result.error?.description).toMatch(
+			/^Enriching 12 items at basic level could cost up to 12 credits\. Nothing was charged\./,
 		);
 		expect((await sandbox.admin.stats()).requests_total).toBe(0);
 	});
