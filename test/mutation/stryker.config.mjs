@@ -1,0 +1,40 @@
+// Mutation testing of the paid path (`npm run mutate`, outside `npm test`): StrykerJS changes the
+// credit policy and the two charging operations one small edit at a time, and the lean test set of
+// jest.config.js must fail on each. Run from the repository root; Stryker's own flags pass through
+// (`npm run mutate -- --mutate nodes/ContactData/shared/budget/ledger.ts`).
+
+// The model's scenarios, pinned: the same mutants die by the same scenarios on every run.
+process.env.MODEL_SEED = '37';
+process.env.MODEL_RUNS = '100';
+process.env.MODEL_NO_SHRINK = '1';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+	mutate: [
+		'nodes/ContactData/shared/budget/*.ts',
+		'nodes/ContactData/resources/contact/unlock.ts',
+		'nodes/ContactData/resources/contact/enrich.ts',
+	],
+	testRunner: 'jest',
+	// Every listed file runs in the initial run: jest's related-tests search misses the engine tests.
+	jest: {
+		projectType: 'custom',
+		configFile: 'test/mutation/jest.config.js',
+		enableFindRelatedTests: false,
+	},
+	coverageAnalysis: 'perTest',
+	// Mutants in module-level constants run for every test; the tests that load them still judge them
+	// through their uses in functions.
+	ignoreStatic: true,
+	checkers: ['typescript'],
+	tsconfigFile: 'tsconfig.json',
+	concurrency: 2,
+	// A mutant's time limit: 1.5 times its tests' time in the initial run, and 10 s for a busy host.
+	timeoutMS: 10_000,
+	reporters: ['progress', 'clear-text', 'html', 'json'],
+	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	tempDirName: '.stryker-tmp',
+	ignorePatterns: ['build', 'dist', 'coverage', 'reports', 'bench/tmp', '.n8n-test', '*.tgz'],
+	cleanTempDir: 'always',
+};
