@@ -81,15 +81,19 @@ const OTHER_NAMED_FILTERS: INodeProperties[] = [
 
 export const OTHER_FILTERS_LABEL = 'Other Filters by API Name';
 
-/** 2.2's way to the API's further filters: by name, a value read as the named filters read theirs. */
+/**
+ * 2.2's way to the API's further filters: by name, a value read as the named filters read theirs.
+ * n8n shows a fixedCollection as a label with a tooltip, never its hint: the guidance is its Name
+ * field's hint, and its button names what it adds (the Filters section's button is "Add Filter").
+ */
 const OTHER_FILTERS: INodeProperties = {
 	displayName: OTHER_FILTERS_LABEL,
 	name: 'otherFilters',
 	type: 'fixedCollection',
-	placeholder: 'Add Filter',
+	placeholder: 'Add Filter by API Name',
 	typeOptions: { multipleValues: true },
 	default: {},
-	hint: 'The API has 270+ filters besides those above: give one by its name as the Contact Data API reference lists it',
+	description: 'Any of the API’s 270+ further filters, by its name',
 	options: [
 		{
 			displayName: 'Filter',
@@ -101,7 +105,8 @@ const OTHER_FILTERS: INodeProperties = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. revenue_range',
-					description: 'The filter’s name as the Contact Data API reference lists it',
+					hint: 'The API has 270+ filters besides those above: give one by its name as the Contact Data API reference lists it',
+					description: 'The filter’s name in the API',
 				},
 				{
 					displayName: 'Value',

@@ -28,7 +28,9 @@ export function toEventTypes<T extends string>(
 	return offered.filter((type) => given.includes(type));
 }
 
+/** n8n never shows a fixedCollection's hint: a hint goes under each saved list picked. */
 export function savedListsToWatch(description: string, hint?: string): INodeProperties {
+	const picker = savedListPicker('savedList');
 	return {
 		displayName: 'Saved Lists to Watch',
 		name: 'lists',
@@ -37,12 +39,11 @@ export function savedListsToWatch(description: string, hint?: string): INodeProp
 		default: {},
 		typeOptions: { multipleValues: true },
 		description,
-		...(hint !== undefined && { hint }),
 		options: [
 			{
 				displayName: 'Saved List',
 				name: 'list',
-				values: [savedListPicker('savedList')],
+				values: [hint === undefined ? picker : { ...picker, hint }],
 			},
 		],
 	};

@@ -5,6 +5,12 @@
 import { NodeHelpers, type INodeProperties } from 'n8n-workflow';
 
 import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
+import { ContactDataPollTrigger } from '../../../../../nodes/ContactData/ContactDataPollTrigger.node';
+import { ContactDataTrigger } from '../../../../../nodes/ContactData/ContactDataTrigger.node';
+
+/** The Other Filters guidance, where the browser journey looks for it on both lines. */
+const OTHER_FILTERS_GUIDANCE =
+	'The API has 270+ filters besides those above: give one by its name as the Contact Data API reference lists it';
 
 const description = new ContactData().description;
 
@@ -48,12 +54,66 @@ it.each([
 			displayName: 'Other Filters by API Name',
 			type: 'fixedCollection',
 		});
-		expect(other?.hint).toMatch(/by its name as the Contact Data API reference lists it/);
+		// n8n shows a fixedCollection as a label with a tooltip, never its hint: the guidance is the
+		// hint of its Name field, shown under each filter by name (issue 44, finding 2).
+		expect(other?.hint).toBeUndefined();
+		const [entry] = other?.options as Array<{ values: INodeProperties[] }>;
+		expect(entry.values.find(({ name }) => name === 'name')?.hint).toBe(OTHER_FILTERS_GUIDANCE);
 		// Every filter version 2.1 names is still there, beside it.
 		const before = shownIn(2.1, values).find(({ name }) => name === 'filters');
 		const named = (before?.options as INodeProperties[]).map(({ name }) => name);
 		expect(options.map(({ name }) => name)).toEqual(expect.arrayContaining(named));
 		// No JSON to type: no text names it, no placeholder shows it.
 		expect(JSON.stringify(sections)).not.toMatch(/JSON|e\.g\. [[{]/);
+	},
+);
+
+type Entry = INodeProperties | { name: string; values: INodeProperties[] };
+
+/** Every parameter under these, nested ones included (a fixedCollection's fields, a collection's). */
+function nestedIn(properties: Entry[]): INodeProperties[] {
+	return properties.flatMap((entry) => {
+		if (!('type' in entry)) return nestedIn(entry.values);
+		const inner = (entry.options ?? []).filter(
+			(option): option is Entry =>
+				typeof option === 'object' && ('type' in option || 'values' in option),
+		);
+		return [entry, ...nestedIn(inner)];
+	});
+}
+
+const isButtonOwner = ({ type }: INodeProperties) =>
+	type === 'collection' || type === 'fixedCollection';
+
+it('no collection or fixedCollection has a hint: n8n never shows it', () => {
+	const nodes = [new ContactData(), new ContactDataTrigger(), new ContactDataPollTrigger()];
+	const owners = nodes.flatMap((node) =>
+		nestedIn(node.description.properties).filter(isButtonOwner),
+	);
+	expect(owners.length).toBeGreaterThan(5);
+	expect(owners.filter(({ hint }) => hint !== undefined).map(({ name }) => name)).toEqual([]);
+});
+
+it.each([1, 2, 2.1, 2.2])(
+	'version %s: no two buttons of one panel have the same label',
+	(typeVersion) => {
+		const operations = description.properties
+			.filter(({ name }) => name === 'operation')
+			.flatMap((property) =>
+				(property.options as Array<{ value: string }>).map(({ value }) => ({
+					resource: property.displayOptions!.show!.resource![0] as string,
+					operation: value,
+				})),
+			);
+		expect(operations.length).toBeGreaterThanOrEqual(12);
+		const repeated = operations.flatMap((values) => {
+			const buttons = nestedIn(shownIn(typeVersion, values))
+				.filter(isButtonOwner)
+				.map(({ placeholder }) => placeholder ?? '');
+			return buttons
+				.filter((label, index) => buttons.indexOf(label) !== index)
+				.map((label) => `${values.resource} → ${values.operation}: ${label}`);
+		});
+		expect(repeated).toEqual([]);
 	},
 );
