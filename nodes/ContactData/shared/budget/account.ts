@@ -23,6 +23,8 @@ export interface SentCall {
 /** A call whose answer stayed lost: it may have been charged up to `credits`, still held. */
 export interface LostCall extends SentCall {
 	credits: number;
+	/** The day (UTC) it was sent, counted in: replayed on a later day, it counts in none of its caps. */
+	day?: string;
 }
 
 /** A call the API answered, with the charge its key settled (null: the charge was unreadable). */

@@ -22,6 +22,8 @@ export interface Tally {
 	lostWorstCases?: Record<string, number>;
 	/** A run's: a charge above its call's worst case, as reported; no charging call follows. */
 	overcharge?: number;
+	/** A day's: its UTC day. */
+	day?: string;
 }
 
 export const newTally = (): Tally => ({ charged: 0, reserved: 0 });
@@ -153,6 +155,7 @@ export class CreditBudget {
 	settle(reservation: Reservation, call: SentCall, report: ChargeReport, replayed: boolean) {
 		const { credits_charged: charge, credits_remaining: remaining } = report;
 		const lostByAnother = this.lostByAnotherRun(reservation, call.key);
+		const lostOn = replayed ? this.account.lost[call.key]?.day : undefined;
 		forget(this.account, 'lost', call.key);
 		const first = this.account.settled[call.key];
 		if (first || replayed) this.replayedHere++;
@@ -169,7 +172,9 @@ export class CreditBudget {
 		// A call another run lost may have been charged then: where that run's words did not reach
 		// (this run, a new day), the charge is held back, not told as this run's.
 		for (const { tally, takenOver } of reservation.shares)
-			if (lostByAnother && !takenOver) tally.reserved += charge;
+			if (lostOn && tally.day && lostOn < tally.day)
+				continue; // carried out on the day it was sent
+			else if (lostByAnother && !takenOver) tally.reserved += charge;
 			else tally.charged += charge;
 		return charge;
 	}
@@ -199,7 +204,9 @@ export class CreditBudget {
 		reservation.open = false;
 		for (const { tally, credits } of reservation.shares)
 			if (credits > 0) (tally.lostWorstCases ??= {})[call.key] = credits;
-		remember(this.account, 'lost', call.key, { ...call, credits: reservation.credits });
+		const { credits, shares } = reservation;
+		const day = shares.find(({ tally }) => tally.day)?.tally.day;
+		remember(this.account, 'lost', call.key, { ...call, credits, ...(day && { day }) });
 	}
 
 	/** Frees a reservation: the call was refused (nothing charged), or its charge is counted. */
@@ -249,7 +256,7 @@ export function tallyOf(
 	const latest = latestDays.get(store);
 	if (day && latest && latest > day) day = latest;
 	const key = 'session' in over ? `session|${node}|${over.session}` : `day|${day}|${node}`;
-	const tally = store.get(key) ?? { charged: 0, reserved: 0 };
+	const tally = store.get(key) ?? { charged: 0, reserved: 0, ...(day && { day }) };
 	store.delete(key); // used last, so dropped last
 	store.set(key, tally);
 	if (day) latestDays.set(store, day);

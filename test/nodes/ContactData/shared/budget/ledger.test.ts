@@ -341,6 +341,17 @@ describe('caps over time (a fake clock)', () => {
 		expect([retry.headroom, run.charged, run.reserved]).toEqual([50, 50, 0]);
 	});
 
+	it('a lost call replayed after midnight was carried out the day it was sent: the new day counts none of it', () => {
+		const [account, run, clock] = [accountOf({}), newTally(), { now: NOON }];
+		const overTime = dayCapOn(100, clock);
+		lose(budgetOf(1000, { account, run, overTime }), 50, 'lost');
+		clock.now += DAY;
+		const retry = budgetOf(1000, { account, run, overTime });
+		expect(charge(retry, 50, 'lost', 50, true)).toBe(50);
+		expect(retry.caps[1].tally).toMatchObject({ charged: 0, reserved: 0 });
+		expect([retry.headroom, run.charged, run.reserved]).toEqual([100, 50, 0]);
+	});
+
 	it('a lost call is not sent again into a new day whose cap has no room for its worst case', () => {
 		// Its worst case was held in the day before, not this one: sent now, the API may charge it today.
 		const [account, clock] = [accountOf({}), { now: NOON }];
@@ -360,7 +371,7 @@ describe('caps over time (a fake clock)', () => {
 		expect(reserved.map(({ credits }) => credits)).toEqual([10, 10, 5, 0, 0, 0, 0, 0, 0, 0]);
 		expect(runs[2].tightest.label).toBe('Max Credits per Day');
 		reserved.forEach((reservation, at) => settle(runs[at], reservation, reservation.credits));
-		expect(day).toEqual({ charged: 25, reserved: 0 });
+		expect(day).toEqual({ charged: 25, reserved: 0, day: '2026-11-25' });
 		expect(budgetOf(10, { overTime }).headroom).toBe(0);
 	});
 });
