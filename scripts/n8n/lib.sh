@@ -44,27 +44,31 @@ ensure_chromium() {
 editor_url() { echo "http://localhost:$1"; }
 
 # browser_journey <screenshot folder>: imports the workflows the journey opens (the search → unlock example as
-# shipped, a variant of it that goes over Max Credits, the job change alert, the AI agent, the drag-a-field
+# shipped, a variant of it that goes over Max Credits, one with a filter by API name, the job change alert, the AI agent, the drag-a-field
 # workflow) and runs the journey in headless Chromium with Node 24 (after bring_up), from the editor's URL as
 # `npm start` prints it. The sandbox is reset first, so the journey's runs are first runs, as a new user's are
 # (and its pictures show what a first run costs). Its screenshots go to the folder. With JOURNEY_VIDEO=<folder>
 # it records the demo video there, the alert published so it can fire.
 browser_journey() {
-  local shots="$1" crm over alert agent drag
+  local shots="$1" crm over other alert agent drag
   mkdir -p "$shots"
   sandbox_admin -X POST "$SANDBOX_URL/_sandbox/reset" >/dev/null || return 1
   crm="$(n8n_import_workflow examples/search-unlock-upsert-crm.json)" &&
     over="$(n8n_import_workflow examples/search-unlock-upsert-crm.json '.name = "Browser check: over budget"
       | .nodes |= map(if .name == "Search VPs of Engineering" then .parameters.filters.country = "DE" else . end
         | if .name == "Unlock within 25 credits" then .parameters.maxCredits = 5 else . end)')" &&
+    other="$(n8n_import_workflow examples/search-unlock-upsert-crm.json '.name = "Browser check: a filter by API name"
+      | .nodes |= map(if .name == "Search VPs of Engineering"
+        then .parameters.filters.otherFilters = {filter: [{name: "revenue_range", value: "10m-50m, 50m-100m"}]} else . end)')" &&
     alert="$(n8n_import_workflow examples/job-change-alert.json)" &&
     agent="$(n8n_import_workflow examples/ai-agent-prospecting.json)" &&
     drag="$(n8n_import_workflow test/e2e/workflows/drag-field.json)" || return 1
   if [ -n "${JOURNEY_VIDEO:-}" ]; then mkdir -p "$JOURNEY_VIDEO" && n8n_activate "$alert" || return 1; fi
   SANDBOX_URL="$SANDBOX_URL" SANDBOX_KEY="$SANDBOX_KEY" node "$N8N_LIB_DIR/journey.mjs" \
     "$(editor_url "$N8N_PORT")" "$OWNER_EMAIL" "$OWNER_PASSWORD" \
-    "$(jq -nc --arg crm "$crm" --arg over "$over" --arg alert "$alert" --arg agent "$agent" --arg drag "$drag" \
-      '{crm: $crm, overBudget: $over, alert: $alert, agent: $agent, drag: $drag}')" "$shots"
+    "$(jq -nc --arg crm "$crm" --arg over "$over" --arg other "$other" --arg alert "$alert" --arg agent "$agent" \
+      --arg drag "$drag" '{crm: $crm, overBudget: $over, otherFilter: $other, alert: $alert, agent: $agent, drag: $drag}')" \
+    "$shots"
 }
 
 # bring_up <work folder> <n8n port> <runner broker port> <sandbox port> [SANDBOX_…=value…]
