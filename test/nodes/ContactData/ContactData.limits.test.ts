@@ -39,7 +39,9 @@ describe('Limit', () => {
 		['={{ NaN }}', 'NaN'],
 	])('%s is refused in words', async (limit, shown) => {
 		const message = await refusedBeforeSending({ resource: 'contact', operation: 'search', limit });
-		expect(message).toBe(`Limit: ${shown} is not a whole number of 1 or more`);
+		expect(message).toBe(
+			`Limit: ${shown} is not a whole number; type a whole number of 1 or more, e.g. 100`,
+		);
 	});
 
 	it('Get Many lists: Infinity is refused in words too', async () => {
@@ -48,7 +50,9 @@ describe('Limit', () => {
 			operation: 'getMany',
 			limit: '={{ Infinity }}',
 		});
-		expect(message).toBe('Limit: Infinity is not a whole number of 1 or more');
+		expect(message).toBe(
+			'Limit: Infinity is not a whole number; type a whole number of 1 or more, e.g. 100',
+		);
 	});
 });
 

@@ -18,7 +18,7 @@ import { contactIdsReader, readEveryItemFirst } from '../../shared/items/perItem
 import { editorFieldNames } from '../../shared/parameters/fieldNames';
 import { CONTACT_ID, contactIdParameters } from '../../shared/parameters/perItemParameters';
 import { apiRequest } from '../../shared/client/transport';
-import { checkBody, refused, textOf } from '../../shared/parameters/values';
+import { CONTACT_ID_EXAMPLE, checkBody, refused, textOf } from '../../shared/parameters/values';
 import { BEFORE_VERSION_2_2, fromVersion2_2, shownWhen } from '../../shared/parameters/versions';
 
 const showFor = { show: { resource: ['credits'], operation: ['fileRefundClaim'] } };
@@ -80,8 +80,8 @@ function contactIdReader(context: IExecuteFunctions, items: INodeExecutionData[]
 		const ids = idsOf(itemIndex);
 		if (ids.length === 1) return ids[0];
 		const problem = `has ${ids.length} contact IDs: a claim is for one contact`;
-		const hint = 'File one claim per contact: give each its own input item.';
-		throw refused({ context, itemIndex }, 'Contact ID Field', ids, problem, hint);
+		const expected = `give each contact its own item, e.g. {"id": "${CONTACT_ID_EXAMPLE}"}`;
+		throw refused({ context, itemIndex }, 'Contact ID Field', ids, problem, expected);
 	};
 }
 

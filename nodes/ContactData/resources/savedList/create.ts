@@ -59,7 +59,7 @@ function nameOf(context: IExecuteFunctions, itemIndex: number): string {
 	const name = textOf(where, 'Name', value);
 	if (name !== '' && name.length <= LIMITS.listNameMaxLength) return name;
 	const problem = `is not a list name of 1 to ${LIMITS.listNameMaxLength} characters`;
-	throw refused(where, 'Name', value, problem);
+	throw refused(where, 'Name', value, problem, 'type a name for the list, e.g. Series A CTOs');
 }
 
 async function createList(

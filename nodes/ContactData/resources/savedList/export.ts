@@ -173,8 +173,8 @@ function binaryPropertyNameOf(context: IExecuteFunctions, itemIndex: number): st
 	const value: unknown = context.getNodeParameter('binaryPropertyName', itemIndex, 'data');
 	const name = textOf(where, 'Put Output File in Field', value);
 	if (name !== '') return name;
-	const hint = 'Give a name to attach the file under, e.g. data.';
-	throw refused(where, 'Put Output File in Field', value, 'is not a field name', hint);
+	const expected = 'type a name to attach the file under, e.g. data';
+	throw refused(where, 'Put Output File in Field', value, 'is not a field name', expected);
 }
 
 const MIME_TYPES: Record<ExportFormat, string> = { csv: 'text/csv', json: 'application/json' };

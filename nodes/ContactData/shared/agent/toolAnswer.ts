@@ -70,7 +70,7 @@ function outputShapeOf(context: IExecuteFunctions): Shape {
 			'Fields',
 			fields,
 			'is not a list of contact fields',
-			'Pick the fields from the list.',
+			`pick the fields from the list, e.g. ${SELECTABLE_FIELDS[0].value}`,
 		);
 	const keys = ['id', ...(fields as string[])];
 	return (json) => pick(json, keys);

@@ -72,12 +72,13 @@ function fieldNameOf(
 ): string {
 	const value = context.getNodeParameter(name, 0, fallback);
 	if (typeof value === 'string' && (value.trim() !== '' || !required)) return value.trim();
+	const expected = `type the name of a field of the input items, e.g. ${String(fallback || 'id')}`;
 	throw refused(
 		{ context, itemIndex: 0 },
 		displayName,
 		value,
 		'is not the name of a field',
-		'Give the name of a field of the input items, such as id.',
+		expected,
 	);
 }
 
@@ -102,8 +103,14 @@ export function contactIdsReader(
 			? `The item has the fields ${keys.slice(0, 12).join(', ')}${keys.length > 12 ? ', …' : ''}.`
 			: 'The item is empty.';
 		const problem = 'is not a field of the input item';
-		throw refused(where, 'Contact ID Field', field, problem, `${has} ${advice}`);
+		const expected = `type the field that holds the ID, e.g. ${fieldLike(keys, /id$/i, 'id')}`;
+		throw refused(where, 'Contact ID Field', field, problem, expected, `${has} ${advice}`);
 	};
+}
+
+/** An example field name for an error: the item's own that looks right, else `fallback`. */
+function fieldLike(keys: string[], looksRight: RegExp, fallback: string): string {
+	return keys.find((key) => looksRight.test(key)) ?? fallback;
 }
 
 export interface Person {
@@ -135,13 +142,14 @@ export function personReader(
 		const found = [email, linkedinUrl]
 			.filter(({ field }) => field)
 			.map(({ field, read }) => `"${field}": ${showValue(read(itemIndex).value)}`);
-		const keys = Object.keys(items[itemIndex].json).slice(0, 12).join(', ');
+		const keys = Object.keys(items[itemIndex].json);
+		const example = fieldLike(keys, /mail|linkedin/i, 'work_email');
 		throw new OperationError(
 			context,
-			`${names.email} and ${names.linkedin_url}: the input item has neither an email nor a LinkedIn URL (${found.join(', ')})`,
+			`${names.email} and ${names.linkedin_url}: the item has a value at neither; type the field that holds one, e.g. ${example}`,
 			{
 				itemIndex,
-				description: `Enrich needs one of them. The item has the fields ${keys || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
+				description: `Enrich needs an email or a LinkedIn URL; the item has ${found.join(', ')}, and the fields ${keys.slice(0, 12).join(', ') || '(none)'}. Set Email Field or LinkedIn URL Field to the item's field, or ${orExpressions}. Nothing was sent.`,
 			},
 		);
 	};

@@ -10,6 +10,9 @@ import {
 } from '../client/contract';
 import { refused, tooLongForAnId, wholeNumber, type Choice } from './values';
 
+/** An example of a saved list ID, as the service writes them. */
+const LIST_ID_EXAMPLE = `${ID_PREFIXES.list}4f9c2a7d1b3e8f60`;
+
 /** The one saved-list picker of every node (the triggers' Saved Lists to Watch hold one each). */
 export function savedListPicker(
 	name: string,
@@ -34,7 +37,7 @@ export function savedListPicker(
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: `e.g. ${ID_PREFIXES.list}4f9c2a7d1b3e8f60`,
+				placeholder: `e.g. ${LIST_ID_EXAMPLE}`,
 				validation: [
 					{
 						type: 'regex',
@@ -63,16 +66,19 @@ export const SAVED_LIST_PARAMETER = savedListPicker('listId', {
 export function savedListIdOf(context: IExecuteFunctions, itemIndex: number): string {
 	const value: unknown = context.getNodeParameter('listId', itemIndex, '', { extractValue: true });
 	const id = typeof value === 'string' ? value.trim() : '';
+	const expected = `pick the list, or type its ID, e.g. ${LIST_ID_EXAMPLE}`;
+	const whereFrom = `A list ID is ${ID_PREFIXES.list} followed by letters, digits, _ or -: the id field of Saved List → Get Many.`;
 	if (id.length > LIMITS.idMaxLength) {
-		throw refused({ context, itemIndex }, 'Saved List', value, tooLongForAnId);
+		throw refused({ context, itemIndex }, 'Saved List', value, tooLongForAnId, expected, whereFrom);
 	}
 	if (LIST_ID_PATTERN.test(id)) return id;
 	throw refused(
 		{ context, itemIndex },
 		'Saved List',
 		value,
-		`is not a saved list ID (${ID_PREFIXES.list} followed by letters, digits, _ or -)`,
-		'Pick the list from the list, or give its ID (the id field of Saved List → Get Many).',
+		'is not a saved list ID',
+		expected,
+		whereFrom,
 	);
 }
 
@@ -110,7 +116,8 @@ export function booleanParameter(
 	if (typeof value === 'boolean') return value;
 	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return text === 'true';
-	throw refused({ context, itemIndex }, displayName, value, 'is not true or false');
+	const expected = 'type true or false, e.g. {{ $json.active === "yes" }}';
+	throw refused({ context, itemIndex }, displayName, value, 'is not true or false', expected);
 }
 
 export function optionParameter<T extends string>(
@@ -125,7 +132,16 @@ export function optionParameter<T extends string>(
 	const found = choices.find((choice) => choice.value === value);
 	if (found) return found.value as T;
 	const listed = choices.map((choice) => `${choice.name} (${choice.value})`).join(', ');
-	throw refused({ context, itemIndex }, displayName, value, `is not one of the choices: ${listed}`);
+	const expected = `pick one, or type its value, e.g. ${choices[0].value}`;
+	const problem = 'is not one of the choices';
+	throw refused(
+		{ context, itemIndex },
+		displayName,
+		value,
+		problem,
+		expected,
+		`The choices: ${listed}.`,
+	);
 }
 
 const CHARGING = { show: { resource: ['contact'], operation: ['unlock', 'enrich'] } };

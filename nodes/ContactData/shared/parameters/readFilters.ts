@@ -59,18 +59,33 @@ function furtherFilters(
 	const where: Where = { context, itemIndex };
 	if (fromVersion2_2(context.getNode())) {
 		const other = (named.otherFilters as { filter?: ByName } | undefined)?.filter ?? [];
-		return byName(where, OTHER_FILTERS_LABEL, other, asTyped);
+		// A named filter's text is read as its own parameter reads it: "25" stays what was typed.
+		const read = (value: unknown, key: string) =>
+			NAMED_FILTERS.has(key) ? asText(value) : asTyped(value);
+		return byName(where, OTHER_FILTERS_LABEL, other, read);
 	}
 	const additional = context.getNodeParameter('additionalFilters.filter', itemIndex, []);
 	return byName(where, 'Additional Filters', additional as ByName, jsonOrText);
 }
 
-function byName(where: Where, label: string, given: ByName, read: (value: unknown) => unknown) {
+function byName(
+	where: Where,
+	label: string,
+	given: ByName,
+	read: (value: unknown, key: string) => unknown,
+) {
 	return given.map(({ name, value }): Entry => {
 		const key = filterNameOf(where, label, name);
-		return [key, read(value), `${label} › ${key}`];
+		return [key, read(value, key), `${label} › ${key}`];
 	});
 }
+
+/** The filters the node names: their values are read by their own rules (inServiceForm, the contract). */
+const NAMED_FILTERS = new Set<string>([
+	...LIST_FILTERS.map(({ filter }) => filter),
+	'keywords',
+	'company_size',
+]);
 
 /** Names every JavaScript object has: n8n's engines drop some of them from a body on the way. */
 const OBJECT_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), '__proto__']);
@@ -78,12 +93,16 @@ const OBJECT_NAMES = new Set([...Object.getOwnPropertyNames(Object.prototype), '
 /** A further filter's name, refused where it would not reach the API as typed. */
 function filterNameOf(where: Where, label: string, name: unknown): string {
 	const key = textOf(where, label, name);
+	const expected = "type the filter's API name, e.g. revenue_range";
 	if (key === '') {
-		throw refused(where, label, name, 'is not a filter name: every added filter needs one');
+		const more = 'Every added filter needs the name the Contact Data API reference gives it.';
+		throw refused(where, label, name, 'is not a filter name', expected, more);
 	}
 	if (OBJECT_NAMES.has(key)) {
-		const problem = 'is not a filter name n8n can send: every JavaScript object has it';
-		throw refused(where, label, key, problem);
+		const problem = 'is not a filter name n8n can send';
+		const why =
+			'Every JavaScript object has a property of this name, and n8n drops some of them on the way; no API filter is named so.';
+		throw refused(where, label, key, problem, expected, why);
 	}
 	return key;
 }
@@ -92,6 +111,12 @@ function filterNameOf(where: Where, label: string, name: unknown): string {
 function jsonOrText(value: unknown): unknown {
 	const text = typeof value === 'string' ? value.trim() : undefined;
 	return text === undefined ? value : jsonParse(text, { fallbackValue: text });
+}
+
+/** Text trimmed (empty: no filter); an expression's list, number or true/false as it is. */
+function asText(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	return value.trim() === '' ? undefined : value.trim();
 }
 
 /** A number as people write one: no leading zero (a code such as 02134 stays text), no exponent. */
@@ -140,7 +165,9 @@ function companySizeOf(where: Where, named: IDataObject): string | undefined {
 	const min = bound(named.companySizeMin, 'Company Size (Min Employees)', 0);
 	const max = bound(named.companySizeMax, 'Company Size (Max Employees)', LARGEST_COMPANY);
 	if (min > max) {
-		throw refused(where, COMPANY_SIZE, `${min}-${max}`, 'has a minimum greater than its maximum');
+		const problem = 'has a minimum greater than its maximum';
+		const expected = `type Min below Max, e.g. ${max} and ${min}`;
+		throw refused(where, COMPANY_SIZE, `${min}-${max}`, problem, expected);
 	}
 	return `${min}-${max}`;
 }
@@ -176,7 +203,15 @@ function inServiceWords(
 	const key = looseKey(value);
 	const identifier = known.find((entry) => looseKey(entry) === key) ?? key;
 	if (closed && !known.includes(identifier)) {
-		throw refused(where, parameter, value, `is not one of: ${known.join(', ')}`);
+		const expected = `type one of the API's values, e.g. ${known[0]}`;
+		throw refused(
+			where,
+			parameter,
+			value,
+			'is not a value the API has',
+			expected,
+			`The values: ${known.join(', ')}.`,
+		);
 	}
 	return identifier;
 }
@@ -197,11 +232,6 @@ function filtersJsonOf(where: Where, raw: unknown): Entry[] {
 			value,
 			`Additional Filters (JSON) › ${key}`,
 		]);
-	throw refused(
-		where,
-		'Additional Filters (JSON)',
-		json,
-		problem,
-		'Give a JSON object, e.g. {"revenue_range": ["10m-50m"]}.',
-	);
+	const expected = 'type a JSON object, e.g. {"revenue_range": ["10m-50m"]}';
+	throw refused(where, 'Additional Filters (JSON)', json, problem, expected);
 }

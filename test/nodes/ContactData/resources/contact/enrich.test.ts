@@ -59,11 +59,14 @@ it('finds people by LinkedIn URL, at premium level (2 credits)', async () => {
 
 it('refuses bad input before sending, naming the parameter and the item', async () => {
 	const cases: Array<[Record<string, unknown>, RegExp]> = [
-		[{ email: 'not-an-email' }, /^Email: "not-an-email" must be an email address$/],
-		[{ email: '' }, /^Email: \(empty\); an email or a LinkedIn URL is required$/],
+		[
+			{ email: 'not-an-email' },
+			/^Email: "not-an-email" must be an email address; type an email address, e.g. \S+@\S+$/,
+		],
+		[{ email: '' }, /^Email: \(empty\); an email or a LinkedIn URL is required; type an email /],
 		[
 			{ email: '', linkedinUrl: 'http://linkedin.com/in/ada' },
-			/^LinkedIn URL: "http:\/\/linkedin\.com\/in\/ada" must be https:\/\/www\.linkedin\.com\/in\/<handle>$/,
+			/^LinkedIn URL: "http:\/\/linkedin\.com\/in\/ada" must be https:\/\/www\.linkedin\.com\/in\/<handle>; type a LinkedIn profile URL, e\.g\. https:\/\/www\.linkedin\.com\/in\/\S+$/,
 		],
 	];
 	for (const [parameters, message] of cases) {

@@ -138,7 +138,7 @@ describe('Unlock, version 2', () => {
 			inputItems: [{ json: { id: ids[0] } }, { json: { contact_id: ids[1], name: 'Ada' } }],
 		});
 		expect(result.error?.message).toBe(
-			'Contact ID Field: "id" is not a field of the input item [item 1]',
+			'Contact ID Field: "id" is not a field of the input item; type the field that holds the ID, e.g. contact_id [item 1]',
 		);
 		expect(result.error?.description).toMatch(
 			/The item has the fields contact_id, name\. .*Contact IDs From → An Expression/,
@@ -148,12 +148,9 @@ describe('Unlock, version 2', () => {
 
 	it('a value of the wrong type: an error naming the field, the value and the item, before anything is sent', async () => {
 		const cases: Array<[IDataObject[string], string]> = [
-			[42, 'Contact ID Field "id": "42" is not a contact id (ct_…) [item 1]'],
-			[
-				{ name: 'Ada' },
-				'Contact ID Field "id": {"name":"Ada"} is not a contact id (ct_…) [item 1]',
-			],
-			[null, 'Contact ID Field "id": (empty) has no contact id [item 1]'],
+			[42, 'Contact ID Field "id": "42" is not a contact id (ct_…)'],
+			[{ name: 'Ada' }, 'Contact ID Field "id": {"name":"Ada"} is not a contact id (ct_…)'],
+			[null, 'Contact ID Field "id": (empty) has no contact id'],
 		];
 		for (const [value, message] of cases) {
 			const result = await run(sandbox, {
@@ -161,7 +158,9 @@ describe('Unlock, version 2', () => {
 				parameters: unlock(),
 				inputItems: [{ json: { id: ids[0] } }, { json: { id: value } }],
 			});
-			expect(result.error?.message).toBe(message);
+			expect(result.error?.message).toBe(
+				`${message}; type a contact ID, e.g. ct_7k2m9x4q1p [item 1]`,
+			);
 		}
 		expect(await requestsTotal()).toBe(0);
 	});
@@ -175,7 +174,10 @@ describe('Unlock, version 2', () => {
 		});
 		expect(result.items[0].json).toMatchObject({ id: ids[0], unlocked: true });
 		expect(result.items[1]).toMatchObject({
-			json: { error: 'Contact ID Field: "id" is not a field of the input item [item 1]' },
+			json: {
+				error:
+					'Contact ID Field: "id" is not a field of the input item; type the field that holds the ID, e.g. id [item 1]',
+			},
 			pairedItem: { item: 1 },
 		});
 	});
@@ -246,22 +248,24 @@ describe('Enrich, version 2', () => {
 			inputItems: [{ json: { email: people[0].email } }, { json: { name: 'Ada', email: '' } }],
 		});
 		expect(neither.error?.message).toBe(
-			'Email Field "email" and LinkedIn URL Field "linkedin_url": the input item has neither an email nor a LinkedIn URL ("email": (empty), "linkedin_url": (empty)) [item 1]',
+			'Email Field "email" and LinkedIn URL Field "linkedin_url": the item has a value at neither; type the field that holds one, e.g. email [item 1]',
 		);
-		expect(neither.error?.description).toMatch(/The item has the fields name, email\./);
+		expect(neither.error?.description).toMatch(
+			/the item has "email": \(empty\), "linkedin_url": \(empty\), and the fields name, email\./,
+		);
 		const notText = await run(sandbox, {
 			typeVersion: 2,
 			parameters: enrich(),
 			inputItems: [{ json: { email: people[0].email } }, { json: { email: ['a@b.co'] } }],
 		});
-		expect(notText.error?.message).toBe('Email Field "email": ["a@b.co"] is not text [item 1]');
+		expect(notText.error?.message).toMatch(/^Email Field "email": \["a@b.co"\] is not text; type /);
 		const badEmail = await run(sandbox, {
 			typeVersion: 2,
 			parameters: enrich(),
 			inputItems: [{ json: { email: 'not-an-email' } }],
 		});
-		expect(badEmail.error?.message).toBe(
-			'Email Field "email": "not-an-email" must be an email address',
+		expect(badEmail.error?.message).toMatch(
+			/^Email Field "email": "not-an-email" must be an email address; type an email address, e\.g\. /,
 		);
 		expect(await requestsTotal()).toBe(0);
 	});

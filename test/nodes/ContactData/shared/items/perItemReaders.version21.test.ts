@@ -137,7 +137,9 @@ describe('reading the values, version 2.1', () => {
 			parameters: unlock(),
 			inputItems: [{ json: { contact_id: ids[0] } }],
 		});
-		expect(result.error?.message).toBe('Contact ID Field: "id" is not a field of the input item');
+		expect(result.error?.message).toBe(
+			'Contact ID Field: "id" is not a field of the input item; type the field that holds the ID, e.g. contact_id',
+		);
 		expect(result.error?.description).toMatch(/The item has the fields contact_id\./);
 		expect(result.error?.description).not.toMatch(/Contact IDs From/);
 	});
