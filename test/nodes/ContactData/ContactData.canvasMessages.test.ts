@@ -89,6 +89,13 @@ const CASES: Case[] = [
 			nodeId: 'per-day',
 		}),
 	},
+	{
+		what: 'Max Credits reached during the run (the input called new contacts unlocked)',
+		options: () => ({
+			parameters: unlock({ maxCredits: 10 }),
+			inputItems: ids.slice(0, 30).map((id) => ({ json: { id, unlocked: true } })),
+		}),
+	},
 	// Refusals before sending.
 	{
 		what: 'an id that is not a contact id',
@@ -224,9 +231,6 @@ async function errorsOf(
  * list loses it and the case joins the others.
  */
 const STILL_LONG: Record<string, string> = {
-	'a company size whose minimum is above its maximum':
-		'shared/parameters/values.ts (the refusals of item 3, being rewritten)',
-	'a saved list id that is not one': 'shared/parameters (the refusals of item 3, being rewritten)',
 	'402: no credits left': 'shared/budget/chargingCall.ts (what a refused call did)',
 	'an unlock whose answer is lost': 'shared/budget/chargingCall.ts and shared/client/apiErrors.ts',
 	'a Base URL refused before sending': 'shared/client/baseUrl.ts (the credential’s test shares it)',
@@ -239,7 +243,7 @@ const overBudget = (errors: Array<{ message: string }>) =>
 
 describe('on the canvas', () => {
 	it('collects each kind of error the package writes', () => {
-		expect(CASES).toHaveLength(20);
+		expect(CASES).toHaveLength(21);
 		for (const what of Object.keys(STILL_LONG))
 			expect(CASES.map((each) => each.what)).toContain(what);
 	});
@@ -273,21 +277,15 @@ describe('on the canvas', () => {
 		expect(error.description).not.toMatch(/raise Max Credits/i);
 	});
 
-	it('over budget after Retry On Fail’s earlier try: nothing more sent, what that try charged below', async () => {
-		const options = {
-			parameters: unlock({ maxCredits: 4 }),
-			inputItems: idItems(ids.slice(0, 4)),
-			retryOnFail: { maxTries: 2, waitBetweenTries: 10 },
-		};
-		// The first try's answer is lost (its worst case is held); the second may not send more.
-		await sandbox.admin.setFaults([{ route: `POST ${PATHS.unlock}`, kind: 'drop', count: 2 }]);
-		const result = await run(sandbox, { ...options, inputItems: idItems(ids.slice(0, 4)) });
-		const message = String(result.error?.message ?? '');
-		if (/is not enough/.test(message)) {
-			expect(canvasLength(message)).toBeLessThanOrEqual(CANVAS_MESSAGE_MAX);
-			expect(message).toMatch(/nothing more was sent/);
-			expect(result.error?.description).toMatch(/This run's earlier tries: \d+ credits? charged/);
-		}
+	it('Max Credits reached during the run: what was charged and the remedy, what it holds back below', async () => {
+		const reached = CASES.find(({ what }) => what.startsWith('Max Credits reached'))!;
+		const [error] = await errorsOf(reached, false);
+		expect(error.message).toBe(
+			'Max Credits of 10 reached: 10 credits charged; 20 contacts not sent. Raise Max Credits and run again.',
+		);
+		expect(error.description).toBe(
+			'This run: 10 credits charged. Contacts already unlocked come back free.',
+		);
 	});
 });
 

@@ -219,7 +219,7 @@ export function budgetReached(
 	return refusal(
 		context,
 		`${label} of ${max} reached: ${charged} charged; ${notSentText}. Raise ${label} and run again.`,
-		`This run: ${moneyText(run.budget)}. Run again: ${free}.`,
+		`This run: ${moneyText(run.budget)}. ${capitalized(free)}.`,
 	);
 }
 
