@@ -2,7 +2,7 @@
  * n8n's open-ended-node-fields rule: no optional JSON field from version 2 on; version 1 keeps its
  * field. From 2.2 one Filters section, the API's other filters by name inside it.
  */
-import { NodeHelpers, type INodeProperties } from 'n8n-workflow';
+import { NodeHelpers, type INodeProperties, type INodePropertyCollection } from 'n8n-workflow';
 
 import { ContactData } from '../../../../../nodes/ContactData/ContactData.node';
 import { ContactDataPollTrigger } from '../../../../../nodes/ContactData/ContactDataPollTrigger.node';
@@ -68,16 +68,15 @@ it.each([
 	},
 );
 
-type Entry = INodeProperties | { name: string; values: INodeProperties[] };
+type Entry = INodeProperties | INodePropertyCollection;
 
 /** Every parameter under these, nested ones included (a fixedCollection's fields, a collection's). */
 function nestedIn(properties: Entry[]): INodeProperties[] {
 	return properties.flatMap((entry) => {
 		if (!('type' in entry)) return nestedIn(entry.values);
 		const inner = (entry.options ?? []).filter(
-			(option): option is Entry =>
-				typeof option === 'object' && ('type' in option || 'values' in option),
-		);
+			(option) => 'type' in option || 'values' in option,
+		) as Entry[];
 		return [entry, ...nestedIn(inner)];
 	});
 }
