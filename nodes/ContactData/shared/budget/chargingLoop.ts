@@ -73,7 +73,29 @@ export function planOf<A extends ChargeReport>(c: Charging<A>, units: string[]):
 		wants.forEach((unit) => wanted.delete(unit));
 		again.push(knownCall(c, budget.account.settled[key], wants, 0));
 	}
+	const queued = units.filter((unit) => wanted.has(unit));
+	for (const forgotten of forgottenLost(c, queued)) {
+		forgotten.wants.forEach((unit) => wanted.delete(unit));
+		again.push(forgotten);
+	}
 	return { again, queue: units.filter((unit) => wanted.has(unit)) };
+}
+
+/**
+ * Lost calls of this run the account ledger forgot (past its bound): the run's tally still holds
+ * each one's worst case under its key. The units queued, cut as they were sent, make those keys
+ * again, so each call is sent again under its own key instead of being priced as a new one.
+ */
+function forgottenLost<A extends ChargeReport>(c: Charging<A>, queue: string[]): Planned[] {
+	const held = c.run.budget.run.lostWorstCases ?? {};
+	const calls: Planned[] = [];
+	if (Object.keys(held).length === 0) return calls;
+	for (let at = 0; at < queue.length; at += c.op.unitsPerCall) {
+		const call = plannedCall(c, queue.slice(at, at + c.op.unitsPerCall), 0);
+		const credits = held[call.sent.key];
+		if (credits !== undefined) calls.push({ ...call, credits });
+	}
+	return calls;
 }
 
 function knownCall<A extends ChargeReport>(
@@ -86,18 +108,28 @@ function knownCall<A extends ChargeReport>(
 	return { sent: { key, units, level, node }, body: op.bodyOf(units, level), credits, wants };
 }
 
+/** A call for these units as this run sends it, before its worst case is reserved. */
+function plannedCall<A extends ChargeReport>(
+	c: Charging<A>,
+	units: string[],
+	credits: number,
+	askAgain = false,
+): Planned {
+	const { op, run, context } = c;
+	const body = op.bodyOf(units, run.level);
+	// Asked again under the first call's key, the API would replay the answer that left them out.
+	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
+	const sent = { key, units, level: run.level, node: context.getNode().id };
+	return { sent, body, credits, wants: units };
+}
+
 function newCall<A extends ChargeReport>(
 	c: Charging<A>,
 	units: string[],
 	credits: number,
 	askAgain = false,
 ) {
-	const { op, run, context } = c;
-	const body = op.bodyOf(units, run.level);
-	// Asked again under the first call's key, the API would replay the answer that left them out.
-	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
-	const sent = { key, units, level: run.level, node: context.getNode().id };
-	return reserved(c, { sent, body, credits, wants: units });
+	return reserved(c, plannedCall(c, units, credits, askAgain));
 }
 
 /** The call with its worst case reserved; undefined when it does not fit. */

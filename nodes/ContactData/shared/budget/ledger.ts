@@ -194,8 +194,10 @@ export class CreditBudget {
 		return this.account.lost[key] !== undefined && !ofThisRun?.takenOver;
 	}
 
+	/** The account knows the key, or the run still holds its worst case (a lost call forgotten). */
 	sentBefore(key: string): boolean {
-		return (this.account.lost[key] ?? this.account.settled[key]) !== undefined;
+		const { account, run } = this;
+		return (account.lost[key] ?? account.settled[key] ?? run.lostWorstCases?.[key]) !== undefined;
 	}
 
 	/** A call whose answer stayed lost: its worst case stays held under its key, for the same call. */

@@ -6,8 +6,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import * as clock from '../../../../../nodes/ContactData/shared/client/clock';
 import { startContactApi, type ContactApi, type Respond } from '../../../../support/contactApi.cjs';
-import { hints, idItems, unlockParameters } from '../../setup';
-import { contactIds, runOn, textOf } from './findings';
+import { enrichParameters, hints, idItems, unlockParameters } from '../../setup';
+import { chargesStated, contactIds, runOn, textOf } from './findings';
 
 let api: ContactApi | undefined;
 afterEach(async () => {
@@ -84,3 +84,29 @@ describe('defect 2: credits_remaining is the balance after the latest call the A
 		expect(await remainingOf(1, false)).toEqual(new Set([api!.calls[0].account.balance]));
 	});
 });
+
+it('defect 4: past 1,000 lost calls in a run, Retry On Fail returns every paid item', async () => {
+	// Enrich 1,100 people at 1 credit each: every call is charged, and all ten sends of try 1 (five,
+	// and five more at the end of the try) meet a 503. Try 2 gets each first answer replayed. The
+	// ledger keeps 1,000 lost calls at most: it forgets the oldest 1,000 of them.
+	const sends = new Map<string, number>();
+	const lostInTry1: Respond = (call, model) => {
+		const answer = model();
+		sends.set(call.key, (sends.get(call.key) ?? 0) + 1);
+		if (sends.get(call.key)! > 10) return answer;
+		return { status: 503, body: { error: { code: 'unavailable', message: 'Later' } } };
+	};
+	api = await startContactApi({ respond: lostInTry1, balance: 5_000 });
+	const people = contactIds('p', 1_100).map((id) => ({ json: { email: `${id}@acme.example` } }));
+	const result = await runOn(api, {
+		parameters: enrichParameters({ maxCredits: 1_100 }),
+		inputItems: people,
+		retryOnFail,
+	});
+	expect(api.debited()).toBe(1_100);
+	// Before: "… 1000 items not sent (Max Credits reached)", each of them marked skipped.
+	expect(result.error).toBeUndefined();
+	expect(result.items.filter(({ json }) => json.unlock_skipped !== undefined)).toEqual([]);
+	expect(result.items).toHaveLength(1_100);
+	expect(chargesStated(hints(result).join(' '))).toEqual([1_100]);
+}, 600_000);

@@ -274,11 +274,14 @@ describe('the account’s bounds: past one, the oldest 1,000 are forgotten (whic
 		expect([later.heldCallOf('ct_a', 1)?.key, later.priceOf('ct_a', 1, 1)]).toEqual(['again', 0]);
 	});
 
-	it('remembers at most 1,000 lost calls; a forgotten one’s worst case stays held', () => {
+	it('remembers at most 1,000 lost calls; a forgotten one’s worst case stays held, its key sent before', () => {
 		const budget = budgetOf(1e9);
 		for (let call = 0; call <= 1_000; call++) lose(budget, 1, `k${call}`);
 		expect([Object.keys(budget.account.lost), budget.account.sizes.lost]).toEqual([['k1000'], 1]);
-		expect([budget.sentBefore('k0'), budget.run.reserved]).toEqual([false, 1_001]);
+		// The run's later try takes it over: a refusal then says nothing of the first send.
+		const retry = budgetOf(1e9, { account: budget.account, run: budget.run });
+		expect(retry.reserve(1, 'k0')).toMatchObject({ sentBefore: true, credits: 1 });
+		expect([budget.sentBefore('k1'), budget.run.reserved]).toEqual([true, 1_001]);
 	});
 });
 
