@@ -201,6 +201,36 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 1 }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Issue 42, Stop in the model; seed 37's scenario #33 (the stronger model, 2 like it).
+		'a run stopped mid-call says on each item what it charged and holds back, naming that item',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			level: 'premium',
+			maxCredits: 12,
+			continueOnFail: true,
+			faults: ['overcharge'],
+			stopAt: 0,
+			where: { kind: 'canvas', items: [{ n: 7 }, { n: 3 }], runs: 1, bulk: false },
+		},
+	],
+	[
+		// Issue 42, the stronger model; seed 37's scenario #304 (6 like it).
+		'a lost ask again replayed by a later try still holds back what the first answer left out',
+		{
+			...SETTINGS,
+			version: 2.2,
+			level: 'premium',
+			maxCredits: 1,
+			whenMaxCreditsReached: 'whatFits',
+			tries: 3,
+			heldBefore: [1, 2, 6],
+			staleFlags: true,
+			faults: ['omittedCharged', 'timeout', 'noBalance'],
+			where: { kind: 'canvas', items: [{ n: 2 }, { n: 2, held: 'basic' }], runs: 2, bulk: true },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

@@ -3,6 +3,8 @@
  * request's fault drawn from the scenario. It records what it debited, to whom and in which node
  * run (`boundary` names the run; the workflow's marker node calls it between runs).
  */
+import { sleep } from 'n8n-workflow';
+
 import {
 	listenSwitchably,
 	type IncomingMessage,
@@ -19,7 +21,7 @@ import {
 	type Level,
 	type Priced,
 } from './accounts';
-import { now } from '../../nodes/ContactData/shared/client/clock';
+import { now, realSliceOf, timeScale } from '../../nodes/ContactData/shared/client/clock';
 import { OVERCHARGE, REPLAY_FAULTS, reportedCharge, type Fault } from './faults';
 
 /** One charging request as the fake received it. */
@@ -32,6 +34,8 @@ export interface Sent {
 	level: Level;
 	/** When it was received, in the node's clock (a day cap counts a call in the day it is sent). */
 	at: number;
+	/** The clock once it was carried out (past midnight, when the scenario moves it then). */
+	after: number;
 	fault: Fault;
 	/** The fault that took effect (a replay ignores some); `none` when none did. */
 	effect: Fault;
@@ -41,6 +45,8 @@ export interface Sent {
 	debited: number;
 	charged: string[];
 	worstCase: number;
+	/** Stop was pressed while it was on its way: its answer may never be read. */
+	stopped: boolean;
 	/** The API carried it out and charged nothing: every contact was held already. */
 	free: boolean;
 	/** The 2xx answer reached the node (not lost, not timed out). */
@@ -66,8 +72,12 @@ export class FakeApi {
 	private faults: Fault[] = [];
 	private next = 0;
 	private stuck = new Set<string>();
-	/** Called once a request is carried out, before its answer goes back (a scenario's midnight). */
-	onAnswered?: (sent: Sent) => void;
+	private received = 0;
+	private scenario = 0;
+	/** How far the scenario moved the clock on (to midnight): no wait of the node's. */
+	movedMs = 0;
+	private at: { midnightAfter?: number; stopAt?: number } = {};
+	private pressStop = () => {};
 	private hanging = new Set<ServerResponse>();
 	private server: SwitchableServer | undefined;
 
@@ -81,14 +91,29 @@ export class FakeApi {
 		await this.server?.close();
 	}
 
-	/** A new scenario: its faults, in request order; accounts come with each new API key. */
-	async begin(faults: Fault[]): Promise<void> {
+	/**
+	 * A new scenario: its faults, in request order; after which request the clock passes midnight
+	 * (UTC), and during which Stop is pressed. Accounts come with each new API key.
+	 */
+	async begin(
+		faults: Fault[],
+		at: { midnightAfter?: number; stopAt?: number } = {},
+	): Promise<void> {
 		this.dropHanging();
+		this.scenario++;
 		this.sent = [];
 		this.faults = faults;
 		this.next = 0;
+		this.received = 0;
+		this.movedMs = 0;
+		this.at = at;
 		this.stuck.clear();
 		await this.boundary('');
+	}
+
+	/** Settles when Stop is to be pressed in the execution about to start (if ever). */
+	stopPressed(): Promise<void> {
+		return new Promise((resolve) => (this.pressStop = resolve));
 	}
 
 	/** A node run begins (or the scenario): a stuck 429 ends, and the address listens again. */
@@ -117,11 +142,27 @@ export class FakeApi {
 
 	private receive(req: IncomingMessage, res: ServerResponse): void {
 		const chunks: Buffer[] = [];
+		const index = this.received++;
+		const { run, scenario } = this;
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => this.answer(req, res, Buffer.concat(chunks).toString('utf8')));
+		req.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			const answer = () =>
+				// A request of an earlier scenario answered late (after Stop): none of this one's.
+				scenario === this.scenario ? this.answer(req, res, text, { index, run }) : res.destroy();
+			if (index !== this.at.stopAt) return answer();
+			// Stop is pressed while the request is on its way: its answer comes a moment later.
+			this.pressStop();
+			void sleep(20).then(answer);
+		});
 	}
 
-	private answer(req: IncomingMessage, res: ServerResponse, text: string): void {
+	private answer(
+		req: IncomingMessage,
+		res: ServerResponse,
+		text: string,
+		{ index, run }: { index: number; run: string },
+	): void {
 		const path = new URL(req.url ?? '/', 'http://fake').pathname;
 		const apiKey = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
 		if (req.method !== 'POST' || !['/v1/unlock', '/v1/enrich'].includes(path))
@@ -133,12 +174,13 @@ export class FakeApi {
 			level?: Level;
 		};
 		const sent: Sent = {
-			run: this.run,
+			run,
 			apiKey,
 			key: String(req.headers['idempotency-key'] ?? ''),
 			ids: body.ids ?? [String(body.email ?? body.linkedin_url ?? '')],
 			level: body.level ?? 'basic',
 			at: now(),
+			after: 0,
 			fault: this.faults[this.next++] ?? 'none',
 			effect: 'none',
 			replayed: false,
@@ -147,6 +189,7 @@ export class FakeApi {
 			charged: [],
 			worstCase: 0,
 			free: false,
+			stopped: index === this.at.stopAt,
 			delivered: false,
 			answered: [],
 			status: 0,
@@ -159,8 +202,10 @@ export class FakeApi {
 				: priceEnrich(account, sent.ids[0], sent.level);
 		sent.worstCase = priced.worstCase;
 		const answer = this.carryOut(account, sent, canonical(body), priced);
-		this.onAnswered?.(sent);
-		if (answer) return this.deliver(res, sent, answer);
+		if (index === this.at.midnightAfter) this.movedMs += passMidnight();
+		sent.after = now();
+		// The node hung up (Stop): the API carried the call out, and no answer reaches anyone.
+		if (answer && !req.socket.destroyed) return this.deliver(res, sent, answer);
 		if (sent.effect === 'timeout') this.hanging.add(res);
 		else res.destroy();
 		if (this.faults[this.next] === 'refused') this.refuseFromNow();
@@ -240,6 +285,17 @@ export class FakeApi {
 		else json(res, answer.status, answer.body, headers);
 		if (refuseNext) this.refuseFromNow();
 	}
+}
+
+/** Moves the node's clock (the transport's seam) just past the next midnight (UTC); by how much. */
+function passMidnight(): number {
+	const day = 86_400_000;
+	const toMidnight = day - (now() % day) + 1;
+	const waits = timeScale.waits;
+	timeScale.waits = 0; // a wait that takes no real time moves the clock on by all of it
+	realSliceOf(toMidnight, 1);
+	timeScale.waits = waits;
+	return toMidnight;
 }
 
 /** An answer whose shape the contract rules out: its records where the schema wants something else. */

@@ -17,9 +17,13 @@ export interface ToolCallSpec {
 	ns: number[];
 }
 
+/** Every version of the node: each has its own options and answers. */
+export const VERSIONS = [1, 2, 2.1, 2.2] as const;
+export type Version = (typeof VERSIONS)[number];
+
 export interface Scenario {
 	operation: 'unlock' | 'enrich';
-	version: 1 | 2.1;
+	version: Version;
 	level: Level;
 	maxCredits: number;
 	whenMaxCreditsReached: 'stop' | 'whatFits';
@@ -35,10 +39,28 @@ export interface Scenario {
 	staleFlags: boolean;
 	/** The API's answers, in request order; after the last, none fails. */
 	faults: Fault[];
-	/** On the canvas: the items and how many runs of the loop; as a tool: the calls. */
+	/** Executions of the one workflow, one after another (caps over time span them); 1 unless given. */
+	executions?: number;
+	/** After carrying out this request (0 first) the clock moves past the next midnight (UTC). */
+	midnightAfter?: number;
+	/** Stop is pressed while this request (0 first) is on its way. */
+	stopAt?: number;
+	/**
+	 * On the canvas: the items and how many runs of the loop. As tools in an agent's execution: the
+	 * tool nodes' credentials (and Max Credits, added to the scenario's) and the calls. Over MCP
+	 * (`mcp`): each call is its own execution without an execution id, in no session (0), one (1),
+	 * or two taken in turn (2).
+	 */
 	where:
 		| { kind: 'canvas'; items: ItemSpec[]; runs: 1 | 2; bulk: boolean }
-		| { kind: 'tool'; credentials: number[]; calls: ToolCallSpec[]; mcp: boolean };
+		| {
+				kind: 'tool';
+				credentials: number[];
+				calls: ToolCallSpec[];
+				mcp: boolean;
+				extraMaxCredits?: number[];
+				sessions?: 0 | 1 | 2;
+		  };
 }
 
 /** Mostly a few contacts, so that items, calls and tools ask for the same ones. */
@@ -65,7 +87,7 @@ export const bulkOf = (s: Scenario) =>
 	s.where.kind === 'canvas' && s.where.bulk && s.operation === 'unlock' ? BULK.count : 0;
 export const maxCreditsOf = (s: Scenario) => s.maxCredits + bulkOf(s);
 
-/** 1 to 3 tool nodes on 1 or 2 credentials; MCP (with its sessions) has one tool node. */
+/** 1 to 3 tool nodes on 1 or 2 credentials, each with its Max Credits; MCP has one tool node. */
 const tool = fc
 	.record({
 		credentials: fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 1, maxLength: 3 }),
@@ -82,6 +104,11 @@ const tool = fc
 			credentials: fc.constant(tools),
 			calls: fc.array(call, { minLength: 1, maxLength: 3 }),
 			mcp: fc.constant(mcp),
+			extraMaxCredits: fc.array(fc.integer({ min: 0, max: 4 }), {
+				minLength: tools.length,
+				maxLength: tools.length,
+			}),
+			sessions: fc.constantFrom<0 | 1 | 2>(0, 1, 1, 2),
 		});
 	});
 
@@ -96,9 +123,13 @@ const cap = fc.oneof(
 	{ arbitrary: fc.integer({ min: 1, max: 12 }), weight: 2 },
 );
 
+/** `value` in `weight` of `weight + without` draws, else undefined. */
+const sometimes = <T>(value: fc.Arbitrary<T>, weight: number, without: number) =>
+	fc.oneof({ arbitrary: fc.constant(undefined), weight: without }, { arbitrary: value, weight });
+
 export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
 	operation: fc.constantFrom<Scenario['operation']>('unlock', 'enrich'),
-	version: fc.constantFrom<Scenario['version']>(2.1, 1),
+	version: fc.constantFrom<Version>(...VERSIONS),
 	level,
 	maxCredits: fc.integer({ min: 0, max: 12 }),
 	whenMaxCreditsReached: fc.constantFrom<Scenario['whenMaxCreditsReached']>('stop', 'whatFits'),
@@ -110,5 +141,8 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
 	heldBefore: fc.uniqueArray(fc.integer({ min: 0, max: KNOWN - 1 }), { maxLength: 3 }),
 	staleFlags: fc.boolean(),
 	faults: fc.array(fault, { maxLength: 8 }),
+	executions: fc.constantFrom(1, 1, 1, 2),
+	midnightAfter: sometimes(fc.integer({ min: 0, max: 5 }), 1, 4),
+	stopAt: sometimes(fc.integer({ min: 0, max: 5 }), 1, 12),
 	where: fc.oneof({ arbitrary: canvas, weight: 3 }, { arbitrary: tool, weight: 2 }),
 });

@@ -64,15 +64,16 @@ export function useModel(): Model {
 	});
 	async function violationsIn(s: Scenario): Promise<string[]> {
 		const started = clock.now();
-		const { outcomes } = await runScenario(fake, s);
-		const seamMs = clock.now() - started;
-		if (envVar('MODEL_SCENARIO')) report(JSON.stringify({ sent: fake.sent, outcomes }, null, 1));
+		const { outcomes, runs } = await runScenario(fake, s);
+		const seamMs = clock.now() - started - fake.movedMs;
+		if (envVar('MODEL_SCENARIO'))
+			report(JSON.stringify({ sent: fake.sent, outcomes, runs }, null, 1));
 		const sent = [...fake.sent];
 		for (const fault of new Set(sent.map((x) => x.fault))) count(fault);
 		const said = JSON.stringify(outcomes);
 		if (said.includes('Nothing answers at')) count('refused (seen by the node)');
 		if (said.includes('did not answer within')) count('timeout (seen by the node)');
-		return violationsOf({ s, sent, outcomes, seamMs, seamBoundMs: seamBoundOf(sent) });
+		return violationsOf({ s, sent, outcomes, runs, seamMs, seamBoundMs: seamBoundOf(sent) });
 	}
 	return { violationsIn, met };
 }

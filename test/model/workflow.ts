@@ -125,6 +125,10 @@ export interface Execution {
 	version: number;
 	continueOnFail: boolean;
 	tries: number;
+	/** As n8n's MCP Server Trigger runs a tool call: before an execution exists. */
+	withoutExecutionId?: boolean;
+	/** Stop is pressed when it settles, as in the editor. */
+	stopWhen?: Promise<unknown>;
 }
 
 const CONTACT_DATA = new ContactData();
@@ -187,15 +191,17 @@ async function execute(
 		connections,
 	});
 	const additionalData = makeAdditionalData(new CredentialsById(e.credentials), hooks);
-	additionalData.executionId = executionId;
+	additionalData.executionId = e.withoutExecutionId ? undefined : executionId;
 	const data = createRunExecutionData({
 		executionData: {
 			nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: input }]] }, source: null }],
 		},
 	});
-	return await new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(
+	const execution = new WorkflowExecute(additionalData, 'manual', data).processRunExecutionData(
 		workflow,
 	);
+	void e.stopWhen?.then(() => execution.cancel());
+	return await execution;
 }
 
 const main = (to: string) => ({ main: [[{ node: to, type: NodeConnectionTypes.Main, index: 0 }]] });
@@ -221,28 +227,32 @@ export async function runOnCanvas(
 	return await execute(e, nodes, connections, { 'test.runMarker': markerType(mark, items, runs) });
 }
 
-/** Start → Agent with the tool nodes; the agent makes `calls` one after another. */
+/**
+ * Start → Agent with the tool nodes; the agent makes `calls` one after another. Over MCP the agent
+ * is n8n's MCP Server Trigger, its request with the session id (if any) in `headers`.
+ */
 export async function runAsTools(
 	e: Execution,
 	tools: ToolNode[],
 	calls: Array<{ tool: string; input: IDataObject }>,
 	mark: (call: number) => Promise<void>,
-	mcpSession?: string,
+	mcp?: { session?: string },
 ): Promise<IRun> {
-	const agent = node('Agent', mcpSession ? MCP_TRIGGER : 'test.agent', 200);
+	const agent = node('Agent', mcp ? MCP_TRIGGER : 'test.agent', 200);
 	const toolNodes = tools.map((t) => contactDataNode(e, t.name, t.parameters, t.credential, true));
 	const connections: Workflow['connectionsBySourceNode'] = { Start: main('Agent') };
 	for (const t of tools)
 		connections[t.name] = {
 			ai_tool: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]],
 		};
-	const agentImpl = mcpSession
+	const agentImpl = mcp
 		? mcpTriggerType(
 				mark,
 				calls.map((c) => c.input),
 			)
 		: agentType(mark, calls);
-	const input = mcpSession ? { headers: { 'mcp-session-id': mcpSession } } : {};
+	const session = mcp?.session ? { 'mcp-session-id': mcp.session } : {};
+	const input = mcp ? { headers: session } : {};
 	return await execute(
 		e,
 		[node('Start', 'test.start', 0), agent, ...toolNodes],

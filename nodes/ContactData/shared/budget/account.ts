@@ -18,6 +18,11 @@ export interface SentCall {
 	level: UnlockLevel;
 	/** The node that sent it: a lost call is taken over by the node that lost it. */
 	node: string;
+	/**
+	 * Asking again for units an answer left out: what that answer may have charged for them, held
+	 * back once this call's own charge is known.
+	 */
+	covers?: number;
 }
 
 /** A call whose answer stayed lost: it may have been charged up to `credits`, still held. */

@@ -28,8 +28,6 @@ export interface ChargingCall {
 	sends: number;
 	/** It asks again for units an answer left out: asked twice at most. */
 	askedAgain?: boolean;
-	/** What it charged as counted (0: refused); undefined while its worst case stays held. */
-	charge?: number;
 }
 
 export type Sent<A> = { answer: A; charged?: number } | { failure: NodeApiError; lost: boolean };
@@ -50,7 +48,6 @@ export async function sendCharging<A extends ChargeReport>(
 		});
 		const replayed = firstHeaderValue(response.headers, HEADERS.idempotentReplayed) === 'true';
 		const charged = budget.settle(reservation, sent, response.body, replayed);
-		call.charge = charged;
 		return { answer: response.body, charged };
 	} catch (error) {
 		// Stop pressed: the loop keeps the call as lost (it may have been carried out).
@@ -59,7 +56,7 @@ export async function sendCharging<A extends ChargeReport>(
 		const refused = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
 		if (refused) {
 			budget.release(reservation);
-			call.charge = 0;
+			budget.holdBack(sent.covers ?? 0);
 		}
 		if (failureOf(error)?.kind === 'notSent') call.sends--; // it never reached the API
 		const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';

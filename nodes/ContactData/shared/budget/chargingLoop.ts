@@ -12,7 +12,8 @@ import type { UnlockLevel } from '../client/contract';
 import { isRefusal } from '../client/failures';
 import type { SentCall } from './account';
 import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
-import type { ChargingRun } from './chargingRun';
+import { asNodeError } from '../items/items';
+import { withMoney, type ChargingRun } from './chargingRun';
 import type { ChargeReport } from './ledger';
 
 /** What an operation gives the loop: its request for a set of units, and how to read an answer. */
@@ -104,8 +105,9 @@ function knownCall<A extends ChargeReport>(
 	wants: string[],
 	credits: number,
 ): Planned {
-	const { key, units, level, node } = sent;
-	return { sent: { key, units, level, node }, body: op.bodyOf(units, level), credits, wants };
+	const { key, units, level, node, covers } = sent;
+	const known = { key, units, level, node, covers };
+	return { sent: known, body: op.bodyOf(units, level), credits, wants };
 }
 
 /** A call for these units as this run sends it, before its worst case is reserved. */
@@ -123,13 +125,19 @@ function plannedCall<A extends ChargeReport>(
 	return { sent, body, credits, wants: units };
 }
 
+/** A new call for `units`; an ask again for units an answer left out has a key of its own. */
 function newCall<A extends ChargeReport>(
 	c: Charging<A>,
 	units: string[],
 	credits: number,
-	askAgain = false,
+	askAgain?: { covers?: number },
 ) {
-	return reserved(c, plannedCall(c, units, credits, askAgain));
+	const { op, run, context } = c;
+	const body = op.bodyOf(units, run.level);
+	// Asked again under the first call's key, the API would replay the answer that left them out.
+	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
+	const sent = { key, units, level: run.level, node: context.getNode().id, ...askAgain };
+	return reserved(c, { sent, body, credits, wants: units });
 }
 
 /** The call with its worst case reserved; undefined when it does not fit. */
@@ -167,9 +175,13 @@ export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Pl
 		const sentUpTo = await sendQueue(c, plan.queue, lost, inFlight);
 		notSent.push(...plan.queue.slice(sentUpTo));
 		if (!c.stoppedBy) await sendAgain(c, lost, inFlight);
-	} finally {
+	} catch (error) {
+		// Stop pressed: what may have been charged stays held as lost, and the error says so.
 		for (const call of [...lost, ...inFlight]) c.run.budget.keepLost(call.reservation, call.sent);
+		const failure = asNodeError(c.context, error);
+		throw withMoney(c.context, failure, Number(failure.context.itemIndex ?? 0), c.run.budget);
 	}
+	for (const call of lost) c.run.budget.keepLost(call.reservation, call.sent);
 	return notSent;
 }
 
@@ -264,18 +276,17 @@ async function takeAnswer<A extends ChargeReport>(
 	// An unreadable charge keeps the whole worst case held already.
 	const left =
 		charged === undefined ? worstCase : Math.min(worstCase, call.reservation.credits - charged);
-	const again = !call.askedAgain && newCall(c, missing, left, true);
+	// The answer may have charged what it left out (`left`): held back unless the ask again's own
+	// charge tells otherwise (ledger.ts). An unreadable charge keeps its worst case held anyway.
+	const covers = charged === undefined ? undefined : left;
+	const again = !call.askedAgain && newCall(c, missing, left, { covers });
 	if (again) {
 		again.askedAgain = true;
 		if (await send(c, again, inFlight)) budget.keepLost(again.reservation, again.sent);
+		return;
 	}
-	// The answer may have charged what it left out: all but what an ask again charged for it. A lost
-	// or unreadable ask again keeps its own worst case held, which covers it; so does the first
-	// call's for units left out again.
-	const askedFor = again ? again.charge : 0;
-	if (charged !== undefined && !call.askedAgain && askedFor !== undefined)
-		budget.holdBack(Math.max(0, left - askedFor));
-	if (again) return;
+	// No room to ask again: held back now. Left out again: the ask again's `covers` holds it back.
+	if (covers !== undefined && !call.askedAgain) budget.holdBack(covers);
 	const failure = notAnswered(c.context, call, missing);
 	for (const unit of missing) c.outcomes.set(unit, failure);
 }

@@ -176,6 +176,7 @@ export class CreditBudget {
 				continue; // carried out on the day it was sent
 			else if (lostByAnother && !takenOver) tally.reserved += charge;
 			else tally.charged += charge;
+		this.holdBack(Math.max(0, (call.covers ?? 0) - charge));
 		return charge;
 	}
 
