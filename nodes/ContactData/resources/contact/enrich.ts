@@ -7,7 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
-import * as charging from '../../shared/budget/chargingRun';
+import { chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
+import {
+	finishRun,
+	isContactRecord,
+	type Outcome,
+	skippedForBudget,
+} from '../../shared/budget/runOutput';
+import { budgetReached, stopBeforeSpending } from '../../shared/budget/runTexts';
 import * as contract from '../../shared/client/contract';
 import { ApiFailure, failureOf } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
@@ -40,7 +47,7 @@ export const description: INodeProperties[] = [
 type Lookup = ReturnType<typeof lookupOf>;
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
-	const run = await charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
+	const run = await chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	const personOf = personReader(this, items);
 	const { checked: lookups, refused } = await checkEveryItem(this, items, (itemIndex) =>
 		lookupOf(this, itemIndex, run.level, personOf(itemIndex)),
@@ -55,23 +62,20 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const plan = loop.planOf(enriching, [...people.keys()]);
 	// Stop Before Spending: the same person twice is charged once; a call sent before needs no room.
 	const what = `enriching ${plural(plan.queue.length, 'item')} at ${run.level} level`;
-	const refusal = charging.stopBeforeSpending(this, run, what, plan.queue.length * run.cost);
+	const refusal = stopBeforeSpending(this, run, what, plan.queue.length * run.cost);
 	const notSent = new Set(refusal ? people.keys() : await loop.chargeAll(enriching, plan));
 	// What the budget did not reach: an error each (Stop Before Spending), or passed through (What Fits).
 	const { stoppedBy, outcomes } = enriching;
 	const unsent = lookups.filter(({ person }) => notSent.has(person));
-	const reason = refusal ?? stoppedBy ?? charging.budgetReached(this, run, unsent.length, 'item');
+	const reason = refusal ?? stoppedBy ?? budgetReached(this, run, unsent.length, 'item');
 	const unsentOutcomes = new Map<number, IDataObject | Error>(
-		unsent.map(({ itemIndex }) => [
-			itemIndex,
-			reason ?? charging.skippedForBudget(items[itemIndex].json),
-		]),
+		unsent.map(({ itemIndex }) => [itemIndex, reason ?? skippedForBudget(items[itemIndex].json)]),
 	);
 	const output = outcomesOf(lookups, new Map([...refused, ...unsentOutcomes]), outcomes);
 	const enriched = output.filter(
-		({ outcome }) => !(outcome instanceof Error) && charging.isContactRecord(outcome),
+		({ outcome }) => !(outcome instanceof Error) && isContactRecord(outcome),
 	);
-	return charging.finishRun(this, run, output, {
+	return finishRun(this, run, output, {
 		done: `Enriched ${plural(enriched.length, 'item')} (${run.level})`,
 		notSent: refusal || stoppedBy ? 0 : unsent.length,
 		unit: 'item',
@@ -83,8 +87,8 @@ function outcomesOf(
 	lookups: Lookup[],
 	byItem: Map<number, IDataObject | Error>,
 	byPerson: Map<string, IDataObject | Error>,
-): charging.Outcome[] {
-	const output: charging.Outcome[] = [...byItem].map(([itemIndex, outcome]) => ({
+): Outcome[] {
+	const output: Outcome[] = [...byItem].map(([itemIndex, outcome]) => ({
 		itemIndex,
 		outcome,
 	}));
@@ -137,7 +141,7 @@ function enrichOperation(
 		read: ({ contact }, [person]) => {
 			const record = contact as IDataObject;
 			const found = people.get(person)!.outputNoMatch ? { matched: true, ...record } : record;
-			return new Map([[person, { outcome: found, rank: charging.rankOf(contact.level) }]]);
+			return new Map([[person, { outcome: found, rank: rankOf(contact.level) }]]);
 		},
 		failedAs: (failure, person) =>
 			failureOf(failure)?.kind === 'noMatch' ? noMatchOf(context, people.get(person)!) : failure,

@@ -7,7 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
-import * as charging from '../../shared/budget/chargingRun';
+import { type ChargingRun, chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
+import {
+	finishRun,
+	isContactRecord,
+	type Outcome,
+	skippedForBudget,
+} from '../../shared/budget/runOutput';
+import { budgetReached, stopBeforeSpending } from '../../shared/budget/runTexts';
 import * as contract from '../../shared/client/contract';
 import { entryNotFound } from '../../shared/client/failures';
 import { idempotencyKeyFor } from '../../shared/client/idempotency';
@@ -46,7 +53,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
-	const run = await charging.chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
+	const run = await chargingRunOf(this, WHEN_MAX_CREDITS_REACHED);
 	// 1. Check every item's ids before anything is sent; an id an item repeats is one contact.
 	const idsOf = contactIdsReader(this, items);
 	const { checked, refused } = await checkEveryItem(this, items, (itemIndex) =>
@@ -57,20 +64,19 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const mayCharge = plan.queue.filter((id) => !u.shown.has(id)).length * run.cost;
 	const what = `unlocking ${plural(mayCharge / run.cost, 'contact')} at ${run.level} level`;
-	const refusal = charging.stopBeforeSpending(this, run, what, mayCharge);
+	const refusal = stopBeforeSpending(this, run, what, mayCharge);
 	// 3. Calls in order, each what the budget still holds.
 	const notSent = refusal ? u.toSend : await loop.chargeAll(u.charging, plan);
 	// 4. What the budget did not reach: an error after a failure that ended the calls, or under
 	// Stop Before Spending.
 	const { stoppedBy, outcomes } = u.charging;
-	const reason =
-		refusal ?? stoppedBy ?? charging.budgetReached(this, run, notSent.length, 'contact');
-	for (const id of notSent) outcomes.set(id, reason ?? charging.skippedForBudget({ id }));
+	const reason = refusal ?? stoppedBy ?? budgetReached(this, run, notSent.length, 'contact');
+	for (const id of notSent) outcomes.set(id, reason ?? skippedForBudget({ id }));
 	const records = [...outcomes.values()].filter(
-		(json) => !(json instanceof Error) && charging.isContactRecord(json),
+		(json) => !(json instanceof Error) && isContactRecord(json),
 	);
 	const skipped = u.wanted.filter(u.isSkipped).length;
-	return charging.finishRun(this, run, outcomesOf(u, items, refused), {
+	return finishRun(this, run, outcomesOf(u, items, refused), {
 		done: `Unlocked ${plural(records.length, 'unique contact')} (${run.level})`,
 		notSent: refusal || stoppedBy ? 0 : notSent.length,
 		unit: 'contact',
@@ -88,18 +94,14 @@ function unlockingOf(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 	wanted: Wanted[],
-	run: charging.ChargingRun,
+	run: ChargingRun,
 ) {
 	const option = 'options.skipAlreadyUnlocked';
 	const skipHeld = parameters.booleanParameter(context, option, 'Skip Already Unlocked', 0);
 	// The input's word decides Skip Already Unlocked, never the budget; a preview is held at basic.
 	const held = ({ itemIndex, id }: Wanted) => {
 		const json = items[itemIndex].json;
-		return (
-			json.id === id &&
-			json.unlocked === true &&
-			Math.max(1, charging.rankOf(json.level)) >= run.rank
-		);
+		return json.id === id && json.unlocked === true && Math.max(1, rankOf(json.level)) >= run.rank;
 	};
 	// Left out of the forecast, though each call reserves them.
 	const shown = new Set(wanted.filter(held).map(({ id }) => id));
@@ -137,7 +139,7 @@ function unlockOperation(
 			new Map(
 				(answer.contacts as IDataObject[]).map((entry) => [
 					String(entry.id),
-					{ outcome: entry, rank: entry.error === undefined ? charging.rankOf(entry.level) : 0 },
+					{ outcome: entry, rank: entry.error === undefined ? rankOf(entry.level) : 0 },
 				]),
 			),
 		itemOf: (id) => firstItemOf.get(id) ?? 0,
@@ -146,7 +148,7 @@ function unlockOperation(
 
 /** By input item in input order: its error, or one outcome per id it wants. */
 function outcomesOf(u: Unlocking, items: INodeExecutionData[], refused: Map<number, Error>) {
-	const output: charging.Outcome[] = [];
+	const output: Outcome[] = [];
 	let next = 0; // `wanted` is in input order: one pass over it
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const error = refused.get(itemIndex);
@@ -161,7 +163,7 @@ function outcomesOf(u: Unlocking, items: INodeExecutionData[], refused: Map<numb
 			if (!(outcome instanceof Error) && outcome.error)
 				outcome = entryNotFound(u.context, id, outcome.error as IDataObject, itemIndex);
 			else if (!(outcome instanceof Error) && outcome.unlock_skipped === 'budget' && json.id === id)
-				outcome = charging.skippedForBudget(json);
+				outcome = skippedForBudget(json);
 			output.push({ itemIndex, outcome, id });
 		}
 	}

@@ -10,7 +10,8 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import { creditBudgetOf, isContactRecord } from '../budget/chargingRun';
+import { creditBudgetOf } from '../budget/chargingRun';
+import { isContactRecord } from '../budget/runOutput';
 import { runsAsTool } from '../items/toolCall';
 import { leftOf } from '../budget/ledger';
 import { errorItem, pairedWith } from '../items/items';

@@ -13,7 +13,8 @@ import { isRefusal } from '../client/failures';
 import type { SentCall } from './account';
 import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
 import { asNodeError } from '../items/items';
-import { withMoney, type ChargingRun } from './chargingRun';
+import type { ChargingRun } from './chargingRun';
+import { withMoney } from './runTexts';
 import type { ChargeReport } from './ledger';
 
 /** What an operation gives the loop: its request for a set of units, and how to read an answer. */
