@@ -370,6 +370,17 @@ async function aNewUnlockNode() {
 	await theNodesPanel();
 	await visible('[data-test-id="node-creator-item-name"]', /^Unlock/).click();
 	await editor.closeNodeView();
+	// n8n 2.41.1 at times marks a new node with issues for a moment, until its credential is set: a new user
+	// sees the node settle without any, and so must its picture (one run pictured the mark).
+	await waitFor(
+		() => {
+			const added = [...document.querySelectorAll('[data-test-id="canvas-node"]')].find((each) =>
+				/^Unlock/.test(each.getAttribute('data-node-name') ?? ''),
+			);
+			return added && !added.querySelector('[data-test-id="node-issues"]');
+		},
+		{ timeout: 20_000, what: 'the new Unlock node without issues' },
+	);
 	const node = (await editor.canvasState()).find((each) => /^Unlock/.test(each.name));
 	if (!node) throw new Error('no Unlock node on the canvas');
 	await linger(journey);
