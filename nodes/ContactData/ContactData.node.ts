@@ -17,6 +17,7 @@ import { router } from './router';
 import { toolAnswer, toolFailure } from './shared/agent/toolAnswer';
 import { runsAsTool } from './shared/items/toolCall';
 import { CREDENTIAL_TEST, testContactDataApiCredential } from './shared/client/credentialTest';
+import { withRunMoney } from './shared/budget/runTexts';
 import { restated } from './shared/client/failures';
 import { asNodeError, errorItem } from './shared/items/items';
 import { inPanelOrder } from './shared/parameters/panelOrder';
@@ -80,11 +81,12 @@ export class ContactData implements INodeType {
 		} catch (error) {
 			// A failure of the whole run (an item's own failure is already its error item): with Continue
 			// On Fail, every input item gets it as its error item, paired, so none is lost.
-			const failure = asNodeError(this, error);
+			const failure = withRunMoney(this, asNodeError(this, error));
+			// One that names an item is said of each item in turn.
+			const ofItem = (item: number) =>
+				failure.context.itemIndex === undefined ? failure : restated(this, failure, item);
 			if (this.continueOnFail())
-				return [
-					this.getInputData().map((_, item) => errorItem(restated(this, failure, item), { item })),
-				];
+				return [this.getInputData().map((_, item) => errorItem(ofItem(item), { item }))];
 			// An agent reads it as the tool's answer, so it can act on the remedy (see toolFailure).
 			if (runsAsTool(this)) return [toolFailure(this, failure)];
 			throw failure;

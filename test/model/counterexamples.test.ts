@@ -231,6 +231,88 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 2 }, { n: 2, held: 'basic' }], runs: 2, bulk: true },
 		},
 	],
+	[
+		// Issue 42, the stronger model, seed 37: a transport retry sent after midnight charged today.
+		'an answer after midnight holds its charge back in the new day too',
+		{
+			...SETTINGS,
+			version: 2,
+			maxCredits: 0,
+			maxCreditsPerDay: 1,
+			maxCreditsPerSession: 1,
+			faults: ['lostBefore'],
+			midnightAfter: 0,
+			where: {
+				kind: 'tool',
+				credentials: [1],
+				calls: [{ tool: 0, ns: [0] }],
+				mcp: false,
+				extraMaxCredits: [1],
+				sessions: 0,
+			},
+		},
+	],
+	[
+		// Issue 42, the stronger model; seed 37's scenario #474.
+		'an ask again refused (429) does not call a contact the first answer charged "not charged"',
+		{
+			...SETTINGS,
+			level: 'premium',
+			maxCredits: 12,
+			faults: ['omittedCharged', 'rateLimited'],
+			where: {
+				kind: 'tool',
+				credentials: [0],
+				calls: [{ tool: 0, ns: [3] }],
+				mcp: true,
+				sessions: 1,
+			},
+		},
+	],
+	[
+		// Issue 42, the stronger model; seed 37's scenario #886.
+		'a loop’s next run that replays a call whose answer could not be read does not claim its charge',
+		{
+			...SETTINGS,
+			version: 2,
+			level: 'premium',
+			maxCredits: 11,
+			whenMaxCreditsReached: 'whatFits',
+			continueOnFail: true,
+			tries: 3,
+			heldBefore: [4],
+			faults: ['badSchema', 'timeout'],
+			where: { kind: 'canvas', items: [{ n: 5, held: 'premium' }], runs: 2, bulk: true },
+		},
+	],
+	[
+		// Issue 42, the stronger model; seed 37's scenario #153.
+		'an ask again that never reached the API is not said to be asked twice',
+		{
+			...SETTINGS,
+			version: 2.2,
+			level: 'premium',
+			maxCredits: 10,
+			whenMaxCreditsReached: 'whatFits',
+			continueOnFail: true,
+			tries: 2,
+			heldBefore: [4],
+			staleFlags: true,
+			faults: ['omittedUnreadable', 'refused', 'none', 'none'],
+			executions: 2,
+			where: {
+				kind: 'canvas',
+				items: [
+					{ n: 0, held: 'premium' },
+					{ n: 2, held: 'premium' },
+					{ n: 8, held: 'basic' },
+					{ n: 3 },
+				],
+				runs: 1,
+				bulk: false,
+			},
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

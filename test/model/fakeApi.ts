@@ -3,8 +3,6 @@
  * request's fault drawn from the scenario. It records what it debited, to whom and in which node
  * run (`boundary` names the run; the workflow's marker node calls it between runs).
  */
-import { sleep } from 'n8n-workflow';
-
 import {
 	listenSwitchably,
 	type IncomingMessage,
@@ -45,6 +43,8 @@ export interface Sent {
 	debited: number;
 	charged: string[];
 	worstCase: number;
+	/** Its answer left out an id it was asked for. */
+	leftOut: boolean;
 	/** Stop was pressed while it was on its way: its answer may never be read. */
 	stopped: boolean;
 	/** The API carried it out and charged nothing: every contact was held already. */
@@ -147,13 +147,8 @@ export class FakeApi {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const text = Buffer.concat(chunks).toString('utf8');
-			const answer = () =>
-				// A request of an earlier scenario answered late (after Stop): none of this one's.
-				scenario === this.scenario ? this.answer(req, res, text, { index, run }) : res.destroy();
-			if (index !== this.at.stopAt) return answer();
-			// Stop is pressed while the request is on its way: its answer comes a moment later.
-			this.pressStop();
-			void sleep(20).then(answer);
+			if (scenario === this.scenario) this.answer(req, res, text, { index, run });
+			else res.destroy(); // a request of an earlier scenario: none of this one's
 		});
 	}
 
@@ -189,6 +184,7 @@ export class FakeApi {
 			charged: [],
 			worstCase: 0,
 			free: false,
+			leftOut: false,
 			stopped: index === this.at.stopAt,
 			delivered: false,
 			answered: [],
@@ -204,9 +200,11 @@ export class FakeApi {
 		const answer = this.carryOut(account, sent, canonical(body), priced);
 		if (index === this.at.midnightAfter) this.movedMs += passMidnight();
 		sent.after = now();
-		// The node hung up (Stop): the API carried the call out, and no answer reaches anyone.
-		if (answer && !req.socket.destroyed) return this.deliver(res, sent, answer);
-		if (sent.effect === 'timeout') this.hanging.add(res);
+		// Stop is pressed while the request is on its way: the API carries it out, and its answer
+		// never comes (so the node meets Stop inside the call, every time).
+		if (sent.stopped) this.pressStop();
+		if (answer && !sent.stopped) return this.deliver(res, sent, answer);
+		if (sent.effect === 'timeout' || sent.stopped) this.hanging.add(res);
 		else res.destroy();
 		if (this.faults[this.next] === 'refused') this.refuseFromNow();
 	}
@@ -252,6 +250,7 @@ export class FakeApi {
 		if (sent.fault.startsWith('omitted') && Array.isArray(answer.body.contacts)) {
 			const left = (answer.body.contacts as Array<{ id: string }>).slice(0, -1);
 			answer.body.contacts = left;
+			sent.leftOut = true;
 			const given = charged.filter((id) => left.some((entry) => entry.id === id));
 			reported = given.reduce((sum, id) => sum + account.priceOf(id, priced.level), 0);
 			if (sent.fault !== 'omittedCharged') [charged, cost] = [given, reported];

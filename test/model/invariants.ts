@@ -122,7 +122,7 @@ function errorTextsOf(o: NodeRunOutcome): Array<{ text: string; item?: number; i
 	return [...ended, ...items];
 }
 
-const textsOf = (o: NodeRunOutcome): string[] => [
+export const textsOf = (o: NodeRunOutcome): string[] => [
 	...o.hints,
 	...errorTextsOf(o).map(({ text }) => text),
 ];
@@ -146,7 +146,7 @@ function recordIds(value: unknown, into = new Set<string>()): Set<string> {
 }
 
 /** Every statement of a run that gives a charge: texts, and the records' and tool answer's fields. */
-function statementsOf(o: NodeRunOutcome): Array<MoneyStatement & { source: string }> {
+export function statementsOf(o: NodeRunOutcome): Array<MoneyStatement & { source: string }> {
 	const texts = textsOf(o).map((text) => ({ ...moneyOf(text), source: text }));
 	const heldBack = Math.max(0, ...texts.map((t) => t.heldBack));
 	const fields = o.items.flatMap(({ json }) => {
@@ -198,9 +198,9 @@ function outputViolations(o: NodeRunOutcome, inRun: Sent[]): string[] {
 		(id) => !records.has(id) && !named.has(id) && !named.has(personEmail(Number(id.slice(3)))),
 	);
 	if (unnamed.length === 0) return [];
-	const heldBack = Math.max(0, ...statementsOf(o).map((t) => t.heldBack));
-	// An error that ends the run (thrown, or a tool's answer) says what the run charged.
-	const charged = Math.max(0, ...errorTextsOf(o).map(({ text }) => moneyOf(text).charged ?? 0));
+	const statements = statementsOf(o);
+	const heldBack = Math.max(0, ...statements.map((t) => t.heldBack));
+	const charged = Math.max(0, ...statements.map((t) => t.charged ?? 0));
 	// Each contact costs at least a credit: what the run tells must reach that far.
 	if (charged + heldBack >= unnamed.length) return [];
 	return [

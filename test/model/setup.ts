@@ -7,6 +7,7 @@ import { envVar } from '../support/env.cjs';
 import { report } from '../support/report.cjs';
 import { runScenario, TIMEOUT_S } from './driver';
 import { FakeApi, RETRY_AFTER_S, type Sent } from './fakeApi';
+import { happenedIn } from './coverage';
 import { violationsOf } from './invariants';
 import type { Scenario } from './scenario';
 
@@ -37,7 +38,7 @@ function seamBoundOf(sent: Sent[]): number {
 export interface Model {
 	/** Runs `s` and gives the invariants' violations (none: it holds). */
 	violationsIn(s: Scenario): Promise<string[]>;
-	/** Scenarios with a request that met each fault. */
+	/** Scenarios in which each kind happened (coverage.ts). */
 	met: Map<string, number>;
 }
 
@@ -69,11 +70,9 @@ export function useModel(): Model {
 		if (envVar('MODEL_SCENARIO'))
 			report(JSON.stringify({ sent: fake.sent, outcomes, runs }, null, 1));
 		const sent = [...fake.sent];
-		for (const fault of new Set(sent.map((x) => x.fault))) count(fault);
-		const said = JSON.stringify(outcomes);
-		if (said.includes('Nothing answers at')) count('refused (seen by the node)');
-		if (said.includes('did not answer within')) count('timeout (seen by the node)');
-		return violationsOf({ s, sent, outcomes, runs, seamMs, seamBoundMs: seamBoundOf(sent) });
+		const checked = { s, sent, outcomes, runs, seamMs, seamBoundMs: seamBoundOf(sent) };
+		for (const kind of happenedIn(checked)) count(kind);
+		return violationsOf(checked);
 	}
 	return { violationsIn, met };
 }

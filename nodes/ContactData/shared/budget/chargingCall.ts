@@ -59,7 +59,11 @@ export async function sendCharging<A extends ChargeReport>(
 			budget.holdBack(sent.covers ?? 0);
 		}
 		if (failureOf(error)?.kind === 'notSent') call.sends--; // it never reached the API
-		const lost = !refused && failureOf(error)?.kind !== 'unreadableAnswer';
+		// An answer it cannot read is not sent again by this run; its worst case stays held under its
+		// key, as a lost answer's, so a later run that sends it again does not count it as its own.
+		const unreadable = failureOf(error)?.kind === 'unreadableAnswer';
+		if (unreadable) budget.keepLost(reservation, sent);
+		const lost = !refused && !unreadable;
 		return { failure: chargingFailure(context, call, error, refused), lost };
 	}
 }
@@ -91,13 +95,18 @@ function sentText({ path, sends, reservation, ids }: ChargingCall, refused: bool
 	const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 	const what = `${path} ${ids ? `for ${named} ` : ''}`;
 	if (refused) return `${what}was refused, so this call was not charged`;
+	if (sends === 0) return `${what}did not reach the API this time`;
 	const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
 	return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge); running the same contacts again returns them free`;
 }
 
 /** Ids an answer left out, after the asks actually made: they may have been charged. */
 export function notAnswered(context: IExecuteFunctions, call: ChargingCall, missing: string[]) {
-	const asked = call.askedAgain ? 'twice' : 'once (the budget left no room to ask again)';
+	const asked = !call.askedAgain
+		? 'once (the budget left no room to ask again)'
+		: call.sends > 0
+			? 'twice'
+			: 'once (asking again did not reach the API)';
 	return new ApiFailure(context, 'notAnswered', {
 		message: `The Contact Data API did not answer for ${contactsNamed(missing)}: it may have been charged`,
 		description: `${call.path} was asked for ${missing.join(', ')} ${asked}, and its answer had no entry for ${missing.length === 1 ? 'it' : 'them'}. Its worst case stays counted against Max Credits. Check Credits → Get Balance, then run again: a contact already unlocked comes back free of charge.`,

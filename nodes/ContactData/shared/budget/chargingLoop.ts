@@ -12,9 +12,7 @@ import type { UnlockLevel } from '../client/contract';
 import { isRefusal } from '../client/failures';
 import type { SentCall } from './account';
 import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
-import { asNodeError } from '../items/items';
 import type { ChargingRun } from './chargingRun';
-import { withMoney } from './runTexts';
 import type { ChargeReport } from './ledger';
 
 /** What an operation gives the loop: its request for a set of units, and how to read an answer. */
@@ -176,13 +174,9 @@ export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Pl
 		const sentUpTo = await sendQueue(c, plan.queue, lost, inFlight);
 		notSent.push(...plan.queue.slice(sentUpTo));
 		if (!c.stoppedBy) await sendAgain(c, lost, inFlight);
-	} catch (error) {
-		// Stop pressed: what may have been charged stays held as lost, and the error says so.
+	} finally {
 		for (const call of [...lost, ...inFlight]) c.run.budget.keepLost(call.reservation, call.sent);
-		const failure = asNodeError(c.context, error);
-		throw withMoney(c.context, failure, Number(failure.context.itemIndex ?? 0), c.run.budget);
 	}
-	for (const call of lost) c.run.budget.keepLost(call.reservation, call.sent);
 	return notSent;
 }
 
@@ -244,8 +238,10 @@ async function send<A extends ChargeReport>(
 	const sent = await sendCharging(context, run.budget, call, op.schema);
 	inFlight.pop();
 	if ('answer' in sent) return (await takeAnswer(c, call, sent, inFlight), false);
-	for (const unit of call.wants)
-		c.outcomes.set(unit, op.failedAs?.(sent.failure, unit) ?? sent.failure);
+	// An ask again that came to nothing says nothing of what the first answer charged for them.
+	const failure =
+		call.askedAgain && !sent.lost ? notAnswered(context, call, call.wants) : sent.failure;
+	for (const unit of call.wants) c.outcomes.set(unit, op.failedAs?.(failure, unit) ?? failure);
 	if (sent.lost && call.sends === 1 && !call.reservation.sentBefore) return true;
 	if (sent.lost) run.budget.keepLost(call.reservation, call.sent);
 	const stops =

@@ -52,6 +52,9 @@ export async function chargingRunOf(
 
 const budgets = new WeakMap<IExecuteFunctions, CreditBudget>();
 
+/** This node run's budget, if it has one yet. */
+export const knownBudgetOf = (context: IExecuteFunctions) => budgets.get(context);
+
 /**
  * This node run's budget. Its tally lives in n8n's flow context: on the canvas the node run's, so
  * Retry On Fail's tries share it and a loop's next run starts afresh; as a tool Max Credits counts

@@ -176,6 +176,9 @@ export class CreditBudget {
 				continue; // carried out on the day it was sent
 			else if (lostByAnother && !takenOver) tally.reserved += charge;
 			else tally.charged += charge;
+		// A fresh answer after midnight may be a retry's, sent today: today holds its charge back too.
+		const today = replayed ? undefined : this.laterDayOf(reservation);
+		if (today) today.reserved += charge;
 		this.holdBack(Math.max(0, (call.covers ?? 0) - charge));
 		return charge;
 	}
@@ -188,6 +191,12 @@ export class CreditBudget {
 		if (typeof remaining !== 'number' || at < this.balanceAt) return;
 		this.creditsRemaining = remaining;
 		this.balanceAt = at;
+	}
+
+	/** Today's tally, where a call reserved on an earlier day holds no share. */
+	private laterDayOf({ shares }: Reservation): Tally | undefined {
+		const today = this.caps.find((cap) => cap.tally.day)?.tally;
+		return today && !shares.some(({ tally }) => tally === today) ? today : undefined;
 	}
 
 	private lostByAnotherRun(reservation: Reservation, key: string): boolean {

@@ -8,7 +8,7 @@ import { runsAsTool } from '../items/toolCall';
 import { restated } from '../client/failures';
 import type { asNodeError } from '../items/items';
 import { plural, unique } from '../parameters/utilities';
-import type { ChargingRun } from './chargingRun';
+import { knownBudgetOf, type ChargingRun } from './chargingRun';
 import type { CreditBudget } from './ledger';
 
 /** Who used what a cap counted before this run, and the wait that gets past it, if any. */
@@ -121,17 +121,23 @@ function refusal(context: IExecuteFunctions, message: string, description = '') 
 	return error;
 }
 
+/** Errors that say already what their run charged. */
+const told = new WeakSet<Error>();
+
 /** The error that ends a run says what the run charged, unless it already does (a refusal). */
 export function withMoney(
 	context: IExecuteFunctions,
 	failure: ReturnType<typeof asNodeError>,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	budget: CreditBudget,
 ) {
 	const { charged, reserved } = budget.run;
-	if (charged + reserved === 0) return failure; // nothing to tell: its own words say not charged
+	// Nothing to tell: its own words say not charged.
+	if (told.has(failure) || charged + reserved === 0) return failure;
 	const free = charged > 0 ? '; run it again and what it charged for comes back free' : '';
-	return restated(context, failure, itemIndex, `This run: ${moneyText(budget)}${free}`);
+	const said = restated(context, failure, itemIndex, `This run: ${moneyText(budget)}${free}`);
+	told.add(said);
+	return said;
 }
 
 export function impossibleText({ impossibleCharges, overcharge }: CreditBudget): string {
@@ -147,4 +153,17 @@ export function impossibleText({ impossibleCharges, overcharge }: CreditBudget):
 export function heldBackText(budget: CreditBudget): string {
 	if (budget.run.reserved <= 0) return '';
 	return `, and ${budget.run.reserved} held back for answers that were lost${budget.impossibleCharges.length > 0 || budget.overcharge !== undefined ? ' or unreadable' : ''} (the API may have charged them)`;
+}
+
+/**
+ * A failure that ends a charging run wherever it is met (Stop, or a later try of Retry On Fail
+ * that fails before sending) says what the run charged and holds back.
+ */
+export function withRunMoney(
+	context: IExecuteFunctions,
+	failure: ReturnType<typeof asNodeError>,
+): ReturnType<typeof asNodeError> {
+	const budget = knownBudgetOf(context);
+	if (!budget) return failure;
+	return withMoney(context, failure, failure.context.itemIndex as number | undefined, budget);
 }
