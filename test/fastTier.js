@@ -13,6 +13,7 @@ const FAST_TESTS = [
 	'test/formatting.test.ts',
 	'test/harness/sandbox.test.ts',
 	'test/n8nLines.test.ts',
+	'test/model/invariants.test.ts',
 	'test/nodes/ContactData/ContactData.panels.test.ts',
 	'test/nodes/ContactData/ContactData.texts.test.ts',
 	'test/nodes/ContactData/boundaries.test.ts',

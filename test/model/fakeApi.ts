@@ -215,8 +215,9 @@ export class FakeApi {
 		const first = account.keys.get(sent.key);
 		if (first && first.body !== body) return error(409, 'conflict');
 		sent.repeat = first !== undefined;
-		// On a key carried out before only what may meet any request takes effect.
-		const effect = !first || REPLAY_FAULTS.has(fault) ? fault : 'none';
+		// On a key carried out before only what may meet any request takes effect; a request Stop
+		// cuts off is carried out as the contract says (the node never learns its charge).
+		const effect = (!first || REPLAY_FAULTS.has(fault)) && !sent.stopped ? fault : 'none';
 		sent.effect = effect;
 		const stuckKey = `${sent.apiKey}|${sent.key}`;
 		if (effect === 'rateLimited' || this.stuck.has(stuckKey)) {

@@ -177,7 +177,7 @@ function notChargedViolations(o: NodeRunOutcome, inRun: Sent[]): string[] {
 		.filter(({ text, item }) => {
 			const named = text.match(NAMES) ?? [];
 			if (named.length) return named.some((name) => debited.has(name) || lost.has(name));
-			const whose = item === undefined ? [...lost] : (o.wanted[item] ?? []);
+			const whose = item === undefined ? [...lost] : o.wanted[item];
 			return whose.some((name) => lost.has(name));
 		})
 		.map(
@@ -212,14 +212,8 @@ function outputViolations(o: NodeRunOutcome, inRun: Sent[]): string[] {
 function moneyViolations(o: NodeRunOutcome, inRun: Sent[]): string[] {
 	const found: string[] = [];
 	const debited = debitOf(inRun);
-	// An overcharge whose answer never came (Stop) is beyond what the node could know.
-	const unseen = sum(
-		stillLost(inRun)
-			.filter((x) => x.effect === 'overcharge')
-			.map((x) => x.debited - x.worstCase),
-	);
 	for (const { charged, heldBack, source } of statementsOf(o))
-		if (charged !== undefined && !(charged <= debited && debited - unseen <= charged + heldBack))
+		if (charged !== undefined && !(charged <= debited && debited <= charged + heldBack))
 			found.push(
 				`${charged > debited ? 'c-over' : 'c-under'}: ${o.tag} says ${charged} charged, ${heldBack} held back; the API debited ${debited}: "${source}"`,
 			);
@@ -255,7 +249,7 @@ function sendViolations({ sent, runs }: Checked): string[] {
 		const rank = LEVELS.indexOf(x.level) + 1;
 		const fresh = !keys.has(`${x.apiKey}|${x.key}`);
 		keys.add(`${x.apiKey}|${x.key}`);
-		const ledger = `${runs[x.run]?.execution ?? x.run}|${x.apiKey}`;
+		const ledger = `${runs[x.run]?.execution}|${x.apiKey}`;
 		const again = x.ids.filter((id) => (had.get(`${ledger}|${id}`) ?? 0) >= rank);
 		if (fresh && again.length)
 			found.push(`d-new-key: ${x.run} sent ${again.join(', ')} again under a new key`);
@@ -268,7 +262,7 @@ function sendViolations({ sent, runs }: Checked): string[] {
 
 function itemOf(item: INodeExecutionData): number | undefined {
 	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-	return typeof paired === 'number' ? paired : paired?.item;
+	return (paired as { item?: number } | undefined)?.item;
 }
 
 /** e: an error of a contact or person names its own item, on the canvas and in a tool answer. */
@@ -291,7 +285,10 @@ function itemViolations(o: NodeRunOutcome): string[] {
  * in that cap so far.
  */
 function toolFieldViolations({ s, sent, runs }: Checked, o: NodeRunOutcome): string[] {
-	const credits = o.items.map(({ json }) => json.credits as IDataObject | undefined).find(Boolean);
+	const credits = o.items
+		.flatMap(({ json }) => answersOf(json))
+		.map((json) => json.credits as IDataObject | undefined)
+		.find(Boolean);
 	if (!credits || !runs[o.tag] || credits.max_credits === null) return [];
 	const { execution, node, session } = runs[o.tag];
 	const before = upToEndOf({ sent, runs }, o.tag);
