@@ -64,7 +64,7 @@ export class ContactDataTrigger implements INodeType {
 			executionsHelp: {
 				inactive:
 					// What makes an event and why it may take days: docs/trigger.md, "Trying it out".
-					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data, or add the Contact Data Job Change Check, whose test run shows a watched list’s member at once.',
+					'Contact Data sends an event when watched contacts change job or title, or a company shows intent, often days apart. To build now, pin sample data, or test the Contact Data Job Change Check.',
 				active:
 					'The workflow runs in production: every job change, role change or intent signal on a watched saved list runs it once, and its executions are listed under Executions.',
 			},

@@ -223,10 +223,10 @@ const CASES: Case[] = [
 	},
 	{
 		parameters: search({
-			additionalFilters: { filter: [{ name: 'revenue_range', value: '={{ { "a": 1 } }}' }] },
+			additionalFilters: { filter: [{ name: 'annual_revenue', value: '={{ { "a": 1 } }}' }] },
 		}),
-		display: 'revenue_range',
-		value: 'revenue_range',
+		display: 'annual_revenue',
+		value: 'annual_revenue',
 		sent: true,
 	},
 
