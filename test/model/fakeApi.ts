@@ -248,19 +248,19 @@ export class FakeApi {
 		let { cost } = priced;
 		let reported = cost;
 		let charged = priced.charged;
-		if (sent.fault.startsWith('omitted') && Array.isArray(answer.body.contacts)) {
+		if (sent.effect.startsWith('omitted') && Array.isArray(answer.body.contacts)) {
 			const left = (answer.body.contacts as Array<{ id: string }>).slice(0, -1);
 			answer.body.contacts = left;
 			sent.leftOut = true;
 			const given = charged.filter((id) => left.some((entry) => entry.id === id));
 			reported = given.reduce((sum, id) => sum + account.priceOf(id, priced.level), 0);
-			if (sent.fault !== 'omittedCharged') [charged, cost] = [given, reported];
+			if (sent.effect !== 'omittedCharged') [charged, cost] = [given, reported];
 		}
-		if (sent.fault === 'overcharge') cost = reported = priced.worstCase + OVERCHARGE;
+		if (sent.effect === 'overcharge') cost = reported = priced.worstCase + OVERCHARGE;
 		account.hold(charged, priced.level);
 		account.balance -= cost;
 		Object.assign(sent, { debited: cost, charged, free: cost === 0 });
-		answer.body.credits_charged = reportedCharge(sent.fault, reported, priced.worstCase);
+		answer.body.credits_charged = reportedCharge(sent.effect, reported, priced.worstCase);
 		answer.body.credits_remaining = account.balance;
 		return answer;
 	}
