@@ -231,8 +231,6 @@ async function errorsOf(
  * list loses it and the case joins the others.
  */
 const STILL_LONG: Record<string, string> = {
-	'402: no credits left': 'shared/budget/chargingCall.ts (what a refused call did)',
-	'an unlock whose answer is lost': 'shared/budget/chargingCall.ts and shared/client/apiErrors.ts',
 	'a Base URL refused before sending': 'shared/client/baseUrl.ts (the credential’s test shares it)',
 };
 

@@ -7,6 +7,7 @@ import { ApiFailure, certainlyNotCarriedOut, failureOf } from '../client/failure
 import { firstHeaderValue } from '../client/headers';
 import { apiRequest } from '../client/transport';
 import { asNodeError } from '../items/items';
+import { runsAsTool } from '../items/toolCall';
 import { editorFieldNames } from '../parameters/fieldNames';
 import { plural } from '../parameters/utilities';
 import type { SentCall } from './account';
@@ -80,15 +81,25 @@ function chargingFailure(
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	const why = mayHaveCharged
+		? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
+		: description;
+	const said = sentText(call, refused);
+	// A model reads only the message; on the canvas it is short, and the rest is below it.
+	const tool = runsAsTool(context);
 	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
-		message: `${headline ?? String(error)}. ${sentText(call, refused)}`,
-		description: mayHaveCharged
-			? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
-			: (description ?? undefined),
+		message: `${headline ?? String(error)}${tool ? `. ${said}` : mayHaveChargedText(call, refused)}`,
+		description: (tool ? [why] : [`${said}.`, why]).filter(Boolean).join(' ') || undefined,
 		status: Number.isInteger(status) ? status : undefined,
 		apiCode,
 		itemIndex: call.itemIndex,
 	});
+}
+
+/** What a call may have charged, said in a short message. */
+function mayHaveChargedText({ sends, reservation }: ChargingCall, refused: boolean): string {
+	if (refused || sends === 0 || reservation.credits === 0) return '';
+	return `; it may have charged up to ${plural(reservation.credits, 'credit')}`;
 }
 
 function sentText({ path, sends, reservation, ids }: ChargingCall, refused: boolean): string {

@@ -135,7 +135,9 @@ export function withMoney(
 	// Nothing to tell: its own words say not charged.
 	if (told.has(failure) || charged + reserved === 0) return failure;
 	const free = charged > 0 ? '; run it again and what it charged for comes back free' : '';
-	const said = restated(context, failure, itemIndex, `This run: ${moneyText(budget)}${free}`);
+	// On the canvas the message stays short: the run's money goes first below it.
+	const money = `This run: ${moneyText(budget)}${free}`;
+	const said = restated(context, failure, itemIndex, money, !runsAsTool(context));
 	told.add(said);
 	return said;
 }

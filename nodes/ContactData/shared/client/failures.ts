@@ -97,26 +97,31 @@ export class ApiFailure extends NodeApiError {
 }
 
 /**
- * The same failure said of another input item, with a sentence added after its headline: a call's
- * failure is each of its items' error, and the error that ends a run says what the run charged.
+ * The same failure said of another input item, with a sentence added after its headline, or first
+ * in its description (`below`): a call's failure is each of its items' error, and the error that
+ * ends a run says what the run charged.
  */
 export function restated(
 	raisedIn: RaisedIn,
 	error: NodeApiError | NodeOperationError,
 	itemIndex: number | undefined,
 	addition?: string,
+	below = false,
 ): NodeApiError | NodeOperationError {
-	const said = (headline: string) => (addition ? `${headline}. ${addition}` : headline);
+	const said = (headline: string) => (addition && !below ? `${headline}. ${addition}` : headline);
+	const describe = (description?: string | null) =>
+		addition && below ? [`${addition}.`, description].filter(Boolean).join(' ') : description;
 	if (error instanceof ApiFailure)
 		return new ApiFailure(raisedIn, error.kind, {
 			...error.details,
 			message: said(error.headline),
+			description: describe(error.details.description) ?? undefined,
 			itemIndex,
 		});
 	if (!(error instanceof OperationError)) return error;
 	const { description, kind } = error;
 	return new OperationError(raisedIn, said(error.headline), {
-		description: description ?? undefined,
+		description: describe(description) ?? undefined,
 		itemIndex,
 		kind,
 	});

@@ -86,9 +86,13 @@ it('a person the service does not know: a 404 error by default, naming the item'
 		],
 	});
 	expect(result.error).toMatchObject({ name: 'NodeApiError', httpCode: '404' });
-	// The run's charge (the first item's) is said where the run stops (issue 37, finding 1).
+	// The run's charge (the first item's) is said where the run stops (issue 37, finding 1): first
+	// below the short message.
 	expect(result.error?.message).toBe(
-		'No contact matches the email "nobody@nowhere.example". This run: 1 credit charged; run it again and what it charged for comes back free [item 1]',
+		'No contact matches the email "nobody@nowhere.example" [item 1]',
+	);
+	expect(result.error?.description).toMatch(
+		/^This run: 1 credit charged; run it again and what it charged for comes back free\. /,
 	);
 	// It points to the option that turns a no-match into an item, and says nothing was charged.
 	expect(result.error?.description).toMatch(/This lookup was not charged.*Output No-Match Items/);
