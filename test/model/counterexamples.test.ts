@@ -313,6 +313,18 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			},
 		},
 	],
+	[
+		// Issue 42, soak seed 2130021024 (after 8,210 scenarios).
+		'an ask again that overcharges still holds back what the first answer left out',
+		{
+			...SETTINGS,
+			version: 1,
+			skipAlreadyUnlocked: true,
+			faults: ['omittedCharged', 'overcharge'],
+			midnightAfter: 0,
+			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1, held: 'basic' }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

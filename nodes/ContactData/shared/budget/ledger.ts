@@ -167,7 +167,12 @@ export class CreditBudget {
 		}
 		const readable = isCharge(charge) && charge <= reservation.credits;
 		remember(this.account, 'settled', call.key, { ...call, charge: readable ? charge : null });
-		if (!readable) return this.unreadable(reservation, charge);
+		if (!readable) {
+			// An overcharge says nothing of what an answer before left out; an unreadable charge keeps
+			// this call's worst case held, which covers it.
+			if (isCharge(charge)) this.holdBack(call.covers ?? 0);
+			return this.unreadable(reservation, charge);
+		}
 		this.release(reservation);
 		// A call another run lost may have been charged then: where that run's words did not reach
 		// (this run, a new day), the charge is held back, not told as this run's.
