@@ -68,7 +68,7 @@ export class ContactDataApi implements ICredentialType {
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
 		const problem = baseUrlProblem(String(credentials.baseUrl ?? ''));
-		if (problem !== undefined) throw new UserError(problem);
+		if (problem !== undefined) throw new UserError(problem.whole);
 		return {
 			...requestOptions,
 			headers: {

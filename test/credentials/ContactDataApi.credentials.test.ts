@@ -224,7 +224,10 @@ describe('https rule in the node', () => {
 				baseUrl,
 			});
 			expect(result.error?.name).toBe('NodeOperationError');
-			expect(result.error?.message).toBe(notAWebAddress(baseUrl));
+			// On the canvas, the headline; what to type is below it.
+			expect(`${result.error?.message}: ${result.error?.description}`).toMatch(
+				`${notAWebAddress(baseUrl).replace(': enter', ': Enter')}.`,
+			);
 			expect((await sandbox.admin.stats()).requests_total).toBe(0);
 		},
 	);

@@ -68,8 +68,8 @@ async function fetchApiCredential(context: ApiContext, itemIndex?: number): Prom
 	const baseUrl = String(data.baseUrl ?? '');
 	const problem = baseUrlProblem(baseUrl);
 	if (problem !== undefined) {
-		throw new OperationError(context, problem, {
-			description: 'Change the Base URL in the Contact Data API credential.',
+		throw new OperationError(context, problem.headline, {
+			description: `${problem.remedy} Change the Base URL in the Contact Data API credential.`,
 			itemIndex,
 			kind: 'notSent',
 		});

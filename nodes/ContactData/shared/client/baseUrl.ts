@@ -21,12 +21,29 @@ export function normalizeBaseUrl(baseUrl: string): string {
 	return baseUrl.trim().replace(TRAILING_VERSION_AND_SLASHES, '');
 }
 
-/** Why the credential's Base URL cannot be used, naming it (it is not a secret); else undefined. */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+/**
+ * Why the credential's Base URL cannot be used, naming it (it is not a secret): a short headline,
+ * what to do, and the whole sentence a credential test shows; else undefined.
+ */
+export function baseUrlProblem(
+	baseUrl: string,
+): { headline: string; remedy: string; whole: string } | undefined {
 	const named = `The Contact Data API credential’s Base URL "${baseUrl}"`;
-	if (!URL.canParse(normalizeBaseUrl(baseUrl)))
-		return `${named} is not a valid web address: enter it as shown in the Contact Data dashboard, starting with https://`;
-	if (!isAllowedBaseUrl(baseUrl))
-		return `${named} is refused: it must start with https:// (plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]) and contain no query (?…) or fragment (#…)`;
+	if (!URL.canParse(normalizeBaseUrl(baseUrl))) {
+		const headline = `${named} is not a valid web address`;
+		const whole = `${headline}: enter it as shown in the Contact Data dashboard, starting with https://`;
+		return {
+			headline,
+			remedy: 'Enter it as shown in the Contact Data dashboard, starting with https://.',
+			whole,
+		};
+	}
+	if (!isAllowedBaseUrl(baseUrl)) {
+		const headline = `${named} is refused: it must start with https://`;
+		const why =
+			'plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]';
+		const whole = `${headline} (${why}) and contain no query (?…) or fragment (#…)`;
+		return { headline, remedy: `It may contain no query (?…) or fragment (#…); ${why}.`, whole };
+	}
 	return undefined;
 }

@@ -39,7 +39,7 @@ export async function testContactDataApiCredential(
 	const apiKey = String(data.apiKey ?? '');
 	const problem = baseUrlProblem(baseUrl);
 	// Refused before sending: the key never goes to an address the node would not use.
-	if (problem !== undefined) return { status: 'Error', message: problem };
+	if (problem !== undefined) return { status: 'Error', message: problem.whole };
 	const timeoutMs = timeoutMsOf(data);
 	// n8n gives a credential test no other request helper than this one, on 1.x and 2.x alike.
 	const { request } = this.helpers;
