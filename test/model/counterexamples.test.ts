@@ -3,8 +3,8 @@
  * as a plain test: the invariants hold on it. The seed and the soak that found each are in the
  * comment above it (`MODEL_SEED=<seed> MODEL_ONLY=<match> npm run soak` finds it again).
  */
-import type { Scenario } from './scenario';
-import { PLAIN, useModel } from './setup';
+import { PLAIN, type Scenario } from './scenario';
+import { useModel } from './setup';
 
 jest.setTimeout(60_000);
 

@@ -7,22 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 import type { NodeRunOutcome, RunOf } from './driver';
 import type { Sent } from './fakeApi';
 import { violationsOf, type Checked } from './invariants';
-import type { Scenario } from './scenario';
+import { PLAIN, type Scenario } from './scenario';
 
 const CANVAS: Scenario = {
-	operation: 'unlock',
+	...PLAIN,
 	version: 2.2,
-	level: 'basic',
 	maxCredits: 2,
-	whenMaxCreditsReached: 'stop',
-	skipAlreadyUnlocked: false,
 	continueOnFail: true,
-	tries: 1,
-	maxCreditsPerDay: 0,
-	maxCreditsPerSession: 0,
-	heldBefore: [],
-	staleFlags: false,
-	faults: [],
 	where: { kind: 'canvas', items: [{ n: 0 }, { n: 1 }], runs: 1, bulk: false },
 };
 const MCP: Scenario = {

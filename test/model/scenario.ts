@@ -148,3 +148,20 @@ export const scenarioArbitrary: fc.Arbitrary<Scenario> = fc.record({
 	stopAt: sometimes(fc.integer({ min: 0, max: 2 }), 1, 8),
 	where: fc.oneof({ arbitrary: canvas, weight: 1 }, { arbitrary: tool, weight: 1 }),
 });
+
+/** A scenario without faults, options or retries: the warm-up, and what tests vary from. */
+export const PLAIN: Omit<Scenario, 'where'> = {
+	operation: 'unlock',
+	version: 2.1,
+	level: 'basic',
+	maxCredits: 10,
+	whenMaxCreditsReached: 'stop',
+	skipAlreadyUnlocked: false,
+	continueOnFail: false,
+	tries: 1,
+	maxCreditsPerDay: 0,
+	maxCreditsPerSession: 0,
+	heldBefore: [],
+	staleFlags: false,
+	faults: [],
+};

@@ -9,24 +9,7 @@ import { runScenario, TIMEOUT_S } from './driver';
 import { FakeApi, RETRY_AFTER_S, type Sent } from './fakeApi';
 import { happenedIn } from './coverage';
 import { violationsOf } from './invariants';
-import type { Scenario } from './scenario';
-
-/** A scenario without faults, options or retries: the warm-up, and what tests vary from. */
-export const PLAIN: Omit<Scenario, 'where'> = {
-	operation: 'unlock',
-	version: 2.1,
-	level: 'basic',
-	maxCredits: 10,
-	whenMaxCreditsReached: 'stop',
-	skipAlreadyUnlocked: false,
-	continueOnFail: false,
-	tries: 1,
-	maxCreditsPerDay: 0,
-	maxCreditsPerSession: 0,
-	heldBefore: [],
-	staleFlags: false,
-	faults: [],
-};
+import { PLAIN, type Scenario } from './scenario';
 
 /** f: each request's timeout, its backoff and, after a 429, its Retry-After (jittered) and wake-up. */
 function seamBoundOf(sent: Sent[]): number {

@@ -6,32 +6,14 @@
  */
 import { startContactApi, type ContactApi, type Respond } from '../../../../support/contactApi.cjs';
 import { idItems, unlockParameters, WHAT_FITS } from '../../setup';
-import { contactIds, runOn } from './findings';
+import { contactIds, fakeDateOnly, runOn } from './findings';
 
 /** A midnight UTC later than any day a real clock has counted in this process. */
 const MIDNIGHT = Date.UTC(2031, 2, 15);
 
 let api: ContactApi | undefined;
 beforeEach(() => {
-	jest.useFakeTimers({
-		now: MIDNIGHT - 500,
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
+	fakeDateOnly(MIDNIGHT - 500);
 });
 afterEach(async () => {
 	jest.useRealTimers();

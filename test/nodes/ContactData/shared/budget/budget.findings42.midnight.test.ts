@@ -8,7 +8,7 @@
 import * as clock from '../../../../../nodes/ContactData/shared/client/clock';
 import { startContactApi, type ContactApi, type Respond } from '../../../../support/contactApi.cjs';
 import { idItems, unlockParameters } from '../../setup';
-import { contactIds, runOn, textOf } from './findings';
+import { contactIds, fakeDateOnly, runOn, textOf } from './findings';
 
 /** A midnight UTC later than any day a real clock, or another test, has counted in this process. */
 const MIDNIGHT = Date.UTC(2033, 5, 20);
@@ -18,25 +18,7 @@ const setSeamTo = (ms: number) => jest.setSystemTime(ms - (clock.now() - Date.no
 
 let api: ContactApi | undefined;
 beforeEach(() => {
-	jest.useFakeTimers({
-		now: MIDNIGHT,
-		doNotFake: [
-			'hrtime',
-			'nextTick',
-			'performance',
-			'queueMicrotask',
-			'requestAnimationFrame',
-			'cancelAnimationFrame',
-			'requestIdleCallback',
-			'cancelIdleCallback',
-			'setImmediate',
-			'clearImmediate',
-			'setInterval',
-			'clearInterval',
-			'setTimeout',
-			'clearTimeout',
-		],
-	});
+	fakeDateOnly(MIDNIGHT);
 	clock.timeScale.waits = 0;
 });
 afterEach(async () => {

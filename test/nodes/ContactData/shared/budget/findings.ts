@@ -25,3 +25,26 @@ export const chargesStated = (text: string) => [...new Set(chargesIn(text))];
 /** Contact ids `ct_<prefix>000`…, `count` of them. */
 export const contactIds = (prefix: string, count: number) =>
 	Array.from({ length: count }, (_, at) => `ct_${prefix}${String(at).padStart(3, '0')}`);
+
+/** Only `Date` is faked, from `now` on: the clock stands still; timers and I/O run as usual. */
+export function fakeDateOnly(now: number): void {
+	jest.useFakeTimers({
+		now,
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'requestAnimationFrame',
+			'cancelAnimationFrame',
+			'requestIdleCallback',
+			'cancelIdleCallback',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+}
