@@ -206,12 +206,24 @@ day_cap_refuses_with_its_name() {
 
 # The AI agent example as shipped, its chat model pointed at the scripted model and its chat made public so a
 # message can be posted: the model searches, unlocks 2 contacts (2 of its 10 credits) and the chat is answered.
+# webhook_registered <url>: waits (up to 30 s) until n8n has registered the published workflow's webhook: on a
+# busy machine activation answers before the webhook is in place, and a POST then gets 404 "not registered".
+webhook_registered() {
+  local tries=0
+  while curl -sS -X GET "$1" 2>/dev/null | grep -q 'The requested webhook .* is not registered'; do
+    tries=$((tries + 1))
+    [ "$tries" -lt 60 ] || { echo "n8n did not register $1 within 30 s" >&2; return 1; }
+    sleep 0.5
+  done
+}
+
 agent_example_chats() {
   local webhook
   webhook="$(jq -r '.nodes[] | select(.type == "@n8n/n8n-nodes-langchain.chatTrigger") | .webhookId' examples/ai-agent-prospecting.json)"
   agents_publish examples/ai-agent-prospecting.json "$WITH_SCRIPTED_MODEL | .nodes |= map(
     if .type == \"@n8n/n8n-nodes-langchain.chatTrigger\" then .parameters += {public: true, mode: \"webhook\"} else . end)" ||
     return 1
+  webhook_registered "$N8N_BASE/webhook/$webhook/chat" || return 1
   AGENT_URL="$N8N_BASE/webhook/$webhook/chat" \
     AGENT_BODY='{"action": "sendMessage", "sessionId": "e2e", "chatInput": "Unlock two VPs in Switzerland"}' \
     charged_during converse agent example "$(calls CH:vp "$(unlock '$ids:0-2')")" ||
