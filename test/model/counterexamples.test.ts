@@ -325,6 +325,17 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1, held: 'basic' }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Issue 42, soak seed 246047552 (after 17,156 scenarios).
+		'an ask again refused by a 402 does not say its contact was not charged',
+		{
+			...SETTINGS,
+			version: 1,
+			continueOnFail: true,
+			faults: ['omittedCharged', 'noBalance'],
+			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: true },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

@@ -81,9 +81,12 @@ function chargingFailure(
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
 	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	const balance = 'Check Credits → Get Balance before running it again.';
 	const why = mayHaveCharged
-		? 'An earlier send of this call got no answer and may have been carried out. Check Credits → Get Balance before running it again.'
-		: description;
+		? `An earlier send of this call got no answer and may have been carried out. ${balance}`
+		: refused && call.askedAgain
+			? `${failureOf(error)?.apiCode ?? 'Refused'}: the ids were asked for again because an answer left them out. ${balance}`
+			: description;
 	const said = sentText(call, refused);
 	// A model reads only the message; on the canvas it is short, and the rest is below it.
 	const tool = runsAsTool(context);
@@ -102,9 +105,13 @@ function mayHaveChargedText({ sends, reservation }: ChargingCall, refused: boole
 	return `; it may have charged up to ${plural(reservation.credits, 'credit')}`;
 }
 
-function sentText({ path, sends, reservation, ids }: ChargingCall, refused: boolean): string {
+function sentText(call: ChargingCall, refused: boolean): string {
+	const { path, sends, reservation, ids, askedAgain } = call;
 	const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 	const what = `${path} ${ids ? `for ${named} ` : ''}`;
+	// Asked again: the answer that left them out may have charged them.
+	if (refused && askedAgain)
+		return `${what}was asked for again and refused; the answer that left them out may have charged them`;
 	if (refused) return `${what}was refused, so this call was not charged`;
 	if (sends === 0) return `${what}did not reach the API this time`;
 	const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
