@@ -38,12 +38,16 @@ export function baseUrlProblem(
 			whole,
 		};
 	}
-	if (!isAllowedBaseUrl(baseUrl)) {
-		const headline = `${named} is refused: it must start with https://`;
-		const why =
-			'plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]';
-		const whole = `${headline} (${why}) and contain no query (?…) or fragment (#…)`;
-		return { headline, remedy: `It may contain no query (?…) or fragment (#…); ${why}.`, whole };
-	}
-	return undefined;
+	if (isAllowedBaseUrl(baseUrl)) return undefined;
+	const why =
+		'plain http:// is allowed only for the local sandbox on localhost, 127.x.x.x or [::1]';
+	const whole = `${named} is refused: it must start with https:// (${why}) and contain no query (?…) or fragment (#…)`;
+	if (!isAllowedSignedUrl(baseUrl))
+		return {
+			headline: `${named} is refused: it must start with https://`,
+			remedy: `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
+			whole,
+		};
+	const headline = `${named} is refused: it may contain no query (?…) or fragment (#…)`;
+	return { headline, remedy: 'Remove the part from ? or # on.', whole };
 }
