@@ -109,35 +109,30 @@ function knownCall<A extends ChargeReport>(
 	return { sent: known, body: op.bodyOf(units, level), credits, wants };
 }
 
-/** A call for these units as this run sends it, before its worst case is reserved. */
+/**
+ * A call for these units as this run sends it, before its worst case is reserved. An ask again for
+ * units an answer left out has a key of its own: under the first call's, the API would replay the
+ * answer that left them out.
+ */
 function plannedCall<A extends ChargeReport>(
 	c: Charging<A>,
 	units: string[],
 	credits: number,
-	askAgain = false,
+	askAgain?: { covers?: number },
 ): Planned {
 	const { op, run, context } = c;
 	const body = op.bodyOf(units, run.level);
-	// Asked again under the first call's key, the API would replay the answer that left them out.
 	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
-	const sent = { key, units, level: run.level, node: context.getNode().id };
+	const sent = { key, units, level: run.level, node: context.getNode().id, ...askAgain };
 	return { sent, body, credits, wants: units };
 }
 
-/** A new call for `units`; an ask again for units an answer left out has a key of its own. */
-function newCall<A extends ChargeReport>(
+const newCall = <A extends ChargeReport>(
 	c: Charging<A>,
 	units: string[],
 	credits: number,
 	askAgain?: { covers?: number },
-) {
-	const { op, run, context } = c;
-	const body = op.bodyOf(units, run.level);
-	// Asked again under the first call's key, the API would replay the answer that left them out.
-	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
-	const sent = { key, units, level: run.level, node: context.getNode().id, ...askAgain };
-	return reserved(c, { sent, body, credits, wants: units });
-}
+) => reserved(c, plannedCall(c, units, credits, askAgain));
 
 /** The call with its worst case reserved; undefined when it does not fit. */
 function reserved<A extends ChargeReport>(c: Charging<A>, planned: Planned) {
