@@ -14,12 +14,17 @@ const RUNNER_LINES = [
 		/^# ?(tests|pass|fail|suites|skipped|todo|cancelled|duration_ms)\b/i,
 	],
 	['node --test spec summary', /^ℹ (tests|pass|fail|suites|skipped|todo|cancelled)\b/],
-	['go test', /^(PASS|FAIL|ok)$|^(FAIL|ok)\s+\S+\s+(\d+(\.\d+)?s|\(cached\)|\[no test files\])/],
+	// Any line starting "PASS" or "FAIL", as jest's per-file lines do: a reader may take it for go test's close.
+	[
+		'go test',
+		/^(PASS|FAIL|ok)(\s|$)|^(FAIL|ok)\s+\S+\s+(\d+(\.\d+)?s|\(cached\)|\[no test files\])/,
+	],
 	['go test -v', /^--- (PASS|FAIL|SKIP):/],
 	['gotestsum', /^DONE \d+ tests?/],
 	['cargo test', /^test result: /],
 	['cargo nextest', /^Summary \[|^\d+ tests? run: \d+ passed/],
-	['pytest', /^=+ .*\b(passed|failed|errors?|skipped|no tests ran)\b.*=+$/],
+	// Any line starting "=== ", as pytest's section rules do ("=== FAILURES ===").
+	['pytest', /^=+ |^=+ .*\b(passed|failed|errors?|skipped|no tests ran)\b.*=+$/],
 	['Maven Surefire', /^Tests run: \d+, Failures: \d+/],
 	['ctest', /^\d+% tests passed, \d+ tests? failed/],
 	['prove', /^(All tests successful\.|Files=\d+, Tests=\d+|Result: (PASS|FAIL|NOTESTS))/],

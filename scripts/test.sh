@@ -18,7 +18,7 @@ FAILED=0
 # stage itself as one check when it prints none.
 stage() {
   local name="$1" status counts; shift
-  echo "=== $name"
+  echo "[stage] $name"
   "$@" 2>&1 | tee "$LOG_DIR/$name.log"
   status=${PIPESTATUS[0]}
   counts="$(grep -oE '[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/$name.log" | tail -1)"
@@ -27,7 +27,7 @@ stage() {
     FAILED=$((FAILED + $(cut -d' ' -f3 <<<"$counts")))
   elif [ "$status" -eq 0 ]; then PASSED=$((PASSED + 1)); fi
   if [ "$status" -ne 0 ]; then
-    echo "=== $name FAILED (exit $status)"
+    echo "[stage] $name failed (exit $status)"
     [ -n "$counts" ] && [ "$(cut -d' ' -f3 <<<"$counts")" -gt 0 ] || FAILED=$((FAILED + 1))
   fi
   return 0
@@ -35,7 +35,9 @@ stage() {
 
 jest_run() {
   local status=0
-  npx jest -c test/jest.config.js --ci --json --outputFile=build/jest-results.json "$@" || status=$?
+  # Jest's summary reporter only: its default one prints "PASS <file>" per file, which go test's reader
+  # takes for its own closing line. The summary still lists every failing test in full.
+  JEST_SUMMARY_ONLY=1 npx jest -c test/jest.config.js --ci --json --outputFile=build/jest-results.json "$@" || status=$?
   node -e '
     const r = require("./build/jest-results.json");
     console.log(`jest: ${r.numPassedTests} passed, ${r.numFailedTests + r.numRuntimeErrorTestSuites} failed`);

@@ -14,4 +14,6 @@ module.exports = {
 	// Tests run against real servers on loopback; a slow shared machine needs room.
 	testTimeout: 120_000,
 	maxWorkers: 2,
+	// `npm test` (scripts/test.sh): no per-file "PASS" lines, every failure listed however few files ran.
+	...(process.env.JEST_SUMMARY_ONLY ? { reporters: [['summary', { summaryThreshold: 0 }]] } : {}),
 };

@@ -1,5 +1,5 @@
 # Sourced, never run (needs processes.sh). The checks of a test script (scripts/e2e.sh, scripts/queue/test.sh):
-# each prints "  pass  <what>" or "  FAIL  <what>" and is counted; the run ends with "<name>: N passed, M failed",
+# each prints "  pass  <what>" or "  fail  <what>" and is counted; the run ends with "<name>: N passed, M failed",
 # the line scripts/test.sh counts. Never "ok": CI reads that as another runner's line (scripts/runner-lines.cjs).
 # Also the polls the checks wait with and the sandbox calls they make.
 PASSED=0
@@ -41,7 +41,7 @@ check() {
     PASSED=$((PASSED + 1)); echo "  pass  $what"
     return 0
   fi
-  FAILED=$((FAILED + 1)); echo "  FAIL  $what" >&2
+  FAILED=$((FAILED + 1)); echo "  fail  $what" >&2
   while IFS= read -r log_file; do
     [ -f "$log_file" ] || continue
     echo "----- end of $log_file -----" >&2; tail -"${CHECK_LOG_LINES:-40}" "$log_file" >&2

@@ -411,7 +411,7 @@ try {
 	}
 } catch (error) {
 	await shot('failure.png').catch(() => {});
-	console.error(`  FAIL  browser: ${step}: ${error.message}`);
+	console.error(`  fail  browser: ${step}: ${error.message}`);
 	process.exitCode = 1;
 } finally {
 	await context.close();
