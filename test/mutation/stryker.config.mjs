@@ -3,6 +3,9 @@
 // jest.config.js must fail on each. Run from the repository root; Stryker's own flags pass through
 // (`npm run mutate -- --mutate nodes/ContactData/shared/budget/ledger.ts`).
 
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 // The model's scenarios, pinned: the same mutants die by the same scenarios on every run.
 process.env.MODEL_SEED = '37';
 process.env.MODEL_RUNS = '100';
@@ -32,9 +35,11 @@ export default {
 	// A mutant's time limit: 1.5 times its tests' time in the initial run, and 10 s for a busy host.
 	timeoutMS: 10_000,
 	reporters: ['progress', 'clear-text', 'html', 'json'],
-	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
-	tempDirName: '.stryker-tmp',
+	// MUTATION_REPORT names a run's own reports, so that runs on different files can go at once.
+	htmlReporter: { fileName: `${process.env.MUTATION_REPORT ?? 'reports/mutation/mutation'}.html` },
+	jsonReporter: { fileName: `${process.env.MUTATION_REPORT ?? 'reports/mutation/mutation'}.json` },
+	// Outside the repository: a sandbox copy inside it fails `n8n-node lint` while a run goes on.
+	tempDirName: join(tmpdir(), 'contact-data-stryker'),
 	ignorePatterns: ['build', 'dist', 'coverage', 'reports', 'bench/tmp', '.n8n-test', '*.tgz'],
 	cleanTempDir: 'always',
 };
