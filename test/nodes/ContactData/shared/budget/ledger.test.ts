@@ -283,6 +283,43 @@ describe('the account’s bounds: past one, the oldest 1,000 are forgotten (whic
 		expect(retry.reserve(1, 'k0')).toMatchObject({ sentBefore: true, credits: 1 });
 		expect([budget.sentBefore('k1'), budget.run.reserved]).toEqual([true, 1_001]);
 	});
+
+	/** Loses calls `k<from>` to `k<to - 1>`, each of 1 credit. */
+	const loseAll = (budget: CreditBudget, from: number, to: number) => {
+		for (let call = from; call < to; call++) lose(budget, 1, `k${call}`);
+	};
+
+	it('keeps exactly 1,000 lost calls: the bound is passed only by the next', () => {
+		const budget = budgetOf(1e9);
+		loseAll(budget, 0, 1_000);
+		expect([Object.keys(budget.account.lost).length, budget.account.sizes.lost]).toEqual([
+			1_000, 1_000,
+		]);
+		expect(budget.account.lost.k0).toMatchObject({ key: 'k0', credits: 1 });
+	});
+
+	it('a call lost again under its key counts once toward the bound', () => {
+		const budget = budgetOf(1e9);
+		lose(budget, 1, 'k0');
+		lose(budget, 1, 'k0'); // sent again, lost again: the same call
+		loseAll(budget, 1, 1_000);
+		expect([Object.keys(budget.account.lost).length, budget.account.sizes.lost]).toEqual([
+			1_000, 1_000,
+		]);
+		expect(budget.account.lost.k0).toMatchObject({ key: 'k0', credits: 1 });
+	});
+
+	it('a lost call settled makes room: 1,000 lost after it are all kept', () => {
+		const budget = budgetOf(1e9);
+		loseAll(budget, 0, 1_000);
+		expect(charge(budget, 1, 'k0', 1, true)).toBe(1);
+		expect(budget.account.sizes.lost).toBe(999);
+		lose(budget, 1, 'k1000');
+		expect([Object.keys(budget.account.lost).length, budget.account.sizes.lost]).toEqual([
+			1_000, 1_000,
+		]);
+		expect(budget.account.lost.k1).toMatchObject({ key: 'k1', credits: 1 });
+	});
 });
 
 describe('caps over time (a fake clock)', () => {
