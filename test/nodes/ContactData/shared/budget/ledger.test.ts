@@ -101,6 +101,21 @@ describe('reserve and settle', () => {
 		expect([first.run.reserved, second.run.reserved, execution.reserved]).toEqual([0, 1, 1]);
 	});
 
+	it('a new call charged 0 (its contacts held already) counts 0, frees its worst case, and is no impossible charge', () => {
+		const budget = budgetOf(10);
+		expect(charge(budget, 5, 'k', 0)).toBe(0);
+		expect([budget.run.charged, budget.run.reserved, budget.headroom]).toEqual([0, 0, 10]);
+		expect(budget.impossibleCharges).toEqual([]);
+	});
+
+	it('a refusal frees its worst case once: released again, it frees nothing more', () => {
+		const budget = budgetOf(10);
+		const refused = budget.reserve(5, 'k')!;
+		budget.release(refused);
+		budget.release(refused);
+		expect([budget.run.reserved, budget.headroom]).toEqual([0, 10]);
+	});
+
 	it('holdBack holds credits for good in the run and every cap, past what they leave', () => {
 		const day = newTally();
 		const budget = budgetOf(5, { overTime: () => [dayCap(5, day)] });
@@ -180,6 +195,27 @@ describe('lost calls: kept by the account, their worst case by each tally', () =
 		expect([account.lost, retry.headroom]).toEqual([{}, 3]);
 	});
 
+	it('a lost call’s worst case stays held: a release after it frees nothing', () => {
+		const budget = budgetOf(10);
+		const reservation = budget.reserve(5, 'k')!;
+		budget.keepLost(reservation, sent('k'));
+		budget.release(reservation);
+		expect([budget.run.reserved, budget.headroom]).toEqual([5, 5]);
+	});
+
+	it.each([
+		['refused', (b: CreditBudget, r: Reservation) => b.release(r)],
+		['settled', (b: CreditBudget, r: Reservation) => settle(b, r, 3)],
+	])('a call already %s is not kept as lost afterwards', (_, close) => {
+		const budget = budgetOf(10);
+		const reservation = budget.reserve(5, 'k')!;
+		close(budget, reservation);
+		budget.keepLost(reservation, sent('k'));
+		expect([budget.account.lost, budget.account.sizes.lost]).toEqual([{}, 0]);
+		expect(budget.run.lostWorstCases).toBeUndefined();
+		expect(budget.sentBefore('other')).toBe(false);
+	});
+
 	it('a loop’s next run sends a lost call again: the charge may be the earlier run’s, so both hold it back', () => {
 		const [account, day] = [accountOf({}), newTally()];
 		const overTime = () => [dayCap(100, day)];
@@ -220,6 +256,25 @@ describe('held units: the account’s, pointing to the settled call that holds t
 		expect(budget.heldCallOf('ct_a', 2)).toBeUndefined();
 		expect(budget.heldCallOf('ct_b', 2)?.key).toBe('k');
 		expect([budget.heldCallOf('ct_c', 1), budget.priceOf('ct_c', 1, 1)]).toEqual([undefined, 1]);
+	});
+
+	it('a contact held at premium that comes back in a basic answer stays held at premium', () => {
+		const budget = budgetOf(10);
+		charge(budget, 2, 'premium', 2);
+		budget.hold('ct_a', 2, 'premium');
+		charge(budget, 1, 'basic', 0);
+		budget.hold('ct_a', 1, 'basic');
+		expect([budget.heldCallOf('ct_a', 2)?.key, budget.priceOf('ct_a', 2, 2)]).toEqual([
+			'premium',
+			0,
+		]);
+	});
+
+	it('a unit at rank 0 (not unlocked) is not held: it takes no place among the held', () => {
+		const budget = budgetOf(10);
+		charge(budget, 1, 'k', 1);
+		budget.hold('ct_a', 0, 'k');
+		expect([budget.account.held, budget.account.sizes.held]).toEqual([{}, 0]);
 	});
 
 	it('two accounts never share held units or calls; one credential is one account, named by a hash', () => {
@@ -357,6 +412,14 @@ describe('caps over time (a fake clock)', () => {
 		expect(budgetOf(1000, { overTime: dayCapOn(100, back, store) }).headroom).toBe(0);
 	});
 
+	it('a day over is dropped from the store; sessions stay', () => {
+		const store = new Map<string, Tally>();
+		tallyOf('wf|n', { now: NOON }, store);
+		tallyOf('wf|n', { session: 's1' }, store);
+		tallyOf('wf|n', { now: NOON + DAY }, store);
+		expect([...store.keys()].sort()).toEqual(['day|2026-11-26|wf|n', 'session|wf|n|s1']);
+	});
+
 	it('a run across midnight counts each call in the day it is reserved (issue 37, finding 7)', () => {
 		const [store, clock] = [new Map<string, Tally>(), { now: NOON + 12 * HOUR - 500 }];
 		const budget = budgetOf(1000, { overTime: dayCapOn(300, clock, store) });
@@ -401,6 +464,18 @@ describe('caps over time (a fake clock)', () => {
 		charge(budgetOf(1000, { overTime }), 100, 'today', 100);
 		expect(budgetOf(1000, { account, overTime }).reserve(100, 'lost')).toBeUndefined();
 	});
+
+	it.each([
+		[5, 100, 'Max Credits'],
+		[10, 10, 'Max Credits'],
+		[10, 4, 'Max Credits per Day'],
+	])(
+		'Max Credits %p beside a day cap of %p: the cap named is %p (Max Credits on a tie)',
+		(max, perDay, named) => {
+			const budget = budgetOf(max, { overTime: () => [dayCap(perDay, newTally())] });
+			expect(budget.tightest.label).toBe(named);
+		},
+	);
 
 	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = tallyOf('wf|parallel', { now: NOON }, new Map());
