@@ -336,6 +336,19 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }], runs: 1, bulk: true },
 		},
 	],
+	[
+		// Issue 42, soak seed 2640282507 (after 8,947 scenarios).
+		'a later try refused for an id an answer left out does not say it was not charged',
+		{
+			...SETTINGS,
+			version: 1,
+			maxCredits: 2,
+			tries: 2,
+			maxCreditsPerSession: 1,
+			faults: ['omittedCharged', 'refused'],
+			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1, held: 'basic' }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

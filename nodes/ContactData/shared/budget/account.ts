@@ -42,14 +42,21 @@ export interface Account {
 	settled: Record<string, SettledCall>;
 	/** By unit: the rank held (1 basic, 2 premium) and the key of the settled call that holds it. */
 	held: Record<string, [number, string]>;
+	/** By unit: the key of a call whose answer left it out, which may have charged it. */
+	leftOut: Record<string, string>;
 	/** Entries of each record, kept beside them: counting keys of JSON read back is linear. */
 	sizes: Record<Remembered, number>;
 }
 
-type Remembered = 'lost' | 'settled' | 'held';
+type Remembered = 'lost' | 'settled' | 'held' | 'leftOut';
 
 /** Past a bound the oldest 1,000 are forgotten, which only ever prices and counts more. */
-const BOUNDS: Record<Remembered, number> = { lost: 1_000, settled: 10_000, held: 100_000 };
+const BOUNDS: Record<Remembered, number> = {
+	lost: 1_000,
+	settled: 10_000,
+	held: 100_000,
+	leftOut: 100_000,
+};
 
 export function remember<K extends Remembered>(
 	account: Account,
@@ -76,7 +83,8 @@ const emptyAccount = (): Account => ({
 	lost: {},
 	settled: {},
 	held: {},
-	sizes: { lost: 0, settled: 0, held: 0 },
+	leftOut: {},
+	sizes: { lost: 0, settled: 0, held: 0, leftOut: 0 },
 });
 
 /** The account's record in the execution's flow context; never the key itself. */

@@ -65,7 +65,8 @@ export async function sendCharging<A extends ChargeReport>(
 		const unreadable = failureOf(error)?.kind === 'unreadableAnswer';
 		if (unreadable) budget.keepLost(reservation, sent);
 		const lost = !refused && !unreadable;
-		return { failure: chargingFailure(context, call, error, refused), lost };
+		const leftOut = call.wants.filter((unit) => budget.account.leftOut[unit] !== undefined);
+		return { failure: chargingFailure(context, call, error, refused, leftOut), lost };
 	}
 }
 
@@ -75,6 +76,8 @@ function chargingFailure(
 	call: ChargingCall,
 	error: unknown,
 	refused: boolean,
+	/** Its units an earlier answer left out: that answer may have charged them. */
+	leftOut: string[],
 ): NodeApiError {
 	const { message, description } = error as { message?: string; description?: string | null };
 	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
@@ -87,7 +90,7 @@ function chargingFailure(
 		: refused && call.askedAgain
 			? `${failureOf(error)?.apiCode ?? 'Refused'}: the ids were asked for again because an answer left them out. ${balance}`
 			: description;
-	const said = sentText(call, refused);
+	const said = sentText(call, refused, leftOut);
 	// A model reads only the message; on the canvas it is short, and the rest is below it.
 	const tool = runsAsTool(context);
 	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
@@ -105,13 +108,15 @@ function mayHaveChargedText({ sends, reservation }: ChargingCall, refused: boole
 	return `; it may have charged up to ${plural(reservation.credits, 'credit')}`;
 }
 
-function sentText(call: ChargingCall, refused: boolean): string {
-	const { path, sends, reservation, ids, askedAgain } = call;
+function sentText(call: ChargingCall, refused: boolean, leftOut: string[]): string {
+	const { path, sends, reservation, ids } = call;
 	const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 	const what = `${path} ${ids ? `for ${named} ` : ''}`;
-	// Asked again: the answer that left them out may have charged them.
-	if (refused && askedAgain)
-		return `${what}was asked for again and refused; the answer that left them out may have charged them`;
+	// Asked again, by this try or a later one: the answer that left them out may have charged them.
+	if (refused && leftOut.length > 0) {
+		const them = leftOut.length === 1 ? 'it' : 'them';
+		return `${what}was refused; an earlier answer left ${ids ? contactsNamed(leftOut) : them} out and may have charged ${them}`;
+	}
 	if (refused) return `${what}was refused, so this call was not charged`;
 	if (sends === 0) return `${what}did not reach the API this time`;
 	const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;

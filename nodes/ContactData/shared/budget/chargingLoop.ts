@@ -10,7 +10,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 
 import type { UnlockLevel } from '../client/contract';
 import { isRefusal } from '../client/failures';
-import type { SentCall } from './account';
+import { forget, remember, type SentCall } from './account';
 import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
 import type { ChargingRun } from './chargingRun';
 import type { ChargeReport } from './ledger';
@@ -257,12 +257,18 @@ async function takeAnswer<A extends ChargeReport>(
 	inFlight: ChargingCall[],
 ): Promise<void> {
 	const { budget } = c.run;
+	const { account } = budget;
 	const answered = c.op.read(answer, call.sent.units);
-	for (const [unit, { rank }] of answered) if (rank > 0) budget.hold(unit, rank, call.sent.key);
+	for (const [unit, { rank }] of answered) {
+		if (rank > 0) budget.hold(unit, rank, call.sent.key);
+		forget(account, 'leftOut', unit);
+	}
 	for (const unit of call.wants)
 		if (answered.has(unit)) c.outcomes.set(unit, answered.get(unit)!.outcome);
 	const missing = call.wants.filter((unit) => !answered.has(unit));
 	if (missing.length === 0) return;
+	// Whatever comes of asking again, a later call's refusal says nothing of what this one charged.
+	for (const unit of missing) remember(account, 'leftOut', unit, call.sent.key);
 	const { rank, cost } = c.run;
 	const worstCase = missing.reduce((sum, unit) => sum + budget.priceOf(unit, rank, cost), 0);
 	// An unreadable charge keeps the whole worst case held already.

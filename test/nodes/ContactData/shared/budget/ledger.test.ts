@@ -306,7 +306,7 @@ describe('the account’s bounds: past one, the oldest 1,000 are forgotten (whic
 		expect(Object.keys(budget.account.held)).toHaveLength(99_001);
 		expect([budget.priceOf('ct_999', 1, 1), budget.priceOf('ct_1000', 1, 1)]).toEqual([1, 0]);
 		const { sizes } = JSON.parse(JSON.stringify(budget.account)) as Account;
-		expect(sizes).toEqual({ lost: 0, settled: 1, held: 99_001 });
+		expect(sizes).toEqual({ lost: 0, settled: 1, held: 99_001, leftOut: 0 });
 	});
 
 	it('remembers at most 10,000 settled calls: a forgotten one counts again, its units cost again', () => {
