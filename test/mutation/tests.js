@@ -2,6 +2,7 @@
 // them: the fastest first.
 const TESTS = [
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
+	'test/nodes/ContactData/shared/budget/chargingCall.texts.test.ts',
 	'test/model/counterexamples.test.ts',
 	'test/nodes/ContactData/shared/budget/budget.findings.test.ts',
 	'test/nodes/ContactData/shared/budget/budget.findings.executions.test.ts',
