@@ -11,6 +11,9 @@ const TESTS = [
 	'test/nodes/ContactData/shared/budget/budget.capsOverTime.test.ts',
 	'test/nodes/ContactData/resources/contact/unlock.answers.test.ts',
 	'test/nodes/ContactData/resources/contact/enrich.answers.test.ts',
+	'test/nodes/ContactData/shared/budget/chargingLoop.test.ts',
+	'test/nodes/ContactData/shared/budget/budget.repeatedSends.test.ts',
+	'test/nodes/ContactData/shared/budget/budget.replay.test.ts',
 	'test/nodes/ContactData/shared/budget/budget.test.ts',
 	'test/mutation/model.lean.ts',
 ];
