@@ -302,6 +302,72 @@ describe('ids an answer left out may have been charged', () => {
 	});
 });
 
+describe('a refusal for ids an earlier answer left out: they may have been charged', () => {
+	const retryOnFail = { maxTries: 2, waitBetweenTries: 1 };
+	/** The first answer leaves `leftOut` out (the API charged them); every later call is refused. */
+	const leftOutThenRefused = (leftOut: string[], refused: () => Answer): Respond => {
+		let calls = 0;
+		return (call, model) => (++calls === 1 ? leaving(leftOut)(call, model) : refused());
+	};
+
+	it.each([
+		[[ids[0]], 'contact ct_t000', 'contact ct_t000 out and may have charged it'],
+		[
+			ids.slice(0, 2),
+			'contacts ct_t000, ct_t001',
+			'contacts ct_t000, ct_t001 out and may have charged them',
+		],
+	])(
+		'Retry On Fail\'s next try sends %p in a new call, refused: never "not charged"',
+		async (leftOut, named, said) => {
+			api = await startContactApi({ respond: leftOutThenRefused(leftOut, badIds) });
+			const result = await runOn(api, {
+				parameters: unlockParameters({ maxCredits: 10 }),
+				inputItems: idItems(ids.slice(0, 3)),
+				retryOnFail,
+			});
+			// Try 1: the call, its ask again (refused); try 2: the first call replayed, a new call refused.
+			expect(api.calls.map(({ body }) => body.ids)).toEqual([
+				ids.slice(0, 3),
+				leftOut,
+				ids.slice(0, 3),
+				leftOut,
+			]);
+			expect(result.error?.message).toBe('Bad ids [item 0]');
+			expect(result.error?.description).toBe(
+				`This run: 3 credits charged; run it again and what it charged for comes back free. /v1/unlock for ${named} was refused; an earlier answer left ${said}. ${BAD_IDS}`,
+			);
+		},
+	);
+
+	it('an ask again refused 402 ends the calls: the items not sent say why it was asked again', async () => {
+		const many = contactIds('m', 150);
+		api = await startContactApi({
+			respond: leftOutThenRefused([many[0]], () =>
+				refusal(402, 'insufficient_credits', 'Not enough credits'),
+			),
+		});
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 1_000 }),
+			inputItems: idItems(many),
+			continueOnFail: true,
+		});
+		expect(api.calls.map(({ body }) => body.ids?.length)).toEqual([100, 1]);
+		const notSent = errorItems(result.items).slice(1);
+		expect(notSent.map(({ json }) => json.id)).toEqual(many.slice(100));
+		expect(new Set(notSent.map(wordsOf).map((words) => JSON.stringify(words)))).toEqual(
+			new Set([
+				JSON.stringify({
+					error: 'Not enough credits',
+					description:
+						'/v1/unlock for contact ct_m000 was refused; an earlier answer left contact ct_m000 out and may have charged it. insufficient_credits: the ids were asked for again because an answer left them out. Check Credits → Get Balance before running it again.',
+					httpCode: '402',
+				}),
+			]),
+		);
+	});
+});
+
 describe("as a tool: the call's words in the message a model reads", () => {
 	const asTool = {
 		asTool: true,
