@@ -83,7 +83,8 @@ function chargingFailure(
 	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
 	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
-	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	// The status the API answered; none (httpCode null, which Number reads as 0) for no answer.
+	const status = error instanceof NodeApiError && error.httpCode ? Number(error.httpCode) : NaN;
 	const balance = 'Check Credits → Get Balance before running it again.';
 	const why = mayHaveCharged
 		? `An earlier send of this call got no answer and may have been carried out. ${balance}`

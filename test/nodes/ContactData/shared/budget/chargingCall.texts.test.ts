@@ -202,11 +202,13 @@ describe('a call that may have charged says so, and how often it was sent', () =
 			return { ...answer, body: { ...(answer.body as IDataObject), contacts: undefined } };
 		}, 2);
 		expect(api!.calls).toHaveLength(1);
-		expect(errors.map(wordsOf).map(({ error, description }) => ({ error, description }))).toEqual(
+		// No httpCode: the API answered 200, and the error is not about a status.
+		expect(errors.map(wordsOf)).toEqual(
 			Array(2).fill({
 				error:
 					'The Contact Data API answered without `contacts`; it may have charged up to 2 credits',
 				description: `/v1/unlock for contacts ct_t000, ct_t001 was sent once with the same Idempotency-Key and ${mayHaveCharged('2 credits')}. POST /v1/unlock answered 200, but the node needs \`contacts\` (array): Required. The call was not sent again, as the API may have carried it out already (a charged call may have been charged: see Credits → Get Balance).`,
+				httpCode: undefined,
 			}),
 		);
 	});
@@ -222,6 +224,7 @@ describe('a call that may have charged says so, and how often it was sent', () =
 		expect(fake.received()).toBe(10);
 		// Not sent by this try: no "may have charged up to" in the message, the earlier send below.
 		expect(result.error?.message).toBe(`Nothing answers at the Base URL "${fake.url}"`);
+		expect(result.error?.httpCode ?? null).toBeNull();
 		expect(result.error?.description).toBe(
 			`This run: 0 credits charged, and 1 held back for answers that were lost (the API may have charged them). /v1/unlock for contact ct_t000 did not reach the API this time. ${EARLIER_SEND}`,
 		);
