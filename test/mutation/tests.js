@@ -3,6 +3,7 @@
 const TESTS = [
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
 	'test/nodes/ContactData/shared/budget/chargingCall.texts.test.ts',
+	'test/nodes/ContactData/resources/contact/unlock.outcomes.test.ts',
 	'test/model/counterexamples.test.ts',
 	'test/nodes/ContactData/shared/budget/budget.findings.test.ts',
 	'test/nodes/ContactData/shared/budget/budget.findings.executions.test.ts',
