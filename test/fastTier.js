@@ -20,6 +20,7 @@ const FAST_TESTS = [
 	'test/nodes/ContactData/names.test.ts',
 	'test/nodes/ContactData/nodesPanel.test.ts',
 	'test/nodes/ContactData/resources/savedList/exportCounts.test.ts',
+	'test/nodes/ContactData/shared/budget/chargingLoop.plan.test.ts',
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
 	'test/nodes/ContactData/shared/client/apiErrors.test.ts',
 	'test/nodes/ContactData/shared/client/contract.singleSource.test.ts',

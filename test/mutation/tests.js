@@ -2,6 +2,7 @@
 // them: the fastest first.
 const TESTS = [
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
+	'test/nodes/ContactData/shared/budget/chargingLoop.plan.test.ts',
 	'test/nodes/ContactData/shared/budget/chargingCall.texts.test.ts',
 	'test/nodes/ContactData/resources/contact/unlock.outcomes.test.ts',
 	'test/model/counterexamples.test.ts',

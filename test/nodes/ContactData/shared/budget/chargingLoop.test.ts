@@ -15,7 +15,7 @@ import {
 	type Respond,
 } from '../../../../support/contactApi.cjs';
 import { enrichParameters, hints, idItems, KEYS, unlockParameters, WHAT_FITS } from '../../setup';
-import { contactIds, runOn } from './findings';
+import { contactIds, runOn, textOf } from './findings';
 
 let api: ContactApi | undefined;
 afterEach(async () => {
@@ -211,6 +211,26 @@ describe('when the calls stop', () => {
 		expect(result.error?.message).toMatch(/Not enough credits/);
 	});
 
+	it('a 402 to a lost call sent again at the end of the run stops the calls: the next lost call waits', async () => {
+		// Calls 1 and 2 are lost (five sends each, none carried out); sent again at the end of the
+		// run, call 1 is refused 402.
+		api = await startContactApi({
+			respond: (call) => {
+				const sends = api!.calls.filter(({ key }) => key === call.key).length;
+				if (sends <= 5) return unavailable;
+				return refusal(402, 'insufficient_credits', 'Not enough credits');
+			},
+		});
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 200 }),
+			inputItems: idItems(contactIds('e', 200)),
+		});
+		const [first, second] = [...new Set(keysOf(api.calls))];
+		expect(keysOf(api.calls).filter((key) => key === first)).toHaveLength(6);
+		expect(keysOf(api.calls).filter((key) => key === second)).toHaveLength(5);
+		expect(result.error?.message).toMatch(/Not enough credits/);
+	});
+
 	it('an unreadable 2xx answer is not sent again: its worst case stays held', async () => {
 		// Call 1 is carried out, its answer fails the schema; call 2 is answered.
 		api = await startContactApi({
@@ -232,7 +252,33 @@ describe('when the calls stop', () => {
 	});
 });
 
-describe('Unlock What Fits and lost calls', () => {
+describe('new calls and lost calls', () => {
+	it('a lost call sent again by Retry On Fail and lost again is kept lost: the next try sends it too', async () => {
+		api = await startContactApi({ respond: () => unavailable });
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 100 }),
+			inputItems: idItems(contactIds('t', 100)),
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
+			nodeId: 'lost-in-every-try',
+		});
+		// One key, each send the transport's five attempts: try 1 sends it, then once more at the end
+		// of the run; tries 2 and 3 send it again, once each.
+		expect(new Set(keysOf(api.calls)).size).toBe(1);
+		expect(api.calls).toHaveLength(4 * 5);
+		expect(textOf(result.error)).toMatch(/may have charged up to 100 credits/);
+	});
+
+	it('a call’s worst case is the price of its ids: a lost last call of 50 ids holds 50', async () => {
+		api = await startContactApi({ respond: losing((_call, _sends, nth) => nth === 2) });
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 500 }),
+			inputItems: idItems(contactIds('h', 150)),
+			continueOnFail: true,
+		});
+		expect(api.calls.at(-1)!.body.ids).toEqual(contactIds('h', 150).slice(100));
+		expect(hints(result)[0]).toMatch(/100 credits charged of a 500 budget, and 50 held back/);
+	});
+
 	it('a lost call’s charge, known once it is sent again, leaves room for the ids still queued', async () => {
 		// Max Credits 150: call 1 (100 ids, half of them held by the account already, so 50 charged)
 		// is lost on its first send, call 2 takes the 50 left; call 1 sent again settles at 50, which
@@ -277,6 +323,58 @@ describe('an answer that leaves ids out', () => {
 		expect(result.error).toBeUndefined();
 		expect(api.debited()).toBe(5);
 		expect(hints(result)[0]).toMatch(/4 credits charged of a 10 budget, and 1 held back/);
+	});
+
+	it('the answer charged the id it left out: asked again, found free, nothing more held back', async () => {
+		api = await startContactApi({
+			respond: (call, model) => {
+				const answer = leavingOutCharged(call, model);
+				if (api!.calls.length > 1) return answer;
+				return { ...answer, body: { ...(answer.body as IDataObject), credits_charged: 5 } };
+			},
+		});
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 10 }),
+			inputItems: idItems(contactIds('c', 5)),
+		});
+		expect(api.calls).toHaveLength(2);
+		expect(result.error).toBeUndefined();
+		expect(hints(result)[0]).toMatch(/5 credits charged of a 10 budget/);
+		expect(hints(result)[0]).not.toMatch(/held back/);
+	});
+
+	it('an ask again refused: the id did not come back and may have been charged', async () => {
+		api = await startContactApi({
+			respond: (call, model) =>
+				api!.calls.length === 1
+					? leavingOutCharged(call, model)
+					: refusal(403, 'forbidden', 'Not now'),
+		});
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 10 }),
+			inputItems: idItems(contactIds('d', 5)),
+			continueOnFail: true,
+		});
+		expect(api.calls).toHaveLength(2);
+		expect(result.items[4].json.error).toMatch(
+			/did not answer for contact ct_d004: it may have been charged/,
+		);
+	});
+
+	it('an ask again lost: its error says what it may have charged', async () => {
+		api = await startContactApi({
+			respond: (call, model) =>
+				api!.calls.length === 1 ? leavingOutCharged(call, model) : unavailable,
+		});
+		const result = await runOn(api, {
+			parameters: unlockParameters({ maxCredits: 10 }),
+			inputItems: idItems(contactIds('g', 5)),
+			continueOnFail: true,
+		});
+		expect(new Set(keysOf(api.calls)).size).toBe(2);
+		const error = String(result.items[4].json.error);
+		expect(error).toMatch(/may have charged up to 1 credit/);
+		expect(error).not.toMatch(/did not answer/);
 	});
 
 	it('left out again when asked again: held back once, by the ask again', async () => {
