@@ -325,6 +325,35 @@ describe('an answer that leaves ids out', () => {
 		expect(hints(result)[0]).toMatch(/4 credits charged of a 10 budget, and 1 held back/);
 	});
 
+	it('an ask again has a key of its own: for a call’s only id, and one per call', async () => {
+		// Every answer of a new call leaves its last id out (debited); the asks again are answered.
+		const firsts = new Set<string>();
+		api = await startContactApi({
+			respond: (call, model) => {
+				const answer = model();
+				const body = answer.body as { contacts: IDataObject[]; credits_charged: number };
+				if (call.body.ids!.length === 1 && firsts.size > 0 && !firsts.has(call.key)) return answer;
+				firsts.add(call.key);
+				const contacts = body.contacts.slice(0, -1);
+				return { ...answer, body: { ...body, contacts, credits_charged: contacts.length } };
+			},
+		});
+		const unlockIds = async (count: number, prefix: string) => {
+			firsts.clear();
+			const result = await runOn(api!, {
+				parameters: unlockParameters({ maxCredits: 1_000 }),
+				inputItems: idItems(contactIds(prefix, count)),
+			});
+			expect(result.error).toBeUndefined();
+			return result.items.map(({ json }) => json.id);
+		};
+		expect(await unlockIds(1, 'i')).toEqual(contactIds('i', 1));
+		expect(keysOf(api.calls)).toHaveLength(2);
+		expect(await unlockIds(200, 'j')).toEqual(contactIds('j', 200));
+		// Two calls, two asks again: four keys.
+		expect(new Set(keysOf(api.calls.slice(2)))).toHaveProperty('size', 4);
+	});
+
 	it('the answer charged the id it left out: asked again, found free, nothing more held back', async () => {
 		api = await startContactApi({
 			respond: (call, model) => {
