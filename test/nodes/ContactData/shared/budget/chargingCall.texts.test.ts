@@ -278,6 +278,33 @@ describe('ids an answer left out may have been charged', () => {
 		]);
 	});
 
+	it('asking again gets no answer: that call was sent once and may have charged what was left', async () => {
+		// The answer charged 2 of the 3 credits reserved: the ask again reserves the 1 left.
+		let calls = 0;
+		const { errors } = await unlock(
+			(call, model) => (++calls === 1 ? leaving([ids[0]], 2)(call, model) : unavailable()),
+			3,
+		);
+		expect(api!.calls).toHaveLength(6);
+		expect(errors.map(wordsOf)).toEqual([
+			{
+				error: `${NO_USABLE_ANSWER}; it may have charged up to 1 credit`,
+				description: `/v1/unlock for contact ct_t000 was sent once with the same Idempotency-Key and ${mayHaveCharged('1 credit')}. ${TRIED_5_TIMES}`,
+				httpCode: '503',
+			},
+		]);
+	});
+
+	it('asking again gets no answer when the first answer charged it all: no charge in the message', async () => {
+		// The answer charged all 3 credits reserved: the ask again reserves none.
+		let calls = 0;
+		const { errors } = await unlock(
+			(call, model) => (++calls === 1 ? leaving([ids[0]])(call, model) : unavailable()),
+			3,
+		);
+		expect(errors.map(({ json }) => json.error)).toEqual([`${NO_USABLE_ANSWER} [item 0]`]);
+	});
+
 	it('asking again finds nothing listening: asked once', async () => {
 		const fake = await switchable(
 			(n, asked) =>
@@ -307,10 +334,14 @@ describe('ids an answer left out may have been charged', () => {
 
 describe('a refusal for ids an earlier answer left out: they may have been charged', () => {
 	const retryOnFail = { maxTries: 2, waitBetweenTries: 1 };
-	/** The first answer leaves `leftOut` out (the API charged them); every later call is refused. */
+	/**
+	 * The first answer leaves `leftOut` out (the API charged them), and so does its replay; every
+	 * other call is refused.
+	 */
 	const leftOutThenRefused = (leftOut: string[], refused: () => Answer): Respond => {
-		let calls = 0;
-		return (call, model) => (++calls === 1 ? leaving(leftOut)(call, model) : refused());
+		let first: string | undefined;
+		return (call, model) =>
+			(first ??= call.key) === call.key ? leaving(leftOut)(call, model) : refused();
 	};
 
 	it.each([
