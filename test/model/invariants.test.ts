@@ -293,3 +293,33 @@ describe('f: every call and every wait ends', () => {
 		expect(codesOf(checked({ sent: late }))).toEqual(['f-late']);
 	});
 });
+
+describe('h: a run bound to fail sends no new call', () => {
+	const bound = { ...CANVAS, continueOnFail: false };
+	const unknownFirst = sent('0.r0', ['ct_0', 'ct_9'], { answered: ['ct_0'], debited: 1 });
+	const hBound = (s: Scenario, sends: Sent[]) =>
+		violationsOf(checked({ s, sent: sends })).filter((v) => v.startsWith('h-bound'));
+
+	it('a new key after an answer with an unknown id, or after a no-match, breaks it', () => {
+		expect(hBound(bound, [unknownFirst, sent('0.r0', ['ct_1'])])).toEqual([
+			'h-bound: 0.r0 sent ct_1 under a new key after an item failed',
+		]);
+		const noMatch = sent('0.r0', ['p9@people.example'], { status: 404, delivered: false });
+		expect(hBound(bound, [noMatch, sent('0.r0', ['p1@people.example'])])).toHaveLength(1);
+	});
+
+	it('keeps it: Continue On Fail, the same key again, or an ask again for ids left out', () => {
+		const later = sent('0.r0', ['ct_1']);
+		expect(hBound(CANVAS, [unknownFirst, later])).toEqual([]);
+		expect(hBound(bound, [unknownFirst, { ...unknownFirst, repeat: true }])).toEqual([]);
+		const leftOut = { ...unknownFirst, ids: ['ct_0', 'ct_9', 'ct_1'], leftOut: false };
+		const askAgain = sent('0.r0', ['ct_1'], { key: 'ask-again' });
+		expect(hBound(bound, [leftOut, askAgain])).toEqual([]);
+	});
+
+	it('keeps it: a 404 after its key’s answer was lost says nothing of the item yet', () => {
+		const lost = sent('0.r0', ['p9@people.example'], { status: 0, delivered: false });
+		const noMatch = { ...lost, status: 404 };
+		expect(hBound(bound, [lost, noMatch, sent('0.r0', ['p1@people.example'])])).toEqual([]);
+	});
+});

@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { moneyOf, type MoneyStatement } from '../support/money.cjs';
-import { LEVELS, personEmail } from './accounts';
+import { isKnown, LEVELS, personEmail } from './accounts';
 import type { Sent } from './fakeApi';
 import type { NodeRunOutcome, RunOf } from './driver';
 import type { Scenario } from './scenario';
@@ -339,6 +339,31 @@ function seamViolations(c: Checked): string[] {
 	];
 }
 
+/**
+ * h: without Continue On Fail, a canvas run whose answer failed an item (an unknown id, a person not
+ * found) sends no call under a key new to the run after it, but the ask again for ids that answer
+ * left out.
+ */
+function boundViolations({ s }: Checked, o: NodeRunOutcome, inRun: Sent[]): string[] {
+	if (s.continueOnFail || o.tool) return [];
+	const read = (x: Sent) => x.delivered && x.effect !== 'notJson' && x.effect !== 'badSchema';
+	// A 404 after its key's answer was lost says nothing of that earlier send: the node sends it again.
+	const noMatch = (x: Sent, i: number) =>
+		x.status === 404 && !inRun.slice(0, i).some((y) => y.key === x.key && isLost(y));
+	const unknown = (x: Sent) =>
+		read(x) && !x.leftOut && x.ids.some((id) => id.startsWith('ct_') && !isKnown(id));
+	const failed = inRun.findIndex((x, i) => noMatch(x, i) || unknown(x));
+	if (failed < 0) return [];
+	const keys = new Set(inRun.slice(0, failed + 1).map((x) => x.key));
+	const leftOut = inRun[failed].ids.filter((id) => !inRun[failed].answered.includes(id));
+	const after = inRun
+		.slice(failed + 1)
+		.filter((x) => !keys.has(x.key) && !x.ids.every((id) => leftOut.includes(id)));
+	return after.map(
+		(x) => `h-bound: ${o.tag} sent ${x.ids.join(', ')} under a new key after an item failed`,
+	);
+}
+
 export function violationsOf(c: Checked): string[] {
 	return [
 		...capViolations(c),
@@ -349,6 +374,7 @@ export function violationsOf(c: Checked): string[] {
 				...outputViolations(o, inRun),
 				...itemViolations(o),
 				...toolFieldViolations(c, o),
+				...boundViolations(c, o, inRun),
 			];
 		}),
 		...sendViolations(c),

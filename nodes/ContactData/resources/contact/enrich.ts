@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
+import { planOf } from '../../shared/budget/chargingPlan';
 import { chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
 import {
 	finishRun,
@@ -59,7 +60,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		...{ context: this, run, outcomes: new Map() },
 		op: enrichOperation(this, people),
 	};
-	const plan = loop.planOf(enriching, [...people.keys()]);
+	const plan = planOf(enriching, [...people.keys()]);
 	// Stop Before Spending: the same person twice is charged once; a call sent before needs no room.
 	const what = `enriching ${plural(plan.queue.length, 'item')} at ${run.level} level`;
 	const refusal = stopBeforeSpending(this, run, what, plan.queue.length * run.cost);

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
+import { planOf } from '../../shared/budget/chargingPlan';
 import { type ChargingRun, chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
 import {
 	finishRun,
@@ -60,7 +61,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		unique(idsOf(itemIndex)).map((id) => ({ itemIndex, id })),
 	);
 	const u = unlockingOf(this, items, checked.flat(), run);
-	const plan = loop.planOf(u.charging, u.toSend);
+	const plan = planOf(u.charging, u.toSend);
 	// 2. Stop Before Spending: a run that could go over sends nothing.
 	const mayCharge = plan.queue.filter((id) => !u.shown.has(id)).length * run.cost;
 	const what = `unlocking ${plural(mayCharge / run.cost, 'contact')} at ${run.level} level`;
@@ -135,15 +136,22 @@ function unlockOperation(
 		contacts: true,
 		bodyOf: (ids, level) => checkBody(context, unlockRequestSchema, { ids, level }, 0, FIELD_NAMES),
 		keyOf: (body) => idempotencyKeyFor(context, PATHS.unlock, body),
-		read: (answer) =>
-			new Map(
-				(answer.contacts as IDataObject[]).map((entry) => [
-					String(entry.id),
-					{ outcome: entry, rank: entry.error === undefined ? rankOf(entry.level) : 0 },
-				]),
-			),
+		read: (answer) => new Map((answer.contacts as IDataObject[]).map(answeredEntry)),
 		itemOf: (id) => firstItemOf.get(id) ?? 0,
 	};
+
+	/** An entry by its id: a record held at its level, or an id the API does not know. */
+	function answeredEntry(entry: IDataObject): [string, loop.AnsweredUnit] {
+		const id = String(entry.id);
+		if (entry.error === undefined) return [id, { outcome: entry, rank: rankOf(entry.level) }];
+		const failure = entryNotFound(
+			context,
+			id,
+			entry.error as IDataObject,
+			firstItemOf.get(id) ?? 0,
+		);
+		return [id, { outcome: entry, rank: 0, failure }];
+	}
 }
 
 /** By input item in input order: its error, or one outcome per id it wants. */

@@ -1,17 +1,18 @@
 /**
  * The one charging loop of Unlock and Enrich. The calls the account ledger knows go first, under
- * their own key: a lost call of this node whose units are all wanted again, and the settled call
- * of each held unit (a free replay). Then new calls in order, each sized to what the budget still
- * holds (What Fits); a lost answer is sent once more, units an answer left out are asked for once
- * more. On every exit (return, throw, Stop) what may have been charged stays held as lost.
+ * their own key (chargingPlan.ts). Then new calls in order, each sized to what the budget still
+ * holds (What Fits), until the run is bound to fail; a lost answer is sent once more, units an
+ * answer left out are asked for once more. On every exit (return, throw, Stop) what may have been
+ * charged stays held as lost.
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import type { UnlockLevel } from '../client/contract';
 import { isRefusal } from '../client/failures';
-import { forget, remember, type SentCall } from './account';
+import { forget, remember } from './account';
 import { notAnswered, sendCharging, type ChargingCall } from './chargingCall';
+import { plannedCall, type Plan, type Planned } from './chargingPlan';
 import type { ChargingRun } from './chargingRun';
 import type { ChargeReport } from './ledger';
 
@@ -25,8 +26,8 @@ export interface ChargingOperation<A extends ChargeReport> {
 	contacts: boolean;
 	bodyOf(units: string[], level: UnlockLevel): IDataObject;
 	keyOf(body: IDataObject): string;
-	/** Each unit the answer gives: its outcome, and the rank it is now held at (0: not held). */
-	read(answer: A, units: string[]): Map<string, { outcome: IDataObject; rank: number }>;
+	/** Each unit the answer gives: its outcome, rank held at, failure of its items (AnsweredUnit). */
+	read(answer: A, units: string[]): Map<string, AnsweredUnit>;
 	/** What a failed call gives a unit (Enrich: a no-match item), else the failure itself. */
 	failedAs?(failure: NodeApiError, unit: string): IDataObject | Error;
 	/** The input item whose errors name a unit first. */
@@ -39,93 +40,16 @@ export interface Charging<A extends ChargeReport> {
 	op: ChargingOperation<A>;
 	/** By unit: its answer, or its call's error. */
 	outcomes: Map<string, IDataObject | Error>;
-	/** What ended the calls: a refused balance, or a failure without Continue On Fail. */
+	/** What ended the new calls: a refused balance, or a failed item without Continue On Fail. */
 	stoppedBy?: Error;
+	/** The balance was refused: no call at all follows, a known one neither. */
+	balanceRefused?: boolean;
+	/** The units the run asks for (planOf): a replay's answer may fail one queued for later. */
+	wanted?: ReadonlySet<string>;
 }
 
-/** A call before its worst case is reserved. */
-type Planned = { sent: SentCall; body: IDataObject; credits: number; wants: string[] };
-
-export interface Plan {
-	/** Calls the ledger knows, sent again under their own key. */
-	again: Planned[];
-	/** Units for new calls, in order. */
-	queue: string[];
-}
-
-/** The lookup: known calls for the wanted units first, the rest queued for new calls. */
-export function planOf<A extends ChargeReport>(c: Charging<A>, units: string[]): Plan {
-	const { budget, level, rank } = c.run;
-	const wanted = new Set(units);
-	const node = c.context.getNode().id;
-	const again: Planned[] = [];
-	for (const lost of Object.values(budget.account.lost))
-		if (lost.node === node && lost.level === level && lost.units.every((u) => wanted.has(u))) {
-			lost.units.forEach((unit) => wanted.delete(unit));
-			again.push(knownCall(c, lost, lost.units, lost.credits));
-		}
-	const replays = new Map<string, string[]>();
-	for (const unit of wanted) {
-		const settled = budget.heldCallOf(unit, rank);
-		if (settled) replays.set(settled.key, [...(replays.get(settled.key) ?? []), unit]);
-	}
-	for (const [key, wants] of replays) {
-		wants.forEach((unit) => wanted.delete(unit));
-		again.push(knownCall(c, budget.account.settled[key], wants, 0));
-	}
-	const queued = units.filter((unit) => wanted.has(unit));
-	for (const forgotten of forgottenLost(c, queued)) {
-		forgotten.wants.forEach((unit) => wanted.delete(unit));
-		again.push(forgotten);
-	}
-	return { again, queue: units.filter((unit) => wanted.has(unit)) };
-}
-
-/**
- * Lost calls of this run the account ledger forgot (past its bound): the run's tally still holds
- * each one's worst case under its key. The units queued, cut as they were sent, make those keys
- * again, so each call is sent again under its own key instead of being priced as a new one.
- */
-function forgottenLost<A extends ChargeReport>(c: Charging<A>, queue: string[]): Planned[] {
-	const held = c.run.budget.run.lostWorstCases ?? {};
-	const calls: Planned[] = [];
-	if (Object.keys(held).length === 0) return calls;
-	for (let at = 0; at < queue.length; at += c.op.unitsPerCall) {
-		const call = plannedCall(c, queue.slice(at, at + c.op.unitsPerCall), 0);
-		const credits = held[call.sent.key];
-		if (credits !== undefined) calls.push({ ...call, credits });
-	}
-	return calls;
-}
-
-function knownCall<A extends ChargeReport>(
-	{ op }: Charging<A>,
-	sent: SentCall,
-	wants: string[],
-	credits: number,
-): Planned {
-	const { key, units, level, node, covers } = sent;
-	const known = { key, units, level, node, covers };
-	return { sent: known, body: op.bodyOf(units, level), credits, wants };
-}
-
-/**
- * A call for these units as this run sends it, before its worst case is reserved. An ask again for
- * units an answer left out has a key of its own: under the first call's, the API would replay the
- * answer that left them out.
- */
-function plannedCall<A extends ChargeReport>(
-	c: Charging<A>,
-	units: string[],
-	credits: number,
-	askAgain?: { covers?: number },
-): Planned {
-	const { op, run, context } = c;
-	const body = op.bodyOf(units, run.level);
-	const key = op.keyOf(askAgain ? { askedAgain: body } : body);
-	const sent = { key, units, level: run.level, node: context.getNode().id, ...askAgain };
-	return { sent, body, credits, wants: units };
-}
+/** Rank 0: not held. A failure: the answer fails its items (Unlock: an id the API does not know). */
+export type AnsweredUnit = { outcome: IDataObject; rank: number; failure?: Error };
 
 const newCall = <A extends ChargeReport>(
 	c: Charging<A>,
@@ -162,13 +86,13 @@ export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Pl
 	const notSent: string[] = [];
 	try {
 		for (const planned of plan.again) {
-			const call = !c.stoppedBy && reserved(c, planned);
+			const call = !c.balanceRefused && reserved(c, planned);
 			if (call) await send(c, call, inFlight);
 			else notSent.push(...planned.wants);
 		}
 		const sentUpTo = await sendQueue(c, plan.queue, lost, inFlight);
 		notSent.push(...plan.queue.slice(sentUpTo));
-		if (!c.stoppedBy) await sendAgain(c, lost, inFlight);
+		await sendAgain(c, lost, inFlight);
 	} finally {
 		for (const call of [...lost, ...inFlight]) c.run.budget.keepLost(call.reservation, call.sent);
 	}
@@ -210,7 +134,7 @@ async function sendAgain<A extends ChargeReport>(
 	lost: ChargingCall[],
 	inFlight: ChargingCall[],
 ) {
-	while (lost.length > 0 && !c.stoppedBy) {
+	while (lost.length > 0 && !c.balanceRefused) {
 		await send(c, lost[0], inFlight);
 		const [call] = lost.splice(0, 1);
 		c.run.budget.keepLost(call.reservation, call.sent); // when its answer stayed lost
@@ -239,11 +163,21 @@ async function send<A extends ChargeReport>(
 	for (const unit of call.wants) c.outcomes.set(unit, op.failedAs?.(failure, unit) ?? failure);
 	if (sent.lost && call.sends === 1 && !call.reservation.sentBefore) return true;
 	if (sent.lost) run.budget.keepLost(call.reservation, call.sent);
-	const stops =
-		!context.continueOnFail() && call.wants.some((u) => c.outcomes.get(u) instanceof Error);
-	if (isRefusal(sent.failure, 'insufficient_credits') || (!sent.lost && stops))
+	if (isRefusal(sent.failure, 'insufficient_credits')) {
 		c.stoppedBy = sent.failure;
+		c.balanceRefused = true;
+	}
+	// Not sent again by this run: its units' errors are final.
+	else if (call.wants.some((u) => c.outcomes.get(u) instanceof Error)) boundToFail(c, sent.failure);
 	return false;
+}
+
+/**
+ * Without Continue On Fail a run with a failed item will fail: no new call is sent, since what it
+ * would charge buys nothing the run outputs. Calls the ledger knows still go: they settle the money.
+ */
+function boundToFail<A extends ChargeReport>(c: Charging<A>, failure: Error): void {
+	if (!c.context.continueOnFail()) c.stoppedBy ??= failure;
 }
 
 /**
@@ -265,6 +199,8 @@ async function takeAnswer<A extends ChargeReport>(
 	}
 	for (const unit of call.wants)
 		if (answered.has(unit)) c.outcomes.set(unit, answered.get(unit)!.outcome);
+	for (const [unit, { failure }] of answered)
+		if (failure && c.wanted?.has(unit)) boundToFail(c, failure);
 	const missing = call.wants.filter((unit) => !answered.has(unit));
 	if (missing.length === 0) return;
 	// Whatever comes of asking again, a later call's refusal says nothing of what this one charged.
