@@ -3,6 +3,7 @@
 const TESTS = [
 	'test/nodes/ContactData/shared/budget/ledger.test.ts',
 	'test/nodes/ContactData/shared/budget/chargingLoop.plan.test.ts',
+	'test/nodes/ContactData/shared/budget/budget.boundToFail.test.ts',
 	'test/nodes/ContactData/shared/budget/chargingCall.texts.test.ts',
 	'test/nodes/ContactData/resources/contact/unlock.outcomes.test.ts',
 	'test/model/counterexamples.test.ts',
