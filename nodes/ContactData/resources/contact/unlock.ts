@@ -100,13 +100,13 @@ function unlockingOf(
 	const option = 'options.skipAlreadyUnlocked';
 	const skipHeld = parameters.booleanParameter(context, option, 'Skip Already Unlocked', 0);
 	// The input's word decides Skip Already Unlocked, never the budget; a preview is held at basic.
-	const held = ({ itemIndex, id }: Wanted) => {
+	const saysHeld = ({ itemIndex, id }: Wanted) => {
 		const json = items[itemIndex].json;
 		return json.id === id && json.unlocked === true && Math.max(1, rankOf(json.level)) >= run.rank;
 	};
 	// Left out of the forecast, though each call reserves them.
-	const shown = new Set(wanted.filter(held).map(({ id }) => id));
-	const isSkipped = (entry: Wanted) => skipHeld && held(entry);
+	const shown = new Set(wanted.filter(saysHeld).map(({ id }) => id));
+	const isSkipped = (entry: Wanted) => skipHeld && saysHeld(entry);
 	const unsent = unique(wanted.filter((entry) => !isSkipped(entry)).map(({ id }) => id));
 	const toSend = [
 		...unsent.filter((id) => shown.has(id)),

@@ -53,9 +53,10 @@ export async function sendCharging<A extends ChargeReport>(
 	} catch (error) {
 		// Stop pressed: the loop keeps the call as lost (it may have been carried out).
 		if (context.getExecutionCancelSignal()?.aborted) throw asNodeError(context, error, itemIndex);
+		// Not carried out (a 4xx, a 429 given up, nothing listening) on its only send: nothing charged.
 		// A refusal of a call sent before says nothing of the earlier send whose answer was lost.
-		const refused = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
-		if (refused) {
+		const notCharged = certainlyNotCarriedOut(error) && call.sends === 1 && !reservation.sentBefore;
+		if (notCharged) {
 			budget.release(reservation);
 			budget.holdBack(sent.covers ?? 0);
 		}
@@ -64,9 +65,9 @@ export async function sendCharging<A extends ChargeReport>(
 		// key, as a lost answer's, so a later run that sends it again does not count it as its own.
 		const unreadable = failureOf(error)?.kind === 'unreadableAnswer';
 		if (unreadable) budget.keepLost(reservation, sent);
-		const lost = !refused && !unreadable;
+		const lost = !notCharged && !unreadable;
 		const leftOut = call.wants.filter((unit) => budget.account.leftOut[unit] !== undefined);
-		return { failure: chargingFailure(context, call, error, refused, leftOut), lost };
+		return { failure: chargingFailure(context, call, error, notCharged, leftOut), lost };
 	}
 }
 
@@ -75,27 +76,27 @@ function chargingFailure(
 	context: IExecuteFunctions,
 	call: ChargingCall,
 	error: unknown,
-	refused: boolean,
+	notCharged: boolean,
 	/** Its units an earlier answer left out: that answer may have charged them. */
 	leftOut: string[],
 ): NodeApiError {
 	const { message, description } = error as { message?: string; description?: string | null };
 	const { kind = 'lostAnswer', apiCode, headline = message } = failureOf(error) ?? {};
 	// A refusal after an earlier send: that send may have been carried out, whatever this one met.
-	const mayHaveCharged = !refused && certainlyNotCarriedOut(error);
+	const mayHaveCharged = !notCharged && certainlyNotCarriedOut(error);
 	// The status the API answered; none (httpCode null, which Number reads as 0) for no answer.
 	const status = error instanceof NodeApiError && error.httpCode ? Number(error.httpCode) : NaN;
 	const balance = 'Check Credits → Get Balance before running it again.';
 	const why = mayHaveCharged
 		? `An earlier send of this call got no answer and may have been carried out. ${balance}`
-		: refused && call.askedAgain
+		: notCharged && call.askedAgain
 			? `${failureOf(error)?.apiCode ?? 'Refused'}: the ids were asked for again because an answer left them out. ${balance}`
 			: description;
-	const said = sentText(call, refused, leftOut);
+	const said = sentText(call, notCharged, leftOut);
 	// A model reads only the message; on the canvas it is short, and the rest is below it.
 	const tool = runsAsTool(context);
 	return new ApiFailure(context, mayHaveCharged ? 'lostAnswer' : kind, {
-		message: `${headline ?? String(error)}${tool ? `. ${said}` : mayHaveChargedText(call, refused)}`,
+		message: `${headline ?? String(error)}${tool ? `. ${said}` : mayHaveChargedText(call, notCharged)}`,
 		description: (tool ? [why] : [`${said}.`, why]).filter(Boolean).join(' ') || undefined,
 		status: Number.isInteger(status) ? status : undefined,
 		apiCode,
@@ -104,21 +105,21 @@ function chargingFailure(
 }
 
 /** What a call may have charged, said in a short message. */
-function mayHaveChargedText({ sends, reservation }: ChargingCall, refused: boolean): string {
-	if (refused || sends === 0 || reservation.credits === 0) return '';
+function mayHaveChargedText({ sends, reservation }: ChargingCall, notCharged: boolean): string {
+	if (notCharged || sends === 0 || reservation.credits === 0) return '';
 	return `; it may have charged up to ${plural(reservation.credits, 'credit')}`;
 }
 
-function sentText(call: ChargingCall, refused: boolean, leftOut: string[]): string {
+function sentText(call: ChargingCall, notCharged: boolean, leftOut: string[]): string {
 	const { path, sends, reservation, ids } = call;
 	const named = ids && ids.length <= 3 ? contactsNamed(ids) : plural(ids?.length ?? 0, 'contact');
 	const what = `${path} ${ids ? `for ${named} ` : ''}`;
 	// Asked again, by this try or a later one: the answer that left them out may have charged them.
-	if (refused && leftOut.length > 0) {
+	if (notCharged && leftOut.length > 0) {
 		const them = leftOut.length === 1 ? 'it' : 'them';
 		return `${what}was refused; an earlier answer left ${ids ? contactsNamed(leftOut) : them} out and may have charged ${them}`;
 	}
-	if (refused) return `${what}was refused, so this call was not charged`;
+	if (notCharged) return `${what}was refused, so this call was not charged`;
 	if (sends === 0) return `${what}did not reach the API this time`;
 	const times = sends === 1 ? 'once' : sends === 2 ? 'twice' : `${sends} times`;
 	return `${what}was sent ${times} with the same Idempotency-Key and may have charged up to ${plural(reservation.credits, 'credit')} (counted against Max Credits until the API reports the charge); running the same contacts again returns them free`;

@@ -56,10 +56,10 @@ const newCall = <A extends ChargeReport>(
 	units: string[],
 	credits: number,
 	askAgain?: { covers?: number },
-) => reserved(c, plannedCall(c, units, credits, askAgain));
+) => reservedCall(c, plannedCall(c, units, credits, askAgain));
 
 /** The call with its worst case reserved; undefined when it does not fit. */
-function reserved<A extends ChargeReport>(c: Charging<A>, planned: Planned) {
+function reservedCall<A extends ChargeReport>(c: Charging<A>, planned: Planned) {
 	const { sent, body, credits, wants } = planned;
 	const reservation = c.run.budget.reserve(credits, sent.key);
 	if (!reservation) return undefined;
@@ -86,7 +86,7 @@ export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Pl
 	const notSent: string[] = [];
 	try {
 		for (const planned of plan.again) {
-			const call = !c.balanceRefused && reserved(c, planned);
+			const call = !c.balanceRefused && reservedCall(c, planned);
 			if (call) await send(c, call, inFlight);
 			else notSent.push(...planned.wants);
 		}
