@@ -154,6 +154,15 @@ describe('replays: a charge belongs to the run that first settled its key', () =
 		expect([run.charged, run.reserved, retry.impossibleCharges]).toEqual([3, 0, []]);
 	});
 
+	it('a replay that is a try’s only answer tells its balance', () => {
+		const [account, run] = [accountOf({}), newTally()];
+		charge(budgetOf(4, { account, run }), 3, 'same', 3);
+		const retry = budgetOf(4, { account, run });
+		const report = { credits_charged: 3, credits_remaining: 97 };
+		expect(retry.settle(retry.reserve(3, 'same')!, sent('same'), report, true)).toBe(0);
+		expect(retry.creditsRemaining).toBe(97);
+	});
+
 	it('a first answer marked replayed (first send lost, or a forged header) is still its one charge', () => {
 		const day = newTally();
 		const budget = budgetOf(1000, { overTime: () => [dayCap(300, day)] });
