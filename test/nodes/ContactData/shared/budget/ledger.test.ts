@@ -163,6 +163,20 @@ describe('replays: a charge belongs to the run that first settled its key', () =
 		expect(retry.creditsRemaining).toBe(97);
 	});
 
+	it('the balance told is the latest answer read’s; a replay’s is as of its first send', () => {
+		const report = (remaining: number) => ({ credits_charged: 10, credits_remaining: remaining });
+		const fresh = budgetOf(100);
+		const [a, b] = [fresh.reserve(10, 'a')!, fresh.reserve(10, 'b')!];
+		fresh.settle(b, sent('b'), report(900), false);
+		fresh.settle(a, sent('a'), report(890), false);
+		expect(fresh.creditsRemaining).toBe(890);
+		const replayed = budgetOf(100);
+		const [lost, later] = [replayed.reserve(10, 'lost')!, replayed.reserve(10, 'later')!];
+		replayed.settle(later, sent('later'), report(900), false);
+		replayed.settle(lost, sent('lost'), report(950), true);
+		expect(replayed.creditsRemaining).toBe(900);
+	});
+
 	it('a first answer marked replayed (first send lost, or a forged header) is still its one charge', () => {
 		const day = newTally();
 		const budget = budgetOf(1000, { overTime: () => [dayCap(300, day)] });
@@ -485,6 +499,15 @@ describe('caps over time (a fake clock)', () => {
 			expect(budget.tightest.label).toBe(named);
 		},
 	);
+
+	it('Retry On Fail after midnight: the run holds a lost call’s worst case, the new day must still have room for it', () => {
+		const [account, run, clock] = [accountOf({}), newTally(), { now: NOON }];
+		const overTime = dayCapOn(100, clock);
+		lose(budgetOf(1000, { account, run, overTime }), 100, 'lost');
+		clock.now += DAY;
+		charge(budgetOf(1000, { overTime }), 100, 'today', 100);
+		expect(budgetOf(1000, { account, run, overTime }).reserve(100, 'lost')).toBeUndefined();
+	});
 
 	it('runs sharing a day cap never pass it together; the tightest cap is the one named', () => {
 		const day = tallyOf('wf|parallel', { now: NOON }, new Map());
