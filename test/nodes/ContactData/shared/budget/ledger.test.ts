@@ -71,6 +71,8 @@ describe('reserve and settle', () => {
 			expect([budget.headroom, budget.impossibleCharges.length]).toEqual([4, 1]);
 			expect(charge(budget, 6, 'k', 3, true)).toBe(0);
 			expect(budget.run).toMatchObject({ charged: 0, reserved: 6 });
+			// The first charge unknown, the replay's is no other charge than the first: noted once.
+			expect(budget.impossibleCharges).toHaveLength(1);
 		},
 	);
 
