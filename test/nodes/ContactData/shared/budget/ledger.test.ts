@@ -118,6 +118,18 @@ describe('reserve and settle', () => {
 		expect([budget.run.reserved, budget.headroom]).toEqual([0, 10]);
 	});
 
+	it('asking again for left-out ids: an overcharge holds back what the answer before may have charged, an unreadable charge holds only its worst case', () => {
+		const again = { ...sent('again'), covers: 3 };
+		const over = budgetOf(100);
+		expect(over.settle(over.reserve(5, 'again')!, again, { credits_charged: 7 }, false)).toBe(
+			undefined,
+		);
+		expect(over.run.reserved).toBe(7 + 3);
+		const unreadable = budgetOf(100);
+		unreadable.settle(unreadable.reserve(5, 'again')!, again, { credits_charged: -1 }, false);
+		expect(unreadable.run.reserved).toBe(5);
+	});
+
 	it('holdBack holds credits for good in the run and every cap, past what they leave', () => {
 		const day = newTally();
 		const budget = budgetOf(5, { overTime: () => [dayCap(5, day)] });
@@ -467,6 +479,17 @@ describe('caps over time (a fake clock)', () => {
 		expect(charge(retry, 50, 'lost', 50)).toBe(50);
 		expect(retry.caps[1].tally).toMatchObject({ charged: 50, reserved: 0 });
 		expect([retry.headroom, run.charged, run.reserved]).toEqual([50, 50, 0]);
+	});
+
+	it('a lost call replayed the same day counts in that day', () => {
+		const [account, run, clock] = [accountOf({}), newTally(), { now: NOON }];
+		const overTime = dayCapOn(100, clock);
+		lose(budgetOf(1000, { account, run, overTime }), 50, 'lost');
+		clock.now += HOUR;
+		const retry = budgetOf(1000, { account, run, overTime });
+		expect(charge(retry, 50, 'lost', 40, true)).toBe(40);
+		expect(retry.caps[1].tally).toMatchObject({ charged: 40, reserved: 0 });
+		expect(retry.headroom).toBe(60);
 	});
 
 	it('a lost call replayed after midnight was carried out the day it was sent: the new day counts none of it', () => {
