@@ -117,6 +117,32 @@ describe('the lost calls a run sends again under their own key (planOf)', () => 
 });
 
 describe('when the calls stop', () => {
+	it('a replay’s answer that fails an id this run did not ask for does not stop its new calls', async () => {
+		// Tool call 1 unlocks [a, u]; u is unknown. Tool call 2 asks for [a, b]: a comes back by a
+		// replay of call 1, whose answer fails u again; b goes out in a new call all the same.
+		const [a, u, b] = ['ct_a900', 'ct_u900', 'ct_b900'];
+		api = await startContactApi({ unknown: [u] });
+		const e: Execution = {
+			workflowId: 'wf-charging-loop-replay',
+			credentials: { cred: { apiKey: KEYS.growth, baseUrl: api.url, timeout: 2 } },
+			version: 2,
+			continueOnFail: false,
+			tries: 1,
+		};
+		const unlockTool: ToolNode = {
+			name: 'A',
+			credential: 'cred',
+			parameters: { ...unlockParameters({ maxCredits: 100 }), contactIds: '={{ $json.ids }}' },
+		};
+		const calls = [
+			{ tool: 'A', input: { ids: [a, u] } },
+			{ tool: 'A', input: { ids: [a, b] } },
+		];
+		await runAsTools(e, [unlockTool], calls, async () => {});
+		expect(api.calls.map(({ body }) => body.ids)).toEqual([[a, u], [a, u], [b]]);
+		expect(api.calls[1].key).toBe(api.calls[0].key);
+	});
+
 	it('after an overcharge no call follows, the lost call not sent again either', async () => {
 		// Call 1 is lost; call 2 (100 ids, worst case 100) is debited 100 and reports 105.
 		const overcharging = losing((_call, _sends, nth) => nth === 1);
