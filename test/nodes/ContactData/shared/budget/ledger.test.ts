@@ -76,6 +76,14 @@ describe('reserve and settle', () => {
 		},
 	);
 
+	it('an unreadable charge’s worst case stays held: a release after it frees nothing', () => {
+		const budget = budgetOf(10);
+		const reservation = budget.reserve(6, 'k')!;
+		expect(settle(budget, reservation, -1)).toBeUndefined();
+		budget.release(reservation);
+		expect([budget.run.reserved, budget.headroom]).toEqual([6, 4]);
+	});
+
 	it('a charge above the worst case is held back as reported and ends the charging calls of every run and tool call sharing a cap', () => {
 		const [execution, day] = [newTally(), newTally()];
 		const overTime = () => [dayCap(10, day)];
