@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
+import type * as charging from '../../shared/budget/chargingOperation';
 import { planOf } from '../../shared/budget/chargingPlan';
 import { chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
 import {
@@ -56,7 +57,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	// A person asked for by several items is one call, charged once.
 	const people = new Map<string, Lookup>();
 	for (const lookup of lookups) if (!people.has(lookup.person)) people.set(lookup.person, lookup);
-	const enriching: loop.Charging<contract.EnrichAnswer> = {
+	const enriching: charging.Charging<contract.EnrichAnswer> = {
 		...{ context: this, run, outcomes: new Map() },
 		op: enrichOperation(this, people),
 	};
@@ -130,7 +131,7 @@ function lookupOf(context: IExecuteFunctions, itemIndex: number, level: string, 
 function enrichOperation(
 	context: IExecuteFunctions,
 	people: Map<string, Lookup>,
-): loop.ChargingOperation<contract.EnrichAnswer> {
+): charging.ChargingOperation<contract.EnrichAnswer> {
 	const { PATHS, enrichAnswerSchema } = contract;
 	return {
 		path: PATHS.enrich,

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import * as loop from '../../shared/budget/chargingLoop';
+import type * as charging from '../../shared/budget/chargingOperation';
 import { planOf } from '../../shared/budget/chargingPlan';
 import { type ChargingRun, chargingRunOf, rankOf } from '../../shared/budget/chargingRun';
 import {
@@ -117,7 +118,7 @@ function unlockingOf(
 	for (const { id, itemIndex } of wanted) if (!firstItemOf.has(id)) firstItemOf.set(id, itemIndex);
 	const op = unlockOperation(context, firstItemOf);
 	const outcomes = new Map<string, IDataObject | Error>();
-	const unlocking: loop.Charging<contract.UnlockAnswer> = { context, run, op, outcomes };
+	const unlocking: charging.Charging<contract.UnlockAnswer> = { context, run, op, outcomes };
 	return { context, wanted, isSkipped, toSend, shown, charging: unlocking };
 }
 
@@ -127,7 +128,7 @@ const FIELD_NAMES = { ids: 'Contact IDs', level: 'Level' };
 function unlockOperation(
 	context: IExecuteFunctions,
 	firstItemOf: Map<string, number>,
-): loop.ChargingOperation<contract.UnlockAnswer> {
+): charging.ChargingOperation<contract.UnlockAnswer> {
 	const { unlockRequestSchema, unlockAnswerSchema, PATHS, LIMITS } = contract;
 	return {
 		path: PATHS.unlock,
@@ -141,7 +142,7 @@ function unlockOperation(
 	};
 
 	/** An entry by its id: a record held at its level, or an id the API does not know. */
-	function answeredEntry(entry: IDataObject): [string, loop.AnsweredUnit] {
+	function answeredEntry(entry: IDataObject): [string, charging.AnsweredUnit] {
 		const id = String(entry.id);
 		if (entry.error === undefined) return [id, { outcome: entry, rank: rankOf(entry.level) }];
 		const failure = entryNotFound(

@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { SentCall } from './account';
-import type { Charging } from './chargingLoop';
+import type { Charging } from './chargingOperation';
 import type { ChargeReport } from './ledger';
 
 /** A call before its worst case is reserved. */

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { accountOf } from '../../../../../nodes/ContactData/shared/budget/account';
-import type { Charging } from '../../../../../nodes/ContactData/shared/budget/chargingLoop';
+import type { Charging } from '../../../../../nodes/ContactData/shared/budget/chargingOperation';
 import { planOf } from '../../../../../nodes/ContactData/shared/budget/chargingPlan';
 import type { ChargingRun } from '../../../../../nodes/ContactData/shared/budget/chargingRun';
 import {
