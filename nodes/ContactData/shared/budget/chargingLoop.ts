@@ -47,7 +47,7 @@ export async function chargeAll<A extends ChargeReport>(c: Charging<A>, plan: Pl
 	const notSent: string[] = [];
 	try {
 		for (const planned of plan.again) {
-			const call = !c.balanceRefused && reservedCall(c, planned);
+			const call = !balanceRefused(c) && reservedCall(c, planned);
 			if (call) await send(c, call, inFlight);
 			else notSent.push(...planned.wants);
 		}
@@ -95,7 +95,7 @@ async function sendAgain<A extends ChargeReport>(
 	lost: ChargingCall[],
 	inFlight: ChargingCall[],
 ) {
-	while (lost.length > 0 && !c.balanceRefused) {
+	while (lost.length > 0 && !balanceRefused(c)) {
 		await send(c, lost[0], inFlight);
 		const [call] = lost.splice(0, 1);
 		c.run.budget.keepLost(call.reservation, call.sent); // when its answer stayed lost
@@ -124,14 +124,15 @@ async function send<A extends ChargeReport>(
 	for (const unit of call.wants) c.outcomes.set(unit, op.failedAs?.(failure, unit) ?? failure);
 	if (sent.lost && call.sends === 1 && !call.reservation.sentBefore) return true;
 	if (sent.lost) run.budget.keepLost(call.reservation, call.sent);
-	if (isRefusal(sent.failure, 'insufficient_credits')) {
-		c.stoppedBy = sent.failure;
-		c.balanceRefused = true;
-	}
+	if (isRefusal(sent.failure, 'insufficient_credits')) c.stoppedBy = sent.failure;
 	// Not sent again by this run: its units' errors are final.
 	else if (call.wants.some((u) => c.outcomes.get(u) instanceof Error)) boundToFail(c, sent.failure);
 	return false;
 }
+
+/** A refused balance ends every call, a known one too; a failed item only the new ones. */
+const balanceRefused = <A extends ChargeReport>(c: Charging<A>) =>
+	isRefusal(c.stoppedBy, 'insufficient_credits');
 
 /**
  * Without Continue On Fail a run with a failed item will fail: no new call is sent, since what it

@@ -33,10 +33,11 @@ export interface Charging<A extends ChargeReport> {
 	op: ChargingOperation<A>;
 	/** By unit: its answer, or its call's error. */
 	outcomes: Map<string, IDataObject | Error>;
-	/** What ended the new calls: a refused balance, or a failed item without Continue On Fail. */
+	/**
+	 * What ended the new calls: a failed item without Continue On Fail, or a refused balance, which
+	 * ends the calls the ledger knows too.
+	 */
 	stoppedBy?: Error;
-	/** The balance was refused: no call at all follows, a known one neither. */
-	balanceRefused?: boolean;
 	/** The units the run asks for (planOf): a replay's answer may fail one queued for later. */
 	wanted?: ReadonlySet<string>;
 }
