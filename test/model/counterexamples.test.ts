@@ -349,6 +349,19 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 0 }, { n: 1, held: 'basic' }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Issue 43, soak seed 3358922272 (after 3,779 scenarios): the invariant h, not the node.
+		'a no-match after a 503 is sent again before the run counts its item failed',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			version: 1,
+			maxCredits: 2,
+			maxCreditsPerDay: 1,
+			faults: ['unavailable'],
+			where: { kind: 'canvas', items: [{ n: 8 }, { n: 0 }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

@@ -317,9 +317,12 @@ describe('h: a run bound to fail sends no new call', () => {
 		expect(hBound(bound, [leftOut, askAgain])).toEqual([]);
 	});
 
-	it('keeps it: a 404 after its key’s answer was lost says nothing of the item yet', () => {
+	it('keeps it: a 404 after its key got no usable answer says nothing of the item yet', () => {
 		const lost = sent('0.r0', ['p9@people.example'], { status: 0, delivered: false });
 		const noMatch = { ...lost, status: 404 };
-		expect(hBound(bound, [lost, noMatch, sent('0.r0', ['p1@people.example'])])).toEqual([]);
+		const next = sent('0.r0', ['p1@people.example']);
+		expect(hBound(bound, [lost, noMatch, next])).toEqual([]);
+		expect(hBound(bound, [{ ...lost, status: 503 }, noMatch, next])).toEqual([]);
+		expect(hBound(bound, [{ ...lost, status: 429 }, noMatch, next])).toHaveLength(1);
 	});
 });
