@@ -362,6 +362,19 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 8 }, { n: 0 }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Issue 43, soak seed 3358922272 (after 7,748 scenarios): the invariant h, not the node.
+		'a no-match whose body cannot be read is not yet a failed item',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			version: 1,
+			maxCredits: 2,
+			tries: 2,
+			faults: ['badSchema', 'lostBefore'],
+			where: { kind: 'canvas', items: [{ n: 8 }, { n: 0 }], runs: 1, bulk: false },
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

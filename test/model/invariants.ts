@@ -346,12 +346,15 @@ function seamViolations(c: Checked): string[] {
  */
 function boundViolations({ s }: Checked, o: NodeRunOutcome, inRun: Sent[]): string[] {
 	if (s.continueOnFail || o.tool) return [];
-	const read = (x: Sent) => x.delivered && x.effect !== 'notJson' && x.effect !== 'badSchema';
+	const readable = (x: Sent) => x.effect !== 'notJson' && x.effect !== 'badSchema';
+	const read = (x: Sent) => x.delivered && readable(x);
 	// A 404 after its key got no usable answer (lost, a 5xx, a body it cannot read) says nothing of
 	// that earlier attempt, which may have been carried out: the node sends the call again.
-	const unusable = (y: Sent) => isLost(y) || y.status >= 500 || (y.delivered && !read(y));
+	const unusable = (y: Sent) => isLost(y) || y.status >= 500 || !readable(y);
 	const noMatch = (x: Sent, i: number) =>
-		x.status === 404 && !inRun.slice(0, i).some((y) => y.key === x.key && unusable(y));
+		x.status === 404 &&
+		readable(x) &&
+		!inRun.slice(0, i).some((y) => y.key === x.key && unusable(y));
 	const unknown = (x: Sent) =>
 		read(x) && !x.leftOut && x.ids.some((id) => id.startsWith('ct_') && !isKnown(id));
 	const failed = inRun.findIndex((x, i) => noMatch(x, i) || unknown(x));
