@@ -375,6 +375,25 @@ const COUNTEREXAMPLES: Array<[string, Scenario]> = [
 			where: { kind: 'canvas', items: [{ n: 8 }, { n: 0 }], runs: 1, bulk: false },
 		},
 	],
+	[
+		// Issue 43, soak seed 3358922272 (after 8,734 scenarios): the invariant h, not the node.
+		'Retry On Fail’s next try, whose no-match follows a lost attempt, may go on sending',
+		{
+			...SETTINGS,
+			operation: 'enrich',
+			version: 1,
+			maxCredits: 2,
+			whenMaxCreditsReached: 'whatFits',
+			tries: 2,
+			faults: ['none', 'none', 'none', 'lostBefore'],
+			where: {
+				kind: 'canvas',
+				items: [{ n: 0 }, { n: 8 }, { n: 0, held: 'basic' }, { n: 1 }],
+				runs: 1,
+				bulk: false,
+			},
+		},
+	],
 ];
 
 it.each(COUNTEREXAMPLES)('%s', async (_name, scenario) => {

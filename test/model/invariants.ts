@@ -342,7 +342,7 @@ function seamViolations(c: Checked): string[] {
 /**
  * h: without Continue On Fail, a canvas run whose answer failed an item (an unknown id, a person not
  * found) sends no call under a key new to the run after it, but the ask again for ids that answer
- * left out.
+ * left out, until that key is sent again (a later try).
  */
 function boundViolations({ s }: Checked, o: NodeRunOutcome, inRun: Sent[]): string[] {
 	if (s.continueOnFail || o.tool) return [];
@@ -357,16 +357,20 @@ function boundViolations({ s }: Checked, o: NodeRunOutcome, inRun: Sent[]): stri
 		!inRun.slice(0, i).some((y) => y.key === x.key && unusable(y));
 	const unknown = (x: Sent) =>
 		read(x) && !x.leftOut && x.ids.some((id) => id.startsWith('ct_') && !isKnown(id));
-	const failed = inRun.findIndex((x, i) => noMatch(x, i) || unknown(x));
-	if (failed < 0) return [];
-	const keys = new Set(inRun.slice(0, failed + 1).map((x) => x.key));
-	const leftOut = inRun[failed].ids.filter((id) => !inRun[failed].answered.includes(id));
-	const after = inRun
-		.slice(failed + 1)
-		.filter((x) => !keys.has(x.key) && !x.ids.every((id) => leftOut.includes(id)));
-	return after.map(
-		(x) => `h-bound: ${o.tag} sent ${x.ids.join(', ')} under a new key after an item failed`,
-	);
+	const found = new Set<string>();
+	inRun.forEach((x, failed) => {
+		if (!noMatch(x, failed) && !unknown(x)) return;
+		// Until its key goes again (Retry On Fail's next try): what that answer says is then news.
+		const again = inRun.findIndex((y, j) => j > failed && y.key === x.key);
+		const keys = new Set(inRun.slice(0, failed + 1).map((y) => y.key));
+		const leftOut = x.ids.filter((id) => !x.answered.includes(id));
+		for (const y of inRun.slice(failed + 1, again < 0 ? undefined : again))
+			if (!keys.has(y.key) && !y.ids.every((id) => leftOut.includes(id)))
+				found.add(
+					`h-bound: ${o.tag} sent ${y.ids.join(', ')} under a new key after an item failed`,
+				);
+	});
+	return [...found];
 }
 
 export function violationsOf(c: Checked): string[] {
